@@ -1,0 +1,274 @@
+//! `hanji.toml`: the site's settings, with defaults for everything.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::diagnostics::Problem;
+
+/// The name of the settings file at the top of a blog folder.
+pub const FILE_NAME: &str = "hanji.toml";
+
+/// How a tag's page heading is written from its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TagTitle {
+    /// `nccl` → `Nccl`, as tailwind-nextjs-starter-blog shows it.
+    #[default]
+    Capitalize,
+    /// The tag exactly as the posts spell it.
+    AsIs,
+}
+
+impl TagTitle {
+    pub fn apply(self, name: &str) -> String {
+        match self {
+            TagTitle::AsIs => name.to_string(),
+            TagTitle::Capitalize => {
+                let mut chars = name.chars();
+                match chars.next() {
+                    Some(first) => first.to_uppercase().chain(chars).collect(),
+                    None => String::new(),
+                }
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Config {
+    pub title: String,
+    pub description: String,
+    pub base_url: String,
+    /// BCP 47, e.g. `ko-KR`; dates on pages are written for it.
+    pub locale: String,
+    pub author: String,
+    pub posts_per_page: usize,
+    /// Where the posts are, relative to the blog folder.
+    pub posts_dir: PathBuf,
+    pub tag_title: TagTitle,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            title: "My blog".to_string(),
+            description: String::new(),
+            base_url: "/".to_string(),
+            locale: "en-US".to_string(),
+            author: String::new(),
+            posts_per_page: 5,
+            posts_dir: PathBuf::from("posts"),
+            tag_title: TagTitle::Capitalize,
+        }
+    }
+}
+
+const KEYS: &[&str] = &[
+    "title",
+    "description",
+    "base_url",
+    "locale",
+    "author",
+    "posts_per_page",
+    "posts_dir",
+    "tag_title",
+];
+
+impl Config {
+    /// Reads `hanji.toml` text. Every problem names its line; an unknown key
+    /// suggests the nearest known one.
+    pub fn parse(text: &str) -> Result<Config, Problem> {
+        let table: toml::Table = toml::from_str(text).map_err(|e| toml_problem(text, &e))?;
+        for key in table.keys() {
+            if !KEYS.contains(&key.as_str()) {
+                let (line, column) = key_position(text, key);
+                let problem = Problem::error(line, column, format!("unknown setting `{key}`"));
+                return Err(match nearest(key, KEYS) {
+                    Some(known) => problem.with_hint(format!("did you mean `{known}`?")),
+                    None => problem.with_hint(format!("known settings: {}", KEYS.join(", "))),
+                });
+            }
+        }
+        let config: Config = toml::from_str(text).map_err(|e| toml_problem(text, &e))?;
+        config.validate(text)?;
+        Ok(config)
+    }
+
+    fn validate(&self, text: &str) -> Result<(), Problem> {
+        let at = |key: &str| key_position(text, key);
+        if self.posts_per_page == 0 {
+            let (line, column) = at("posts_per_page");
+            return Err(Problem::error(line, column, "`posts_per_page` must be at least 1")
+                .with_hint("write posts_per_page = 5, or leave it out"));
+        }
+        if !is_language_tag(&self.locale) {
+            let (line, column) = at("locale");
+            return Err(Problem::error(line, column, format!("`{}` is not a locale", self.locale))
+                .with_hint("write a BCP 47 tag such as \"ko-KR\" or \"en-US\""));
+        }
+        if self.posts_dir.is_absolute()
+            || self.posts_dir.components().any(|c| matches!(c, std::path::Component::ParentDir))
+        {
+            let (line, column) = at("posts_dir");
+            return Err(Problem::error(line, column, "`posts_dir` must be a folder inside the blog")
+                .with_hint("write a relative path such as \"posts\""));
+        }
+        Ok(())
+    }
+}
+
+/// `ko`, `ko-KR`, `zh-Hant-TW`: letters and digits in hyphen-separated parts.
+fn is_language_tag(tag: &str) -> bool {
+    let mut parts = tag.split(['-', '_']);
+    let language = parts.next().unwrap_or("");
+    (2..=8).contains(&language.len())
+        && language.chars().all(|c| c.is_ascii_alphabetic())
+        && parts.all(|p| (1..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
+}
+
+fn toml_problem(text: &str, error: &toml::de::Error) -> Problem {
+    let (line, column) = error.span().map(|s| line_column(text, s.start)).unwrap_or((1, 1));
+    Problem::error(line, column, error.message().trim().to_string())
+        .with_hint("see the settings in the README: strings are quoted, numbers are not")
+}
+
+/// Where `key = …` stands in the text, for pointing at a setting.
+fn key_position(text: &str, key: &str) -> (usize, usize) {
+    for (index, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        let unquoted = trimmed.trim_start_matches(['"', '\'']);
+        if let Some(rest) = unquoted.strip_prefix(key) {
+            let rest = rest.trim_start_matches(['"', '\'']).trim_start();
+            if rest.starts_with('=') {
+                return (index + 1, line.len() - trimmed.len() + 1);
+            }
+        }
+    }
+    (1, 1)
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..floor_char_boundary(text, offset)];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// The known name closest to `word`, if it is close enough to be a typo.
+pub(crate) fn nearest<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
+    known
+        .iter()
+        .map(|k| (edit_distance(word, k), *k))
+        .filter(|(d, k)| *d <= 2.max(k.len() / 3))
+        .min()
+        .map(|(_, k)| k)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_file_gives_defaults() {
+        let config = Config::parse("").unwrap();
+        assert_eq!(config, Config::default());
+        assert_eq!(config.locale, "en-US");
+        assert_eq!(config.posts_per_page, 5);
+        assert_eq!(config.posts_dir, PathBuf::from("posts"));
+    }
+
+    #[test]
+    fn reads_every_setting() {
+        let text = r#"
+title = "분산 학습 노트"
+description = "GPU"
+base_url = "https://me.github.io/blog/"
+locale = "ko-KR"
+author = "Kim"
+posts_per_page = 10
+posts_dir = "content/posts"
+tag_title = "as-is"
+"#;
+        let config = Config::parse(text).unwrap();
+        assert_eq!(config.title, "분산 학습 노트");
+        assert_eq!(config.base_url, "https://me.github.io/blog/");
+        assert_eq!(config.locale, "ko-KR");
+        assert_eq!(config.posts_per_page, 10);
+        assert_eq!(config.posts_dir, PathBuf::from("content/posts"));
+        assert_eq!(config.tag_title, TagTitle::AsIs);
+    }
+
+    #[test]
+    fn unknown_key_names_it_and_suggests_the_nearest() {
+        let problem = Config::parse("title = \"x\"\nlocal = \"ko-KR\"\n").unwrap_err();
+        assert_eq!((problem.line, problem.column), (2, 1));
+        assert!(problem.message.contains("`local`"), "{}", problem.message);
+        assert_eq!(problem.hint.as_deref(), Some("did you mean `locale`?"));
+
+        let problem = Config::parse("zzzzzz = 1\n").unwrap_err();
+        assert!(problem.hint.unwrap().contains("posts_per_page"));
+    }
+
+    #[test]
+    fn wrong_type_points_at_the_value() {
+        let problem = Config::parse("title = \"x\"\nposts_per_page = \"ten\"\n").unwrap_err();
+        assert_eq!(problem.line, 2);
+        assert!(problem.message.contains("posts_per_page") || problem.message.contains("integer"), "{}", problem.message);
+    }
+
+    #[test]
+    fn syntax_error_points_at_its_line() {
+        let problem = Config::parse("title = \"x\"\nlocale = ko-KR\n").unwrap_err();
+        assert_eq!(problem.line, 2);
+    }
+
+    #[test]
+    fn bad_values_are_refused() {
+        assert_eq!(Config::parse("posts_per_page = 0").unwrap_err().line, 1);
+        assert!(Config::parse("locale = \"korean please\"").is_err());
+        assert!(Config::parse("posts_dir = \"../elsewhere\"").is_err());
+        assert!(Config::parse("tag_title = \"shout\"").is_err());
+        assert!(Config::parse("locale = \"zh-Hant-TW\"").is_ok());
+    }
+
+    #[test]
+    fn tag_titles() {
+        assert_eq!(TagTitle::Capitalize.apply("nccl"), "Nccl");
+        assert_eq!(TagTitle::Capitalize.apply("분산-학습"), "분산-학습");
+        assert_eq!(TagTitle::Capitalize.apply(""), "");
+        assert_eq!(TagTitle::AsIs.apply("nccl"), "nccl");
+    }
+
+    #[test]
+    fn nearest_names() {
+        assert_eq!(nearest("tittle", KEYS), Some("title"));
+        assert_eq!(nearest("postsperpage", KEYS), Some("posts_per_page"));
+        assert_eq!(nearest("banana", KEYS), None);
+    }
+}

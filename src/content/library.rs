@@ -1,0 +1,323 @@
+//! The library: every post of a blog by path, and the tag index, kept current
+//! one post at a time. Pure: it never touches the disk.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::front_matter::PostDate;
+use super::post::{Parsed, Post, tag_slug};
+use crate::config::TagTitle;
+use crate::diagnostics::Diagnostic;
+
+/// Newest first; posts without a date last; same moment by path.
+type Order = (Reverse<Option<PostDate>>, PathBuf);
+
+fn order(post: &Post) -> Order {
+    (Reverse(post.date), post.path.clone())
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Library {
+    tag_title: TagTitle,
+    posts: BTreeMap<PathBuf, Post>,
+    /// Problems found reading each file; files without problems have no entry.
+    problems: BTreeMap<PathBuf, Vec<Diagnostic>>,
+    newest_first: BTreeSet<Order>,
+    tags: BTreeMap<String, TagEntry>,
+    slugs: BTreeMap<String, BTreeSet<PathBuf>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+struct TagEntry {
+    /// How posts spell the tag, and how many do.
+    spellings: BTreeMap<String, usize>,
+    published: BTreeSet<Order>,
+    drafts: BTreeSet<Order>,
+}
+
+/// One tag as the sidebar and the tag pages show it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Tag {
+    pub slug: String,
+    /// The most common spelling among the posts.
+    pub name: String,
+    /// The heading of its page, per `tag_title`.
+    pub title: String,
+    /// Published posts: not drafts, without errors.
+    pub count: usize,
+    pub draft_count: usize,
+    /// Published posts, newest first.
+    pub posts: Vec<PathBuf>,
+    /// Drafts, newest first.
+    pub drafts: Vec<PathBuf>,
+}
+
+impl Library {
+    pub fn new(tag_title: TagTitle) -> Self {
+        Self { tag_title, ..Self::default() }
+    }
+
+    /// A library of these files, as loading a folder makes it.
+    pub fn from_parsed(tag_title: TagTitle, files: impl IntoIterator<Item = Parsed>) -> Self {
+        let mut library = Self::new(tag_title);
+        for parsed in files {
+            library.insert(parsed);
+        }
+        library
+    }
+
+    /// Puts what was read from one file in the library, replacing what was there.
+    pub fn insert(&mut self, parsed: Parsed) {
+        self.remove(&parsed.path);
+        if !parsed.problems.is_empty() {
+            self.problems.insert(parsed.path.clone(), parsed.problems);
+        }
+        if let Some(post) = parsed.post {
+            self.index(&post);
+            self.posts.insert(parsed.path, post);
+        }
+    }
+
+    /// Forgets the file at `path`; gives back its post if it had one.
+    pub fn remove(&mut self, path: &Path) -> Option<Post> {
+        self.problems.remove(path);
+        let post = self.posts.remove(path)?;
+        self.unindex(&post);
+        Some(post)
+    }
+
+    /// The file moved: read it again under its new name (its slug may follow).
+    /// False if nothing was at `from`.
+    pub fn rename(&mut self, from: &Path, to: &Path) -> bool {
+        let had_problems = self.problems.contains_key(from);
+        match self.remove(from) {
+            Some(post) => {
+                self.insert(Post::parse(to, post.source()));
+                true
+            }
+            None => had_problems,
+        }
+    }
+
+    fn index(&mut self, post: &Post) {
+        let key = order(post);
+        self.newest_first.insert(key.clone());
+        self.slugs.entry(post.slug.clone()).or_default().insert(post.path.clone());
+        for tag in &post.tags {
+            let entry = self.tags.entry(tag_slug(tag)).or_default();
+            *entry.spellings.entry(tag.clone()).or_default() += 1;
+            if post.draft {
+                entry.drafts.insert(key.clone());
+            } else if !post.has_errors {
+                entry.published.insert(key.clone());
+            }
+        }
+    }
+
+    fn unindex(&mut self, post: &Post) {
+        let key = order(post);
+        self.newest_first.remove(&key);
+        if let Some(paths) = self.slugs.get_mut(&post.slug) {
+            paths.remove(&post.path);
+            if paths.is_empty() {
+                self.slugs.remove(&post.slug);
+            }
+        }
+        for tag in &post.tags {
+            let slug = tag_slug(tag);
+            let Some(entry) = self.tags.get_mut(&slug) else { continue };
+            if let Some(count) = entry.spellings.get_mut(tag) {
+                *count -= 1;
+                if *count == 0 {
+                    entry.spellings.remove(tag);
+                }
+            }
+            entry.published.remove(&key);
+            entry.drafts.remove(&key);
+            if entry.spellings.is_empty() {
+                self.tags.remove(&slug);
+            }
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.posts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.posts.is_empty()
+    }
+
+    pub fn post(&self, path: &Path) -> Option<&Post> {
+        self.posts.get(path)
+    }
+
+    /// Every post, drafts and posts with errors included, newest first.
+    pub fn posts(&self) -> impl DoubleEndedIterator<Item = &Post> + '_ {
+        self.newest_first.iter().filter_map(|(_, path)| self.posts.get(path))
+    }
+
+    /// The posts a reader sees: no drafts, none with errors; newest first.
+    pub fn published(&self) -> impl DoubleEndedIterator<Item = &Post> + '_ {
+        self.posts().filter(|p| !p.draft && !p.has_errors)
+    }
+
+    /// Files that could not be read as posts at all (bad front matter, not UTF-8, …).
+    pub fn unreadable(&self) -> impl Iterator<Item = &Path> + '_ {
+        self.problems.keys().filter(|p| !self.posts.contains_key(*p)).map(PathBuf::as_path)
+    }
+
+    pub fn post_by_slug(&self, slug: &str) -> Option<&Post> {
+        self.slugs.get(slug)?.iter().next().and_then(|p| self.posts.get(p))
+    }
+
+    /// Every tag, most used first, ties by name. Without `drafts`, tags only
+    /// drafts use are left out and the order counts published posts only.
+    pub fn tags(&self, drafts: bool) -> Vec<Tag> {
+        let mut tags: Vec<Tag> = self
+            .tags
+            .keys()
+            .filter_map(|slug| self.tag(slug))
+            .filter(|t| t.count > 0 || (drafts && t.draft_count > 0))
+            .collect();
+        let weight = |t: &Tag| if drafts { t.count + t.draft_count } else { t.count };
+        tags.sort_by(|a, b| weight(b).cmp(&weight(a)).then_with(|| a.name.cmp(&b.name)).then_with(|| a.slug.cmp(&b.slug)));
+        tags
+    }
+
+    pub fn tag(&self, slug: &str) -> Option<Tag> {
+        let entry = self.tags.get(slug)?;
+        // Most common spelling; on a tie the one that sorts first, so the name
+        // does not depend on the order posts were read in.
+        let name = entry
+            .spellings
+            .iter()
+            .max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0)))
+            .map(|(name, _)| name.clone())?;
+        let paths = |set: &BTreeSet<Order>| set.iter().map(|(_, p)| p.clone()).collect::<Vec<_>>();
+        Some(Tag {
+            slug: slug.to_string(),
+            title: self.tag_title.apply(&name),
+            name,
+            count: entry.published.len(),
+            draft_count: entry.drafts.len(),
+            posts: paths(&entry.published),
+            drafts: paths(&entry.drafts),
+        })
+    }
+
+    /// Every problem: each file's own, and those between files (two posts with
+    /// one slug). Sorted by file, then line.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        let mut all: Vec<Diagnostic> = self.problems.values().flatten().cloned().collect();
+        for (slug, paths) in &self.slugs {
+            if paths.len() < 2 {
+                continue;
+            }
+            for path in paths {
+                let others: Vec<String> =
+                    paths.iter().filter(|p| *p != path).map(|p| format!("`{}`", p.display())).collect();
+                all.push(
+                    Diagnostic::error(path, 1, 1, format!("slug `{slug}` is also the slug of {}", others.join(", ")))
+                        .with_hint("give one of them another `slug:` in its front matter, or rename its file"),
+                );
+            }
+        }
+        all.sort();
+        all
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(path: &str, text: &str) -> Parsed {
+        Post::parse(Path::new(path), text)
+    }
+
+    fn library(files: &[(&str, &str)]) -> Library {
+        Library::from_parsed(TagTitle::Capitalize, files.iter().map(|(p, t)| parsed(p, t)))
+    }
+
+    fn names(tags: &[Tag]) -> Vec<String> {
+        tags.iter().map(|t| format!("{} ({})", t.name, t.count)).collect()
+    }
+
+    const A: &str = "---\ntitle: A\ndate: 2026-07-17\ntags: [nccl, cuda]\n---\nA body\n";
+    const B: &str = "---\ntitle: B\ndate: 2026-05-16\ntags: [nccl]\n---\nB body\n";
+    const C: &str = "---\ntitle: C\ndate: 2026-06-01\ntags: [NCCL, rust]\ndraft: true\n---\n";
+
+    #[test]
+    fn tags_most_used_first_ties_by_name() {
+        let lib = library(&[("posts/a.md", A), ("posts/b.md", B), ("posts/c.md", C)]);
+        assert_eq!(names(&lib.tags(false)), ["nccl (2)", "cuda (1)"]);
+        let with_drafts = lib.tags(true);
+        assert_eq!(names(&with_drafts), ["nccl (2)", "cuda (1)", "rust (0)"]);
+        assert_eq!(with_drafts[0].draft_count, 1);
+    }
+
+    #[test]
+    fn tag_posts_newest_first_and_title() {
+        let lib = library(&[("posts/b.md", B), ("posts/a.md", A)]);
+        let tag = lib.tag("nccl").unwrap();
+        assert_eq!(tag.posts, [PathBuf::from("posts/a.md"), PathBuf::from("posts/b.md")]);
+        assert_eq!(tag.title, "Nccl");
+    }
+
+    #[test]
+    fn spellings_that_differ_in_case_or_spacing_are_one_tag() {
+        let lib = library(&[
+            ("posts/a.md", "---\ntitle: A\ndate: 2026-01-01\ntags: [분산 학습, Rust]\n---\n"),
+            ("posts/b.md", "---\ntitle: B\ndate: 2026-01-02\ntags: [분산  학습, rust]\n---\n"),
+            ("posts/c.md", "---\ntitle: C\ndate: 2026-01-03\ntags: [rust]\n---\n"),
+        ]);
+        let tags = lib.tags(false);
+        assert_eq!(names(&tags), ["rust (3)", "분산 학습 (2)"]);
+        assert_eq!(tags[1].slug, "분산-학습");
+    }
+
+    #[test]
+    fn updates_follow_one_post() {
+        let mut lib = library(&[("posts/a.md", A), ("posts/b.md", B)]);
+        lib.insert(parsed("posts/b.md", "---\ntitle: B\ndate: 2026-05-16\ntags: [rust]\n---\n"));
+        assert_eq!(names(&lib.tags(false)), ["cuda (1)", "nccl (1)", "rust (1)"]);
+        lib.remove(Path::new("posts/a.md"));
+        assert_eq!(names(&lib.tags(false)), ["rust (1)"]);
+        assert!(lib.tag("nccl").is_none());
+    }
+
+    #[test]
+    fn rename_changes_the_slug() {
+        let mut lib = library(&[("posts/a.md", A)]);
+        assert!(lib.rename(Path::new("posts/a.md"), Path::new("posts/z.md")));
+        assert_eq!(lib.post(Path::new("posts/z.md")).unwrap().slug, "z");
+        assert!(lib.post_by_slug("a").is_none());
+        assert_eq!(lib.tag("nccl").unwrap().posts, [PathBuf::from("posts/z.md")]);
+    }
+
+    #[test]
+    fn duplicate_slugs_are_errors_on_both() {
+        let lib = library(&[
+            ("posts/a.md", A),
+            ("posts/b.md", "---\ntitle: B\ndate: 2026-01-01\nslug: a\n---\n"),
+        ]);
+        let problems = lib.diagnostics();
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems.iter().all(|d| d.is_error() && d.message.contains("slug `a`")));
+    }
+
+    #[test]
+    fn posts_newest_first_undated_last() {
+        let lib = library(&[
+            ("posts/b.md", B),
+            ("posts/x.md", "---\ntitle: X\n---\n"),
+            ("posts/a.md", A),
+        ]);
+        let titles: Vec<&str> = lib.posts().map(|p| p.title.as_str()).collect();
+        assert_eq!(titles, ["A", "B", "X"]);
+    }
+}

@@ -1,0 +1,9 @@
+//! What a blog is made of: front matter, posts, and the library that indexes them.
+
+pub mod front_matter;
+pub mod library;
+pub mod post;
+
+pub use front_matter::PostDate;
+pub use library::{Library, Tag};
+pub use post::Post;

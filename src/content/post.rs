@@ -1,0 +1,175 @@
+//! A post: its front matter read into typed fields, its body, and what is
+//! derived from them (slug, URL, summary). Parsed from a string; reads no file.
+
+use std::path::{Path, PathBuf};
+
+use super::front_matter::{self, Format, PostDate};
+use crate::diagnostics::{Diagnostic, Problem, Severity};
+use crate::markdown;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Post {
+    /// Relative to the blog folder: `posts/a.md` or `posts/b/index.md`.
+    pub path: PathBuf,
+    pub slug: String,
+    pub title: String,
+    pub date: Option<PostDate>,
+    pub updated: Option<PostDate>,
+    /// As the post spells them, without repeats.
+    pub tags: Vec<String>,
+    pub summary: Option<String>,
+    pub draft: bool,
+    pub authors: Vec<String>,
+    pub images: Vec<String>,
+    pub canonical_url: Option<String>,
+    pub layout: Option<String>,
+    /// Front matter keys Hanji does not know, in file order, for templates.
+    pub extra: serde_json::Map<String, serde_json::Value>,
+    pub format: Option<Format>,
+    /// A bundle is `posts/<slug>/index.md` with its images beside it.
+    pub bundle: bool,
+    /// The post has an error; it is listed for the author but never published.
+    pub has_errors: bool,
+    /// 1-based line of the file where the body starts.
+    pub body_line: usize,
+    source: String,
+    body_start: usize,
+}
+
+/// What reading one file gave: the post, unless its front matter could not be
+/// read at all, and every problem found on the way.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parsed {
+    pub path: PathBuf,
+    pub post: Option<Post>,
+    pub problems: Vec<Diagnostic>,
+}
+
+impl Post {
+    /// Reads the text of the file at `path` (relative to the blog folder).
+    pub fn parse(path: &Path, text: &str) -> Parsed {
+        let path = path.to_path_buf();
+        let document = match front_matter::parse(text) {
+            Ok(document) => document,
+            Err(problem) => {
+                return Parsed { problems: vec![problem.in_file(&path)], path, post: None };
+            }
+        };
+        let mut problems: Vec<Diagnostic> =
+            document.problems.into_iter().map(|p| p.in_file(&path)).collect();
+        let fm = document.front_matter;
+        let body_start = text.len() - document.body.len();
+        let bundle = is_bundle_index(&path);
+
+        let slug = match fm.slug.as_deref().map(str::trim) {
+            Some(s) if !s.is_empty() && !s.contains(['/', '\\']) => s.to_string(),
+            Some(s) => {
+                let (line, column) = key_line(text, "slug");
+                problems.push(
+                    Problem::warning(line, column, format!("`slug: {s}` cannot be used in a URL"))
+                        .with_hint("write a slug without slashes, or remove it to use the file name")
+                        .in_file(&path),
+                );
+                file_slug(&path, bundle)
+            }
+            None => file_slug(&path, bundle),
+        };
+        let title = fm
+            .title
+            .filter(|t| !t.trim().is_empty())
+            .unwrap_or_else(|| file_stem(&path, bundle));
+        let summary = fm
+            .summary
+            .filter(|s| !s.trim().is_empty())
+            .or_else(|| markdown::summary_text(document.body));
+        let has_errors = problems.iter().any(|p| p.severity == Severity::Error);
+
+        let post = Post {
+            slug,
+            title,
+            date: fm.date,
+            updated: fm.updated,
+            tags: distinct_tags(fm.tags),
+            summary,
+            draft: fm.draft,
+            authors: fm.authors,
+            images: fm.images,
+            canonical_url: fm.canonical_url,
+            layout: fm.layout,
+            extra: fm.extra,
+            format: document.format,
+            bundle,
+            has_errors,
+            body_line: document.body_line,
+            source: text.to_string(),
+            body_start,
+            path: path.clone(),
+        };
+        Parsed { path, post: Some(post), problems }
+    }
+
+    /// The Markdown after the front matter.
+    pub fn body(&self) -> &str {
+        &self.source[self.body_start..]
+    }
+
+    /// The whole text of the file, as it was read.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The site path of the post's page, `/posts/<slug>/`.
+    pub fn url(&self) -> String {
+        format!("/posts/{}/", self.slug)
+    }
+
+    /// The folder that relative links and images in the post start from.
+    pub fn folder(&self) -> &Path {
+        self.path.parent().unwrap_or(Path::new(""))
+    }
+
+    /// Tag slugs of the post, in its order.
+    pub fn tag_slugs(&self) -> impl Iterator<Item = String> + '_ {
+        self.tags.iter().map(|t| tag_slug(t))
+    }
+}
+
+/// The slug of a tag as written: `분산 학습` → `분산-학습`. Tags that differ only
+/// in case or spacing share one.
+pub fn tag_slug(tag: &str) -> String {
+    let collapsed: Vec<&str> = tag.split_whitespace().collect();
+    crate::slug::slug(&collapsed.join(" "))
+}
+
+/// Trimmed, empty ones dropped, and the second spelling of a tag the post
+/// already has (by slug) dropped too.
+fn distinct_tags(tags: Vec<String>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    tags.into_iter()
+        .map(|t| t.trim().to_string())
+        .filter(|t| !t.is_empty() && !tag_slug(t).is_empty() && seen.insert(tag_slug(t)))
+        .collect()
+}
+
+fn is_bundle_index(path: &Path) -> bool {
+    path.file_stem().is_some_and(|s| s == "index") && path.parent().is_some_and(|p| p.file_name().is_some())
+}
+
+/// The name a post gets from its file: the stem, or the folder of a bundle.
+fn file_stem(path: &Path, bundle: bool) -> String {
+    let named = if bundle { path.parent().and_then(Path::file_name) } else { path.file_stem() };
+    named.map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+fn file_slug(path: &Path, bundle: bool) -> String {
+    let stem = file_stem(path, bundle);
+    let slug = crate::slug::slug(&stem);
+    if slug.trim_matches('-').is_empty() { stem } else { slug }
+}
+
+/// Line and column of a top-level front matter key, for problems about it.
+fn key_line(text: &str, key: &str) -> (usize, usize) {
+    text.lines()
+        .position(|l| l.starts_with(key) && l[key.len()..].trim_start().starts_with([':', '=']))
+        .map_or((1, 1), |i| (i + 1, 1))
+}

@@ -1,0 +1,111 @@
+//! Problems found in a blog's files, each with the file, line and column, and a
+//! hint saying what to do about it.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        })
+    }
+}
+
+/// One problem in one file. `path` is relative to the blog folder; `line` and
+/// `column` count from 1 (a problem with the whole file is at 1:1).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Diagnostic {
+    pub path: PathBuf,
+    pub line: usize,
+    pub column: usize,
+    pub severity: Severity,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(path: impl Into<PathBuf>, line: usize, column: usize, message: impl Into<String>) -> Self {
+        Self::new(Severity::Error, path.into(), line, column, message.into())
+    }
+
+    pub fn warning(path: impl Into<PathBuf>, line: usize, column: usize, message: impl Into<String>) -> Self {
+        Self::new(Severity::Warning, path.into(), line, column, message.into())
+    }
+
+    fn new(severity: Severity, path: PathBuf, line: usize, column: usize, message: String) -> Self {
+        Self { path, line: line.max(1), column: column.max(1), severity, message, hint: None }
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// `path:line:col: error: message`, the form editors and terminals link to.
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}: {}",
+            self.path.display(),
+            self.line,
+            self.column,
+            self.severity,
+            self.message
+        )
+    }
+}
+
+/// A problem found while parsing or rendering one text, before it is known which
+/// file the text came from. `line` and `column` count from 1 in that text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub line: usize,
+    pub column: usize,
+    pub severity: Severity,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+impl Problem {
+    pub fn error(line: usize, column: usize, message: impl Into<String>) -> Self {
+        Self { line, column, severity: Severity::Error, message: message.into(), hint: None }
+    }
+
+    pub fn warning(line: usize, column: usize, message: impl Into<String>) -> Self {
+        Self { line, column, severity: Severity::Warning, message: message.into(), hint: None }
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// This problem as a diagnostic of the file at `path`.
+    pub fn in_file(self, path: impl Into<PathBuf>) -> Diagnostic {
+        Diagnostic {
+            path: path.into(),
+            line: self.line.max(1),
+            column: self.column.max(1),
+            severity: self.severity,
+            message: self.message,
+            hint: self.hint,
+        }
+    }
+}

@@ -1,0 +1,12 @@
+//! Hanji's core: a blog folder becomes posts, tags and rendered pages.
+//!
+//! Nothing here knows of Tauri or of the command line; `load` is the only module
+//! that reads the disk.
+
+pub mod check;
+pub mod config;
+pub mod content;
+pub mod diagnostics;
+pub mod load;
+pub mod markdown;
+pub mod slug;

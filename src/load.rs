@@ -1,0 +1,195 @@
+//! Reading a blog folder from disk: settings, posts, and the other files beside
+//! them. The only part of the core that reads files.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::config::{self, Config};
+use crate::content::Library;
+use crate::content::post::{Parsed, Post};
+use crate::diagnostics::{Diagnostic, Problem};
+
+/// Posts larger than this are not read: no one writes 5 MB of prose, and a
+/// file that large is most likely data put in the wrong folder.
+pub const MAX_POST_BYTES: u64 = 5 * 1024 * 1024;
+
+/// The folder copied to the site as it is.
+pub const STATIC_DIR: &str = "static";
+
+/// A blog folder, read.
+#[derive(Debug, Clone)]
+pub struct Blog {
+    pub root: PathBuf,
+    pub config: Config,
+    pub library: Library,
+    /// Files beside the posts and under `static/` (images and the like),
+    /// relative to the blog folder.
+    pub assets: BTreeSet<PathBuf>,
+    /// Problems with `hanji.toml` and with the folder itself.
+    pub problems: Vec<Diagnostic>,
+}
+
+impl Blog {
+    /// Every problem known without rendering, sorted by file and line.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        let mut all = self.library.diagnostics();
+        all.extend(self.problems.iter().cloned());
+        all.sort();
+        all
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("no blog folder at `{0}`")]
+    NotFound(PathBuf),
+    #[error("`{0}` is a file, not a blog folder")]
+    NotAFolder(PathBuf),
+    #[error("cannot read `{path}`: {source}")]
+    Unreadable { path: PathBuf, source: io::Error },
+}
+
+/// Reads the blog in `root`. Only a missing or unreadable folder is an error:
+/// every problem inside it becomes a diagnostic and the rest still loads.
+pub fn load(root: &Path) -> Result<Blog, LoadError> {
+    match fs::metadata(root) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(LoadError::NotFound(root.into())),
+        Err(source) => return Err(LoadError::Unreadable { path: root.into(), source }),
+        Ok(meta) if !meta.is_dir() => return Err(LoadError::NotAFolder(root.into())),
+        Ok(_) => {}
+    }
+    let mut problems = Vec::new();
+    let config = read_config(root, &mut problems);
+
+    let mut post_paths = Vec::new();
+    let mut assets = BTreeSet::new();
+    for folder in [config.posts_dir.as_path(), Path::new(STATIC_DIR)] {
+        for entry in walk(root, folder, &mut problems) {
+            if folder == config.posts_dir && is_post_file(&entry) {
+                post_paths.push(entry);
+            } else {
+                assets.insert(entry);
+            }
+        }
+    }
+    let parsed: Vec<Parsed> = post_paths.par_iter().map(|path| read_post(root, path)).collect();
+    let library = Library::from_parsed(config.tag_title, parsed);
+    Ok(Blog { root: root.to_path_buf(), config, library, assets, problems })
+}
+
+fn read_config(root: &Path, problems: &mut Vec<Diagnostic>) -> Config {
+    let path = root.join(config::FILE_NAME);
+    let text = match fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Config::default(),
+        Err(e) => {
+            problems.push(
+                Diagnostic::error(config::FILE_NAME, 1, 1, format!("cannot read the settings: {e}"))
+                    .with_hint("check the file's permissions; default settings are used meanwhile"),
+            );
+            return Config::default();
+        }
+    };
+    Config::parse(text.trim_start_matches('\u{feff}')).unwrap_or_else(|problem| {
+        problems.push(problem.in_file(config::FILE_NAME));
+        Config::default()
+    })
+}
+
+/// Markdown files are posts; Zola's `_index.md` section files are not.
+pub fn is_post_file(path: &Path) -> bool {
+    let markdown = path.extension().is_some_and(|e| e == "md" || e == "markdown");
+    let section = path.file_stem().is_some_and(|s| s == "_index");
+    markdown && !section
+}
+
+/// Every file under `root/folder`, relative to `root`, hidden ones skipped.
+/// Symlinks are followed, so a loop is reported rather than walked forever.
+fn walk(root: &Path, folder: &Path, problems: &mut Vec<Diagnostic>) -> Vec<PathBuf> {
+    let start = root.join(folder);
+    if !start.is_dir() {
+        return Vec::new();
+    }
+    let mut files = Vec::new();
+    let walker = walkdir::WalkDir::new(&start)
+        .follow_links(true)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+    for entry in walker {
+        match entry {
+            Ok(entry) if entry.file_type().is_file() => {
+                if let Ok(relative) = entry.path().strip_prefix(root) {
+                    files.push(relative.to_path_buf());
+                }
+            }
+            Ok(_) => {}
+            Err(error) => problems.push(walk_problem(root, &error)),
+        }
+    }
+    files
+}
+
+fn walk_problem(root: &Path, error: &walkdir::Error) -> Diagnostic {
+    let path = error.path().map(|p| p.strip_prefix(root).unwrap_or(p).to_path_buf()).unwrap_or_default();
+    if let Some(ancestor) = error.loop_ancestor() {
+        let ancestor = ancestor.strip_prefix(root).unwrap_or(ancestor);
+        Diagnostic::error(path, 1, 1, format!("symlink loop back to `{}`", ancestor.display()))
+            .with_hint("remove the link or point it elsewhere; the folder is skipped")
+    } else {
+        let reason = error.io_error().map_or_else(|| error.to_string(), ToString::to_string);
+        Diagnostic::error(path, 1, 1, format!("cannot read: {reason}"))
+            .with_hint("check the permissions of the file or folder; it is skipped")
+    }
+}
+
+/// Reads one post file (`path` relative to `root`) with every check a file
+/// needs before it is parsed: size, readability, UTF-8, emptiness.
+pub fn read_post(root: &Path, path: &Path) -> Parsed {
+    let unreadable = |problem: Problem| Parsed { path: path.to_path_buf(), post: None, problems: vec![problem.in_file(path)] };
+    let full = root.join(path);
+    match fs::metadata(&full) {
+        Ok(meta) if meta.len() > MAX_POST_BYTES => {
+            return unreadable(
+                Problem::error(1, 1, format!("file is {:.1} MB; posts over 5 MB are not read", meta.len() as f64 / 1e6))
+                    .with_hint("split it into several posts, or move large data to static/"),
+            );
+        }
+        Ok(_) => {}
+        Err(e) => return unreadable(read_problem(&e)),
+    }
+    let bytes = match fs::read(&full) {
+        Ok(bytes) => bytes,
+        Err(e) => return unreadable(read_problem(&e)),
+    };
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+            let valid = std::str::from_utf8(valid).unwrap_or_default();
+            let (line, column) = config::line_column(valid, valid.len());
+            return unreadable(
+                Problem::error(line, column, "file is not UTF-8 text")
+                    .with_hint("save it as UTF-8 in your editor (the first bad byte is here)"),
+            );
+        }
+    };
+    if text.trim_start_matches('\u{feff}').trim().is_empty() {
+        return unreadable(
+            Problem::warning(1, 1, "file is empty").with_hint("write a front matter with a title and a date, or delete the file"),
+        );
+    }
+    Post::parse(path, &text)
+}
+
+fn read_problem(error: &io::Error) -> Problem {
+    let hint = match error.kind() {
+        io::ErrorKind::PermissionDenied => "let your user read the file (chmod u+r)",
+        _ => "check that the file exists and can be read",
+    };
+    Problem::error(1, 1, format!("cannot read: {error}")).with_hint(hint)
+}

@@ -1,0 +1,110 @@
+//! The `hanji` command: reads the arguments, calls the core, prints the result.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+
+use hanji::content::Tag;
+use hanji::diagnostics::Diagnostic;
+
+#[derive(Parser)]
+#[command(name = "hanji", version, about = "Write a blog as a folder of Markdown files")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List every tag with its count, most used first
+    Tags {
+        /// The blog folder
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+        /// Count drafts too, and mark them
+        #[arg(long)]
+        drafts: bool,
+    },
+    /// List every problem in the blog; exit 1 if there is an error
+    Check {
+        /// The blog folder
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Tags { dir, drafts } => {
+            let blog = load(&dir)?;
+            let mut out = io::stdout().lock();
+            for tag in blog.library.tags(drafts) {
+                writeln!(out, "{}", tag_line(&tag, drafts))?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Check { dir } => {
+            let blog = load(&dir)?;
+            let problems = hanji::check::check(&blog);
+            let mut out = io::stdout().lock();
+            for problem in &problems {
+                write_problem(&mut out, &dir, problem)?;
+            }
+            let errors = problems.iter().filter(|p| p.is_error()).count();
+            let warnings = problems.len() - errors;
+            eprintln!(
+                "{} posts, {errors} {}, {warnings} {}",
+                blog.library.len(),
+                plural(errors, "error", "errors"),
+                plural(warnings, "warning", "warnings"),
+            );
+            Ok(if errors > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+        }
+    }
+}
+
+fn load(dir: &Path) -> anyhow::Result<hanji::load::Blog> {
+    hanji::load::load(dir).with_context(|| format!("cannot open the blog in `{}`", dir.display()))
+}
+
+/// `nccl (5)`, as the seed page's sidebar shows it; with drafts, `rust (2, 1 draft)`.
+fn tag_line(tag: &Tag, drafts: bool) -> String {
+    if drafts && tag.draft_count > 0 {
+        let word = plural(tag.draft_count, "draft", "drafts");
+        format!("{} ({}, {} {word})", tag.name, tag.count, tag.draft_count)
+    } else {
+        format!("{} ({})", tag.name, tag.count)
+    }
+}
+
+/// `dir/posts/a.md:3:7: error: message`, then the hint on its own line.
+fn write_problem(out: &mut impl Write, dir: &Path, problem: &Diagnostic) -> io::Result<()> {
+    let shown = Diagnostic { path: shown_path(dir, &problem.path), ..problem.clone() };
+    writeln!(out, "{shown}")?;
+    if let Some(hint) = &problem.hint {
+        writeln!(out, "  hint: {hint}")?;
+    }
+    Ok(())
+}
+
+fn shown_path(dir: &Path, path: &Path) -> PathBuf {
+    if dir == Path::new(".") { path.to_path_buf() } else { dir.join(path) }
+}
+
+fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
+}
