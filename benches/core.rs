@@ -1,1 +1,80 @@
-fn main() {}
+//! Benchmarks of the core on the synthetic corpus from `bench/gen_corpus.py`:
+//! loading 10,000 posts, rendering one 10 KB post, and updating the library
+//! after one post changes. `cargo bench --bench core` (or `make bench`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use hanji::content::post::Post;
+use hanji::markdown::{self, Options};
+
+/// The corpus of `posts` posts, generated once into the target folder.
+fn corpus(posts: usize) -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from);
+    let dir = target.join(format!("bench-corpus/c{posts}"));
+    if !dir.join("posts").is_dir() {
+        let status = Command::new("python3")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/gen_corpus.py"))
+            .args(["--posts", &posts.to_string(), "--seed", "1", "--format", "yaml", "--out"])
+            .arg(&dir)
+            .status()
+            .expect("python3 runs bench/gen_corpus.py");
+        assert!(status.success(), "gen_corpus.py failed");
+    }
+    dir
+}
+
+fn load(c: &mut Criterion) {
+    let dir = corpus(10_000);
+    let mut group = c.benchmark_group("load");
+    group.sample_size(10);
+    group.bench_function("10000 posts", |b| {
+        b.iter(|| {
+            let blog = hanji::load::load(&dir).unwrap();
+            assert_eq!(blog.library.len(), 10_000);
+            blog
+        })
+    });
+    group.finish();
+}
+
+fn render(c: &mut Criterion) {
+    let blog = hanji::load::load(&corpus(10_000)).unwrap();
+    // A post of about 10 KB, as the issue asks.
+    let post = blog
+        .library
+        .posts()
+        .min_by_key(|p| p.source().len().abs_diff(10 * 1024))
+        .unwrap();
+    let mut group = c.benchmark_group("render");
+    group.bench_function(format!("one {} byte post", post.source().len()), |b| {
+        let options = Options { first_line: post.body_line, source_lines: true, ..Options::default() };
+        b.iter(|| markdown::render(post.body(), &options))
+    });
+    group.bench_function(format!("one {} byte post, highlighted", post.source().len()), |b| {
+        let options = Options { first_line: post.body_line, source_lines: true, highlight: true, ..Options::default() };
+        b.iter(|| markdown::render(post.body(), &options))
+    });
+    group.finish();
+}
+
+fn update(c: &mut Criterion) {
+    let mut library = hanji::load::load(&corpus(10_000)).unwrap().library;
+    let post = library.posts().nth(5_000).unwrap().clone();
+    // Two versions of one post with different tags; each iteration swaps one
+    // in: re-parse it and adjust the tag index.
+    let before = post.source().to_string();
+    let after = before.replacen("tags: [", "tags: [freshly-added, ", 1);
+    assert_ne!(before, after, "the corpus writes tags as a flow list");
+    let mut flip = false;
+    c.bench_function("library/update one post of 10000", |b| {
+        b.iter(|| {
+            flip = !flip;
+            library.insert(Post::parse(&post.path, if flip { &after } else { &before }));
+        })
+    });
+}
+
+criterion_group!(benches, load, render, update);
+criterion_main!(benches);

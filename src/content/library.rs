@@ -89,16 +89,16 @@ impl Library {
         Some(post)
     }
 
-    /// The file moved: read it again under its new name (its slug may follow).
-    /// False if nothing was at `from`.
+    /// The file moved: its post is read again under the new name (the slug may
+    /// follow the file name). False if there was no post at `from` to move; the
+    /// caller then reads the file at `to`.
     pub fn rename(&mut self, from: &Path, to: &Path) -> bool {
-        let had_problems = self.problems.contains_key(from);
         match self.remove(from) {
             Some(post) => {
                 self.insert(Post::parse(to, post.source()));
                 true
             }
-            None => had_problems,
+            None => false,
         }
     }
 
@@ -184,7 +184,8 @@ impl Library {
             .filter(|t| t.count > 0 || (drafts && t.draft_count > 0))
             .collect();
         let weight = |t: &Tag| if drafts { t.count + t.draft_count } else { t.count };
-        tags.sort_by(|a, b| weight(b).cmp(&weight(a)).then_with(|| a.name.cmp(&b.name)).then_with(|| a.slug.cmp(&b.slug)));
+        // Ties by slug: the name without case, so `Rust` does not sort before `nccl`.
+        tags.sort_by(|a, b| weight(b).cmp(&weight(a)).then_with(|| a.slug.cmp(&b.slug)));
         tags
     }
 

@@ -1,0 +1,32 @@
+# Hanji: `make run` opens the sample blog, `make test` runs every test.
+# Both install what is missing first (Debian/Ubuntu; apt-get needs root or sudo).
+
+SHELL := /bin/bash
+CARGO ?= cargo
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run test deps lint unit bench
+
+run: deps
+	$(CARGO) run --quiet -- check content
+	$(CARGO) run --quiet -- tags content
+
+test: deps lint unit
+
+lint:
+	$(CARGO) fmt --check
+	$(CARGO) clippy --all-targets --locked -- -D warnings
+
+unit:
+	$(CARGO) test --locked
+
+bench: deps
+	$(CARGO) bench --bench core
+
+# What a fresh Debian 12 / Ubuntu 22.04+ machine needs to build and test Hanji.
+deps:
+	@command -v cc >/dev/null && command -v pkg-config >/dev/null || \
+	  { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q build-essential pkg-config; }
+	@command -v $(CARGO) >/dev/null || { echo "Rust is missing: install it from https://rustup.rs (cargo 1.89 or newer)"; exit 1; }
+	@$(CARGO) fmt --version >/dev/null 2>&1 || rustup component add rustfmt
+	@$(CARGO) clippy --version >/dev/null 2>&1 || rustup component add clippy

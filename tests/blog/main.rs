@@ -1,0 +1,113 @@
+//! Integration tests of the core and the `hanji` command on real folders.
+//!
+//! Fixture blogs live in `tests/fixtures/<name>/`; each test copies one into a
+//! temp folder (`BlogTest::fixture`), may add files that git cannot hold
+//! (symlinks, huge files), then loads it or runs `hanji` on it.
+
+mod broken;
+mod formats;
+mod library;
+mod sample;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use hanji::load::Blog;
+
+pub struct BlogTest {
+    dir: tempfile::TempDir,
+}
+
+impl BlogTest {
+    /// A copy of `tests/fixtures/<name>`.
+    pub fn fixture(name: &str) -> Self {
+        Self::copy_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name))
+    }
+
+    /// A copy of the sample blog in `content/`.
+    pub fn sample() -> Self {
+        Self::copy_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("content"))
+    }
+
+    fn copy_of(source: &Path) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        for entry in walkdir::WalkDir::new(source) {
+            let entry = entry.unwrap();
+            let to = dir.path().join(entry.path().strip_prefix(source).unwrap());
+            if entry.file_type().is_dir() {
+                fs::create_dir_all(&to).unwrap();
+            } else {
+                fs::copy(entry.path(), &to).unwrap();
+            }
+        }
+        Self { dir }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn write(self, relative: &str, contents: impl AsRef<[u8]>) -> Self {
+        let path = self.path().join(relative);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, contents).unwrap();
+        self
+    }
+
+    pub fn symlink(self, relative: &str, target: &str) -> Self {
+        std::os::unix::fs::symlink(target, self.path().join(relative)).unwrap();
+        self
+    }
+
+    pub fn load(&self) -> Blog {
+        hanji::load::load(self.path()).unwrap()
+    }
+
+    /// Runs `hanji ARGS… DIR` with this blog as DIR, from inside it so paths
+    /// print relative.
+    pub fn hanji(&self, args: &[&str]) -> Run {
+        let output = Command::new(env!("CARGO_BIN_EXE_hanji"))
+            .args(args)
+            .arg(".")
+            .current_dir(self.path())
+            .output()
+            .unwrap();
+        Run(output)
+    }
+}
+
+pub struct Run(pub Output);
+
+impl Run {
+    pub fn stdout(&self) -> String {
+        String::from_utf8(self.0.stdout.clone()).unwrap()
+    }
+
+    pub fn stderr(&self) -> String {
+        String::from_utf8(self.0.stderr.clone()).unwrap()
+    }
+
+    pub fn code(&self) -> i32 {
+        self.0.status.code().unwrap()
+    }
+
+    pub fn lines(&self) -> Vec<String> {
+        self.stdout().lines().map(str::to_string).collect()
+    }
+
+    /// The one output line that starts with `prefix`, with the line after it
+    /// (the hint); fails listing all the output if there is none.
+    pub fn line_starting(&self, prefix: &str) -> (String, String) {
+        let lines = self.lines();
+        let index = lines
+            .iter()
+            .position(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no line starts with {prefix:?} in:\n{}", self.stdout()));
+        (lines[index].clone(), lines.get(index + 1).cloned().unwrap_or_default())
+    }
+}
+
+pub fn p(path: &str) -> PathBuf {
+    PathBuf::from(path)
+}
