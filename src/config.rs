@@ -1,6 +1,6 @@
 //! `hanji.toml`: the site's settings, with defaults for everything.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -48,6 +48,11 @@ pub struct Config {
     /// Where the posts are, relative to the blog folder.
     pub posts_dir: PathBuf,
     pub tag_title: TagTitle,
+    /// How many of the newest posts the feeds carry.
+    pub feed_limit: usize,
+    /// Where `hanji export` writes when no `--out` is given, inside the blog
+    /// folder; the loader never reads it.
+    pub output_dir: PathBuf,
 }
 
 impl Default for Config {
@@ -61,6 +66,8 @@ impl Default for Config {
             posts_per_page: 5,
             posts_dir: PathBuf::from("posts"),
             tag_title: TagTitle::Capitalize,
+            feed_limit: 20,
+            output_dir: PathBuf::from("public"),
         }
     }
 }
@@ -74,6 +81,8 @@ const KEYS: &[&str] = &[
     "posts_per_page",
     "posts_dir",
     "tag_title",
+    "feed_limit",
+    "output_dir",
 ];
 
 impl Config {
@@ -108,12 +117,21 @@ impl Config {
             return Err(Problem::error(line, column, format!("`{}` is not a locale", self.locale))
                 .with_hint("write a BCP 47 tag such as \"ko-KR\" or \"en-US\""));
         }
-        if self.posts_dir.is_absolute()
-            || self.posts_dir.components().any(|c| matches!(c, std::path::Component::ParentDir))
-        {
-            let (line, column) = at("posts_dir");
-            return Err(Problem::error(line, column, "`posts_dir` must be a folder inside the blog")
-                .with_hint("write a relative path such as \"posts\""));
+        for (key, folder) in [("posts_dir", &self.posts_dir), ("output_dir", &self.output_dir)] {
+            let outside = folder.is_absolute()
+                || folder.components().any(|c| matches!(c, std::path::Component::ParentDir))
+                || folder.as_os_str().is_empty();
+            if outside {
+                let (line, column) = at(key);
+                return Err(Problem::error(line, column, format!("`{key}` must be a folder inside the blog"))
+                    .with_hint("write a relative path such as \"posts\""));
+            }
+        }
+        let overlap = |other: &Path| self.output_dir.starts_with(other) || other.starts_with(&self.output_dir);
+        if overlap(&self.posts_dir) || overlap(Path::new(crate::load::STATIC_DIR)) {
+            let (line, column) = at("output_dir");
+            return Err(Problem::error(line, column, "`output_dir` overlaps the posts or `static/`")
+                .with_hint("export to a folder of its own, such as \"public\""));
         }
         Ok(())
     }

@@ -1,7 +1,7 @@
 //! Reading a blog folder from disk: settings, posts, and the other files beside
 //! them. The only part of the core that reads files.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -12,6 +12,7 @@ use crate::config::{self, Config};
 use crate::content::Library;
 use crate::content::post::{Parsed, Post};
 use crate::diagnostics::{Diagnostic, Problem};
+use crate::site::theme::TEMPLATES_DIR;
 
 /// Posts larger than this are not read: no one writes 5 MB of prose, and a
 /// file that large is most likely data put in the wrong folder.
@@ -29,7 +30,9 @@ pub struct Blog {
     /// Files beside the posts and under `static/` (images and the like),
     /// relative to the blog folder.
     pub assets: BTreeSet<PathBuf>,
-    /// Problems with `hanji.toml` and with the folder itself.
+    /// Files of `templates/` by name, put over the built-in theme's.
+    pub templates: BTreeMap<String, String>,
+    /// Problems with `hanji.toml`, the templates and the folder itself.
     pub problems: Vec<Diagnostic>,
 }
 
@@ -78,7 +81,8 @@ pub fn load(root: &Path) -> Result<Blog, LoadError> {
     }
     let parsed: Vec<Parsed> = post_paths.par_iter().map(|path| read_post(root, path)).collect();
     let library = Library::from_parsed(config.tag_title, parsed);
-    Ok(Blog { root: root.to_path_buf(), config, library, assets, problems })
+    let templates = read_templates(root, &mut problems);
+    Ok(Blog { root: root.to_path_buf(), config, library, assets, templates, problems })
 }
 
 fn read_config(root: &Path, problems: &mut Vec<Diagnostic>) -> Config {
@@ -98,6 +102,28 @@ fn read_config(root: &Path, problems: &mut Vec<Diagnostic>) -> Config {
         problems.push(problem.in_file(config::FILE_NAME));
         Config::default()
     })
+}
+
+/// The files of `templates/`, by name (its subfolders are not read).
+fn read_templates(root: &Path, problems: &mut Vec<Diagnostic>) -> BTreeMap<String, String> {
+    let mut templates = BTreeMap::new();
+    let Ok(entries) = fs::read_dir(root.join(TEMPLATES_DIR)) else { return templates };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') || !entry.path().is_file() {
+            continue;
+        }
+        match fs::read_to_string(entry.path()) {
+            Ok(text) => {
+                templates.insert(name, text);
+            }
+            Err(e) => problems.push(
+                Diagnostic::error(Path::new(TEMPLATES_DIR).join(&name), 1, 1, format!("cannot read the template: {e}"))
+                    .with_hint("save it as UTF-8 text; the built-in one is used meanwhile"),
+            ),
+        }
+    }
+    templates
 }
 
 /// Markdown files are posts; Zola's `_index.md` section files are not.

@@ -1,6 +1,6 @@
 //! The `hanji` command: reads the arguments, calls the core, prints the result.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -8,6 +8,8 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 use hanji::content::Tag;
+use hanji::export::ExportError;
+use indicatif::{ProgressBar, ProgressStyle};
 use hanji::diagnostics::Diagnostic;
 
 #[derive(Parser)]
@@ -33,6 +35,24 @@ enum Command {
         /// The blog folder
         #[arg(default_value = ".")]
         dir: PathBuf,
+    },
+    /// Write the blog as a static site, ready for any static host
+    Export {
+        /// The blog folder
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+        /// Where to write the site [default: the blog's `output_dir`, `public`]
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+        /// Write into a folder that has files Hanji did not put there (none is deleted)
+        #[arg(long)]
+        force: bool,
+        /// Fail on warnings too (links that lead nowhere, missing images)
+        #[arg(long)]
+        strict: bool,
+        /// No progress bar
+        #[arg(long, short)]
+        quiet: bool,
     },
 }
 
@@ -74,7 +94,54 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             );
             Ok(if errors > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
         }
+        Command::Export { dir, out, force, strict, quiet } => {
+            let blog = load(&dir)?;
+            let out = out.unwrap_or_else(|| dir.join(&blog.config.output_dir));
+            export(&blog, &dir, &out, force, strict, quiet)
+        }
     }
+}
+
+fn export(blog: &hanji::load::Blog, dir: &Path, out: &Path, force: bool, strict: bool, quiet: bool) -> anyhow::Result<ExitCode> {
+    let bar = if quiet || !io::stderr().is_terminal() {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(0).with_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} files").expect("a valid progress template"),
+        )
+    };
+    let progress = |done: usize, total: usize| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    };
+    let summary = match hanji::export::export(blog, out, force, &progress) {
+        Ok(summary) => summary,
+        Err(ExportError::Refused { message, hint }) => {
+            bar.finish_and_clear();
+            eprintln!("error: {message}\n  hint: {hint}");
+            return Ok(ExitCode::from(2));
+        }
+        Err(error) => return Err(error.into()),
+    };
+    bar.finish_and_clear();
+    let mut stdout = io::stdout().lock();
+    for problem in &summary.problems {
+        write_problem(&mut stdout, dir, problem)?;
+    }
+    for post in &summary.left_out {
+        eprintln!("left out: {} (it has errors)", shown_path(dir, post).display());
+    }
+    eprintln!(
+        "exported {} files to {}: {} written, {} unchanged, {} removed in {:.2} s",
+        summary.files(),
+        out.display(),
+        summary.written,
+        summary.unchanged,
+        summary.removed,
+        summary.elapsed.as_secs_f64()
+    );
+    let failed = summary.errors() > 0 || (strict && !summary.problems.is_empty());
+    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
 fn load(dir: &Path) -> anyhow::Result<hanji::load::Blog> {

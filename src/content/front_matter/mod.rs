@@ -1,0 +1,100 @@
+//! Front matter: split it from the body, read its fields, edit one field in place.
+//!
+//! `parse` reads a post's text (never a file): `split` finds the `---` YAML or
+//! `+++` TOML block, `read_yaml`/`read_toml` read it into raw fields, and
+//! `fields` types them; `edit` changes one field and leaves every other byte.
+
+mod date;
+mod edit;
+mod edit_toml;
+mod edit_yaml;
+mod fields;
+mod read_toml;
+mod read_yaml;
+mod split;
+mod yaml_text;
+
+pub use edit::{EditError, FieldValue, remove_field, set_field};
+
+use crate::diagnostics::Problem;
+
+/// When a post was written: the calendar date as written in the front matter,
+/// and the time of day if one was given (only used to order posts of a day).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PostDate {
+    pub date: jiff::civil::Date,
+    pub time: Option<jiff::civil::Time>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Yaml,
+    Toml,
+}
+
+/// A post's fields under the names Hugo, Zola, Jekyll and the Next.js starter
+/// use; everything else is in `extra`, in file order, for templates.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FrontMatter {
+    pub title: Option<String>,
+    pub date: Option<PostDate>,
+    /// `lastmod` or `updated`.
+    pub updated: Option<PostDate>,
+    /// `tags` (a list or `"a, b"`), or Zola's `[taxonomies] tags`.
+    pub tags: Vec<String>,
+    /// `summary`, else `description`.
+    pub summary: Option<String>,
+    pub draft: bool,
+    pub slug: Option<String>,
+    /// `authors` or `author`, a list or a single name.
+    pub authors: Vec<String>,
+    /// `images` or `image`, a list or a single path.
+    pub images: Vec<String>,
+    /// `canonicalUrl` or `canonical_url`.
+    pub canonical_url: Option<String>,
+    pub layout: Option<String>,
+    pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+/// A post's text taken apart. `problems` are those that do not stop the post
+/// from loading (a bad date, a missing title); lines count in the whole text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Document<'a> {
+    pub front_matter: FrontMatter,
+    /// `None` when the text has no front matter.
+    pub format: Option<Format>,
+    pub body: &'a str,
+    /// The line of the text on which `body` starts (1-based).
+    pub body_line: usize,
+    pub problems: Vec<Problem>,
+}
+
+/// Reads a post's text. `Err` only when the front matter cannot be read at all
+/// (never closed, not YAML/TOML, duplicate keys, too big); the problem's line
+/// and column are in `text`.
+pub fn parse(text: &str) -> Result<Document<'_>, Problem> {
+    let split = split::split(text)?;
+    let front_matter_text = &text[split.front_matter.clone()];
+    let raw = match split.format {
+        None => Vec::new(),
+        Some(Format::Yaml) => read_yaml::read(front_matter_text, split.front_matter_line)?,
+        Some(Format::Toml) => read_toml::read(front_matter_text, split.front_matter_line)?,
+    };
+    let origin = fields::Origin {
+        format: split.format,
+        line: split.front_matter_line.saturating_sub(1).max(1),
+    };
+    let mut problems = Vec::new();
+    let front_matter = fields::front_matter(raw, &origin, &mut problems);
+    Ok(Document {
+        front_matter,
+        format: split.format,
+        body: &text[split.body],
+        body_line: split.body_line,
+        problems,
+    })
+}
+
+#[cfg(test)]
+mod tests;

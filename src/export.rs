@@ -1,0 +1,257 @@
+//! Writing the site into a folder: every page rendered in parallel, then
+//! written atomically. Files whose bytes did not change are left alone, files
+//! of an earlier export that are gone are removed, and nothing else is ever
+//! deleted.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::links::asset_site_path;
+use crate::load::Blog;
+use crate::site::theme::Theme;
+use crate::site::{Site, SiteOptions, url};
+
+/// Left in every folder Hanji exports to; lists the files of that export, so
+/// the next one knows what it may remove.
+pub const MARKER: &str = ".hanji-export";
+
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error("{message}")]
+    Refused { message: String, hint: String },
+    #[error("cannot write `{path}`: {source}")]
+    Io { path: PathBuf, source: io::Error },
+}
+
+/// What an export did.
+#[derive(Debug, Default)]
+pub struct Summary {
+    pub written: usize,
+    pub unchanged: usize,
+    pub removed: usize,
+    /// Every problem: the blog's, the theme's, and those rendering found.
+    pub problems: Vec<Diagnostic>,
+    /// Posts left out because they have errors.
+    pub left_out: Vec<PathBuf>,
+    pub elapsed: Duration,
+}
+
+impl Summary {
+    pub fn files(&self) -> usize {
+        self.written + self.unchanged
+    }
+
+    pub fn errors(&self) -> usize {
+        self.problems.iter().filter(|p| p.severity == Severity::Error).count()
+    }
+}
+
+/// Called as files are rendered and written: (done, total).
+pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
+
+/// Exports `blog` into `out`. Refuses, writing nothing, an `out` that is the
+/// blog folder, a parent of it, inside it (but for its `output_dir`), or a
+/// folder with other files that Hanji did not export there (unless `force`).
+pub fn export(blog: &Blog, out: &Path, force: bool, progress: Progress) -> Result<Summary, ExportError> {
+    let started = Instant::now();
+    let out = absolute(out).map_err(|source| ExportError::Io { path: out.into(), source })?;
+    let previous = check_destination(blog, &out, force)?;
+
+    let (theme, theme_problems) = Theme::new(&blog.templates);
+    let site = Site::new(&blog.config, &blog.library, &blog.assets, &theme, SiteOptions::default());
+    let pages = site.pages();
+    let copies = copies(blog, &site);
+    let total = pages.len() + copies.len();
+    let done = AtomicUsize::new(0);
+    let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+
+    let mut summary = Summary { problems: blog.diagnostics(), ..Summary::default() };
+    summary.problems.extend(theme_problems);
+    summary.left_out = blog.library.posts().filter(|p| p.has_errors).map(|p| p.path.clone()).collect();
+
+    let rendered: Vec<_> = pages
+        .par_iter()
+        .map(|page| {
+            let file = url::file_of(&site.path_of(page));
+            let result = site.render(page).map(|r| {
+                let written = write_if_changed(&out.join(&file), r.text.as_bytes());
+                (written, r.problems)
+            });
+            tick();
+            (file, result)
+        })
+        .collect();
+    let copied: Vec<_> = copies
+        .par_iter()
+        .map(|(from, file)| {
+            let written = fs::read(blog.root.join(from))
+                .map_err(|source| ExportError::Io { path: from.clone(), source })
+                .and_then(|bytes| write_if_changed(&out.join(file), &bytes));
+            tick();
+            (file.clone(), written)
+        })
+        .collect();
+
+    let mut files = BTreeSet::new();
+    let mut count = |file: String, written: Result<bool, ExportError>| -> Result<(), ExportError> {
+        if written? {
+            summary.written += 1;
+        } else {
+            summary.unchanged += 1;
+        }
+        files.insert(file);
+        Ok(())
+    };
+    for (file, result) in rendered {
+        match result {
+            Ok((written, problems)) => {
+                summary.problems.extend(problems);
+                count(file, written)?;
+            }
+            // A page the theme cannot render is left out and reported.
+            Err(error) => summary.problems.push(error.to_diagnostic()),
+        }
+    }
+    for (file, written) in copied {
+        count(file, written)?;
+    }
+    summary.removed = remove_stale(&out, &previous, &files)?;
+    let list: String = files.iter().map(|f| format!("{f}\n")).collect();
+    write_if_changed(&out.join(MARKER), list.as_bytes())?;
+
+    summary.problems.sort();
+    summary.problems.dedup();
+    summary.elapsed = started.elapsed();
+    Ok(summary)
+}
+
+/// The files copied as they are: `static/` and the files beside shown posts.
+fn copies(blog: &Blog, site: &Site) -> Vec<(PathBuf, String)> {
+    let shown: BTreeSet<PathBuf> =
+        site.pages().into_iter().filter_map(|p| if let crate::site::Page::Post(path) = p { Some(path) } else { None }).collect();
+    blog.assets
+        .iter()
+        .filter(|asset| {
+            // Files in the folder of a draft's bundle stay private with it.
+            !blog.library.posts().any(|p| p.bundle && asset.starts_with(p.folder()) && !shown.contains(&p.path))
+        })
+        .filter_map(|asset| Some((asset.clone(), asset_site_path(&blog.config, &blog.library, asset)?)))
+        .collect()
+}
+
+/// The files of the previous export, if `out` is fit to export into.
+fn check_destination(blog: &Blog, out: &Path, force: bool) -> Result<BTreeSet<String>, ExportError> {
+    let refuse = |message: String, hint: &str| ExportError::Refused { message, hint: hint.to_string() };
+    let root = absolute(&blog.root).map_err(|source| ExportError::Io { path: blog.root.clone(), source })?;
+    let configured = root.join(&blog.config.output_dir);
+    if out == root {
+        return Err(refuse(format!("`{}` is the blog folder itself", out.display()), "export to another folder, e.g. --out ../site"));
+    }
+    if root.starts_with(out) {
+        return Err(refuse(
+            format!("`{}` holds the blog folder", out.display()),
+            "export to a folder outside the blog, e.g. --out ../site",
+        ));
+    }
+    if out.starts_with(&root) && out != configured {
+        return Err(refuse(
+            format!("`{}` is inside the blog folder", out.display()),
+            &format!("export outside the blog, or into its output folder `{}`", blog.config.output_dir.display()),
+        ));
+    }
+    match fs::read_dir(out) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(BTreeSet::new()),
+        Err(e) if e.kind() == io::ErrorKind::NotADirectory => {
+            Err(refuse(format!("`{}` is a file", out.display()), "export to a folder"))
+        }
+        Err(source) => Err(ExportError::Io { path: out.into(), source }),
+        Ok(mut entries) => match fs::read_to_string(out.join(MARKER)) {
+            Ok(list) => Ok(list.lines().filter(|l| is_plain_relative(l)).map(str::to_string).collect()),
+            Err(_) if entries.next().is_none() || force => Ok(BTreeSet::new()),
+            Err(_) => Err(refuse(
+                format!("`{}` has files that Hanji did not export", out.display()),
+                "export to an empty or new folder, or add --force to write over it (no file is deleted)",
+            )),
+        },
+    }
+}
+
+/// Writes `bytes` to `path` unless it already holds exactly them; a new
+/// version replaces the old at once (temp file, then rename). True if written.
+fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, ExportError> {
+    let io_error = |source| ExportError::Io { path: path.into(), source };
+    if let Ok(meta) = fs::metadata(path)
+        && meta.len() == bytes.len() as u64
+        && fs::read(path).map_err(io_error)? == bytes
+    {
+        return Ok(false);
+    }
+    let folder = path.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(folder).map_err(io_error)?;
+    let mut temp = tempfile::Builder::new().prefix(".hanji-").tempfile_in(folder).map_err(io_error)?;
+    temp.write_all(bytes).map_err(io_error)?;
+    temp.persist(path).map_err(|e| io_error(e.error))?;
+    Ok(true)
+}
+
+/// Removes the files the previous export wrote that this one did not, and
+/// the folders that leaves empty. Nothing else.
+fn remove_stale(out: &Path, previous: &BTreeSet<String>, current: &BTreeSet<String>) -> Result<usize, ExportError> {
+    let mut removed = 0;
+    for file in previous.difference(current) {
+        let path = out.join(file);
+        match fs::remove_file(&path) {
+            Ok(()) => removed += 1,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(source) => return Err(ExportError::Io { path, source }),
+        }
+        for folder in path.ancestors().skip(1).take_while(|f| *f != out) {
+            if fs::remove_dir(folder).is_err() {
+                break; // not empty: something else lives there
+            }
+        }
+    }
+    Ok(removed)
+}
+
+/// A file name from the marker that stays inside the output folder.
+fn is_plain_relative(line: &str) -> bool {
+    !line.is_empty() && Path::new(line).components().all(|c| matches!(c, Component::Normal(_)))
+}
+
+/// `path` made absolute and without `.`/`..`, following symlinks where the
+/// path exists, so that two names of one folder compare equal.
+fn absolute(path: &Path) -> io::Result<PathBuf> {
+    let joined = if path.is_absolute() { path.to_path_buf() } else { std::env::current_dir()?.join(path) };
+    let mut existing = joined.as_path();
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(real) = existing.canonicalize() {
+            let mut result = real;
+            for part in rest.iter().rev() {
+                match part {
+                    Component::ParentDir => {
+                        result.pop();
+                    }
+                    Component::Normal(name) => result.push(name),
+                    _ => {}
+                }
+            }
+            return Ok(result);
+        }
+        match (existing.parent(), existing.components().next_back()) {
+            (Some(parent), Some(last)) => {
+                rest.push(last);
+                existing = parent;
+            }
+            _ => return Ok(joined),
+        }
+    }
+}

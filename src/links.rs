@@ -1,0 +1,231 @@
+//! Where a link or image in a post leads: another post (by its file), a file
+//! beside the post or under `static/`, a page of the site, or nowhere.
+
+use std::collections::BTreeSet;
+use std::path::{Component, Path, PathBuf};
+
+use crate::config::Config;
+use crate::content::{Library, Post};
+use crate::load::STATIC_DIR;
+use crate::markdown::{Link, LinkResolver};
+use crate::site::url;
+
+/// Resolves the links and images of one post. Links to another post's file
+/// become that post's page; files become their place in the site; all of it
+/// relative to the page being written (`root` leads from it to the site's top).
+pub struct Links<'a> {
+    pub config: &'a Config,
+    pub library: &'a Library,
+    pub assets: &'a BTreeSet<PathBuf>,
+    pub post: &'a Post,
+    pub root: &'a str,
+}
+
+impl LinkResolver for Links<'_> {
+    fn resolve_link(&self, dest: &str) -> Link {
+        self.resolve(dest, "link")
+    }
+
+    fn resolve_image(&self, dest: &str) -> Link {
+        self.resolve(dest, "image")
+    }
+}
+
+impl Links<'_> {
+    fn resolve(&self, dest: &str, what: &str) -> Link {
+        if is_external(dest) || dest.is_empty() || dest.starts_with('#') {
+            return Link::Keep;
+        }
+        let (path, fragment) = match dest.find(['#', '?']) {
+            Some(i) => dest.split_at(i),
+            None => (dest, ""),
+        };
+        let decoded = percent_decode(path);
+        let target = if let Some(site_path) = decoded.strip_prefix('/') {
+            if what == "link" {
+                // Site paths (`/tags/rust/`) name pages: keep them under the site's root.
+                return Link::Rewrite(format!("{}{}", self.root, &dest[1..]));
+            }
+            normalize(&Path::new(STATIC_DIR).join(site_path))
+        } else {
+            normalize(&self.post.folder().join(&decoded))
+        };
+        let Some(target) = target else {
+            return Link::Broken {
+                message: format!("{what} `{dest}` leads outside the blog folder"),
+                hint: Some("link to a file inside the blog, or use a full https:// address".into()),
+            };
+        };
+        if let Some(post) = self.library.post(&target) {
+            return Link::Rewrite(format!("{}{fragment}", url::link(self.root, &post_site_path(post))));
+        }
+        if self.assets.contains(&target) {
+            if let Some(site_path) = asset_site_path(self.config, self.library, &target) {
+                return Link::Rewrite(format!("{}{fragment}", url::link(self.root, &site_path)));
+            }
+        }
+        let hint = if crate::load::is_post_file(&target) {
+            format!("no post at `{}`; check the file name", target.display())
+        } else {
+            format!("no file at `{}`; check the name, or put the file there", target.display())
+        };
+        Link::Broken { message: format!("{what} `{dest}` leads nowhere"), hint: Some(hint) }
+    }
+}
+
+/// `posts/<slug>/`: where a post's page is in the site.
+pub fn post_site_path(post: &Post) -> String {
+    format!("posts/{}/", post.slug)
+}
+
+/// Where a file of the blog is copied to in the site: `static/x` to `x`; a file
+/// in a bundle beside its post's page; other files under the posts folder to
+/// the same place under `posts/`.
+pub fn asset_site_path(config: &Config, library: &Library, asset: &Path) -> Option<String> {
+    if let Ok(rest) = asset.strip_prefix(STATIC_DIR) {
+        return Some(slash_path(rest));
+    }
+    let within = asset.strip_prefix(&config.posts_dir).ok()?;
+    for folder in asset.ancestors().skip(1) {
+        if folder == config.posts_dir || !folder.starts_with(&config.posts_dir) {
+            break;
+        }
+        let bundle = ["index.md", "index.markdown"].iter().find_map(|name| library.post(&folder.join(name)));
+        if let Some(post) = bundle {
+            let rest = asset.strip_prefix(folder).ok()?;
+            return Some(format!("{}{}", post_site_path(post), slash_path(rest)));
+        }
+    }
+    Some(format!("posts/{}", slash_path(within)))
+}
+
+fn slash_path(path: &Path) -> String {
+    path.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
+}
+
+/// `https:`, `mailto:`, `//cdn…`: not files of the blog.
+fn is_external(dest: &str) -> bool {
+    if dest.starts_with("//") {
+        return true;
+    }
+    match dest.split_once(':') {
+        Some((scheme, _)) => {
+            !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+        }
+        None => false,
+    }
+}
+
+/// `a/./b/../c` → `a/c`; None if `..` climbs out of the blog.
+fn normalize(path: &Path) -> Option<PathBuf> {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::Normal(part) => out.push(part),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    return None;
+                }
+            }
+            Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    Some(out)
+}
+
+/// `%EB%B6%84` → `분`; malformed escapes are left as they are.
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let hex = |b: &u8| (*b as char).to_digit(16);
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let (Some(h), Some(l)) = (bytes.get(i + 1).and_then(hex), bytes.get(i + 2).and_then(hex))
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn external_links() {
+        assert!(is_external("https://pytorch.org"));
+        assert!(is_external("mailto:me@example.com"));
+        assert!(is_external("//cdn.example.com/x.png"));
+        assert!(!is_external("other.md"));
+        assert!(!is_external("../b/index.md"));
+        assert!(!is_external("./a:b.md"));
+    }
+
+    #[test]
+    fn normalizing() {
+        assert_eq!(normalize(Path::new("posts/b/../a.md")), Some(PathBuf::from("posts/a.md")));
+        assert_eq!(normalize(Path::new("posts/./x/./y.png")), Some(PathBuf::from("posts/x/y.png")));
+        assert_eq!(normalize(Path::new("posts/../../etc/passwd")), None);
+    }
+
+    #[test]
+    fn decoding() {
+        assert_eq!(percent_decode("%EB%B6%84%EC%82%B0.md"), "분산.md");
+        assert_eq!(percent_decode("a%20b"), "a b");
+        assert_eq!(percent_decode("100%"), "100%");
+        assert_eq!(percent_decode("%zz"), "%zz");
+    }
+
+    fn library(files: &[(&str, &str)]) -> Library {
+        Library::from_parsed(
+            crate::config::TagTitle::Capitalize,
+            files.iter().map(|(p, t)| Post::parse(Path::new(p), t)),
+        )
+    }
+
+    #[test]
+    fn assets_go_beside_their_page_or_keep_their_place() {
+        let config = Config::default();
+        let lib = library(&[("posts/b/index.md", "---\ntitle: B\nslug: bee\n---\n")]);
+        let site = |p: &str| asset_site_path(&config, &lib, Path::new(p));
+        assert_eq!(site("static/images/logo.png").as_deref(), Some("images/logo.png"));
+        assert_eq!(site("posts/b/diagram.png").as_deref(), Some("posts/bee/diagram.png"));
+        assert_eq!(site("posts/b/img/x.png").as_deref(), Some("posts/bee/img/x.png"));
+        assert_eq!(site("posts/images/x.png").as_deref(), Some("posts/images/x.png"));
+        assert_eq!(site("elsewhere/x.png"), None);
+    }
+
+    #[test]
+    fn links_resolve_relative_to_the_page() {
+        let config = Config::default();
+        let lib = library(&[
+            ("posts/a.md", "---\ntitle: A\n---\n"),
+            ("posts/b/index.md", "---\ntitle: B\n---\n"),
+            ("posts/분산.md", "---\ntitle: C\n---\n"),
+        ]);
+        let assets: BTreeSet<PathBuf> =
+            ["posts/b/d.png", "static/logo.png"].iter().map(PathBuf::from).collect();
+        let post = lib.post(Path::new("posts/b/index.md")).unwrap();
+        let links = Links { config: &config, library: &lib, assets: &assets, post, root: "../../" };
+        let rewrite = |l: Link| match l {
+            Link::Rewrite(url) => url,
+            Link::Keep => "keep".into(),
+            Link::Broken { message, .. } => format!("broken: {message}"),
+        };
+        assert_eq!(rewrite(links.resolve_link("../a.md#part")), "../../posts/a/index.html#part");
+        assert_eq!(rewrite(links.resolve_link("../%EB%B6%84%EC%82%B0.md")), "../../posts/%EB%B6%84%EC%82%B0/index.html");
+        assert_eq!(rewrite(links.resolve_image("d.png")), "../../posts/b/d.png");
+        assert_eq!(rewrite(links.resolve_image("/logo.png")), "../../logo.png");
+        assert_eq!(rewrite(links.resolve_link("/tags/rust/")), "../../tags/rust/");
+        assert_eq!(rewrite(links.resolve_link("https://x.org")), "keep");
+        assert_eq!(rewrite(links.resolve_link("../nope.md")), "broken: link `../nope.md` leads nowhere");
+        assert_eq!(rewrite(links.resolve_image("../../../x.png")), "broken: image `../../../x.png` leads outside the blog folder");
+    }
+}

@@ -1,0 +1,652 @@
+//! The HTML writer: pulldown-cmark's events, with byte offsets, to one string.
+//!
+//! One flat loop over the events with a little state per open construct; it
+//! never recurses, so 10,000 nested lists cost 10,000 iterations, not 10,000
+//! stack frames. Where an attribute depends on something seen later (a
+//! heading's id on its text, a task item's class on its checkbox), the start
+//! tag is inserted into the output once known: only the short content after it
+//! moves. Footnote definitions are cut out of the output when they end and
+//! written, GitHub style, in a section at the end.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use pulldown_cmark::{Alignment, BlockQuoteKind, CodeBlockKind, CowStr, Event, HeadingLevel, LinkType, Parser, Tag, TagEnd};
+
+use super::lines::LineIndex;
+use super::text::WordCount;
+use super::{Link, Options, Rendered, TocEntry, escape, highlight, math};
+use crate::diagnostics::Problem;
+use crate::slug::Slugger;
+
+const MATH_HINT: &str = "check the TeX; it is shown as code";
+
+pub(super) fn render(body: &str, options: &Options) -> Rendered {
+    let mut writer = Writer::new(body, options);
+    for (event, range) in Parser::new_ext(body, super::parser_options()).into_offset_iter() {
+        writer.event(event, range.start);
+    }
+    writer.finish()
+}
+
+struct Writer<'a, 'o> {
+    options: &'o Options<'o>,
+    lines: LineIndex<'a>,
+    out: String,
+    slugger: Slugger,
+    toc: Vec<TocEntry>,
+    problems: Vec<Problem>,
+    words: WordCount,
+    heading: Option<Heading<'a>>,
+    code: Option<CodeBlock>,
+    image: Option<Image<'a>>,
+    table: Table,
+    /// Inside `<https://…>` or `<a@b.c>`: the text is a URL, not prose.
+    in_autolink: bool,
+    /// Where the attributes of the last `<li>` go, until its content starts.
+    item_attributes_at: Option<usize>,
+    footnotes: Footnotes,
+}
+
+struct Heading<'a> {
+    level: HeadingLevel,
+    id: Option<CowStr<'a>>,
+    classes: Vec<CowStr<'a>>,
+    attrs: Vec<(CowStr<'a>, Option<CowStr<'a>>)>,
+    line: usize,
+    /// Where the start tag goes once the id is known.
+    start: usize,
+    text: String,
+}
+
+struct CodeBlock {
+    /// The first word of the info string.
+    lang: String,
+    offset: usize,
+    text: String,
+}
+
+struct Image<'a> {
+    src: String,
+    title: CowStr<'a>,
+    alt: String,
+    /// Tags opened inside the alt text (links, emphasis, images).
+    depth: usize,
+}
+
+#[derive(Default)]
+struct Table {
+    alignments: Vec<Alignment>,
+    in_head: bool,
+    body_open: bool,
+    cell: usize,
+}
+
+#[derive(Default)]
+struct Footnotes {
+    /// Label (lowercased, as labels match) → (number, references so far).
+    numbers: HashMap<String, (usize, usize)>,
+    /// Definitions being written: (label, where its HTML starts, line).
+    open: Vec<(String, usize, usize)>,
+    /// Finished definitions: (label, line, HTML).
+    done: Vec<(String, usize, String)>,
+}
+
+impl<'a, 'o> Writer<'a, 'o> {
+    fn new(body: &'a str, options: &'o Options<'o>) -> Self {
+        Self {
+            options,
+            lines: LineIndex::new(body, options.first_line),
+            out: String::with_capacity(body.len() + body.len() / 2 + 64),
+            slugger: Slugger::new(),
+            toc: Vec::new(),
+            problems: Vec::new(),
+            words: WordCount::default(),
+            heading: None,
+            code: None,
+            image: None,
+            table: Table::default(),
+            in_autolink: false,
+            item_attributes_at: None,
+            footnotes: Footnotes::default(),
+        }
+    }
+
+    fn event(&mut self, event: Event<'a>, offset: usize) {
+        if self.image.is_some() {
+            self.alt_text(event);
+            return;
+        }
+        if let Some(code) = &mut self.code {
+            match event {
+                Event::Text(text) => code.text.push_str(&text),
+                Event::End(TagEnd::CodeBlock) => self.end_code_block(),
+                _ => {}
+            }
+            return;
+        }
+        match event {
+            Event::Start(tag) => self.start(tag, offset),
+            Event::End(tag) => self.end(tag),
+            Event::Text(text) => {
+                self.prose(&text);
+                escape::text(&mut self.out, &text);
+            }
+            Event::Code(text) => {
+                self.prose(&text);
+                self.out.push_str("<code>");
+                escape::text(&mut self.out, &text);
+                self.out.push_str("</code>");
+            }
+            Event::InlineMath(tex) => self.math(&tex, offset, false),
+            Event::DisplayMath(tex) => self.math(&tex, offset, true),
+            Event::Html(html) | Event::InlineHtml(html) => escape::raw(&mut self.out, &html),
+            Event::SoftBreak => {
+                if let Some(heading) = &mut self.heading {
+                    heading.text.push(' ');
+                }
+                self.out.push('\n');
+            }
+            Event::HardBreak => {
+                if let Some(heading) = &mut self.heading {
+                    heading.text.push(' ');
+                }
+                self.out.push_str("<br>\n");
+            }
+            Event::Rule => {
+                self.open_block("hr", offset);
+                self.out.push_str(">\n");
+            }
+            Event::FootnoteReference(label) => self.footnote_reference(&label),
+            Event::TaskListMarker(checked) => {
+                if let Some(at) = self.item_attributes_at.take() {
+                    self.out.insert_str(at, " class=\"task-list-item\"");
+                }
+                self.out.push_str("<input type=\"checkbox\" class=\"task-list-item-checkbox\" disabled");
+                self.out.push_str(if checked { " checked> " } else { "> " });
+            }
+        }
+    }
+
+    /// Text that is read: counted, and part of a heading's plain text.
+    fn prose(&mut self, text: &str) {
+        if let Some(heading) = &mut self.heading {
+            heading.text.push_str(text);
+        }
+        if !self.in_autolink {
+            self.words.add(text);
+        }
+    }
+
+    fn start(&mut self, tag: Tag<'a>, offset: usize) {
+        match tag {
+            Tag::Paragraph => {
+                self.open_block("p", offset);
+                self.out.push('>');
+            }
+            Tag::Heading { level, id, classes, attrs } => {
+                self.newline();
+                let line = self.lines.line(offset);
+                self.heading =
+                    Some(Heading { level, id, classes, attrs, line, start: self.out.len(), text: String::new() });
+            }
+            Tag::BlockQuote(None) => {
+                self.open_block("blockquote", offset);
+                self.out.push_str(">\n");
+            }
+            Tag::BlockQuote(Some(kind)) => {
+                let (class, title) = alert(kind);
+                self.open_block("div", offset);
+                let _ = write!(self.out, " class=\"alert alert-{class}\">\n<p class=\"alert-title\">{title}</p>\n");
+            }
+            Tag::CodeBlock(kind) => {
+                let lang = match &kind {
+                    CodeBlockKind::Fenced(info) => first_word(info),
+                    CodeBlockKind::Indented => "",
+                };
+                self.code = Some(CodeBlock { lang: lang.to_string(), offset, text: String::new() });
+            }
+            Tag::HtmlBlock => self.newline(),
+            Tag::List(Some(1)) => {
+                self.open_block("ol", offset);
+                self.out.push_str(">\n");
+            }
+            Tag::List(Some(start)) => {
+                self.open_block("ol", offset);
+                let _ = write!(self.out, " start=\"{start}\">\n");
+            }
+            Tag::List(None) => {
+                self.open_block("ul", offset);
+                self.out.push_str(">\n");
+            }
+            Tag::Item => {
+                self.newline();
+                self.out.push_str("<li");
+                self.item_attributes_at = Some(self.out.len());
+                self.data_line(offset);
+                self.out.push('>');
+            }
+            Tag::FootnoteDefinition(label) => {
+                self.newline();
+                let line = self.lines.line(offset);
+                self.footnotes.open.push((label.to_lowercase(), self.out.len(), line));
+            }
+            Tag::DefinitionList => {
+                self.open_block("dl", offset);
+                self.out.push_str(">\n");
+            }
+            Tag::DefinitionListTitle => {
+                self.open_block("dt", offset);
+                self.out.push('>');
+            }
+            Tag::DefinitionListDefinition => {
+                self.open_block("dd", offset);
+                self.out.push('>');
+            }
+            Tag::Table(alignments) => {
+                self.table = Table { alignments, ..Table::default() };
+                self.open_block("table", offset);
+                self.out.push_str(">\n");
+            }
+            Tag::TableHead => {
+                self.table.in_head = true;
+                self.table.cell = 0;
+                self.out.push_str("<thead>\n<tr>");
+            }
+            Tag::TableRow => {
+                self.table.cell = 0;
+                if !self.table.body_open {
+                    self.table.body_open = true;
+                    self.out.push_str("<tbody>\n");
+                }
+                self.out.push_str("<tr>");
+            }
+            Tag::TableCell => {
+                self.out.push_str(if self.table.in_head { "<th" } else { "<td" });
+                self.out.push_str(match self.table.alignments.get(self.table.cell) {
+                    Some(Alignment::Left) => " style=\"text-align: left\">",
+                    Some(Alignment::Center) => " style=\"text-align: center\">",
+                    Some(Alignment::Right) => " style=\"text-align: right\">",
+                    _ => ">",
+                });
+            }
+            Tag::Emphasis => self.out.push_str("<em>"),
+            Tag::Strong => self.out.push_str("<strong>"),
+            Tag::Strikethrough => self.out.push_str("<del>"),
+            Tag::Superscript => self.out.push_str("<sup>"),
+            Tag::Subscript => self.out.push_str("<sub>"),
+            Tag::Link { link_type, dest_url, title, .. } => {
+                let dest = match link_type {
+                    LinkType::Email => Cow::Owned(format!("mailto:{dest_url}")),
+                    _ => Cow::Borrowed(&*dest_url),
+                };
+                let href = self.resolve(&dest, offset, false);
+                self.out.push_str("<a href=\"");
+                escape::href(&mut self.out, &href);
+                if !title.is_empty() {
+                    self.out.push_str("\" title=\"");
+                    escape::attr(&mut self.out, &title);
+                }
+                self.out.push_str("\">");
+                self.in_autolink = matches!(link_type, LinkType::Autolink | LinkType::Email);
+            }
+            Tag::Image { dest_url, title, .. } => {
+                let src = self.resolve(&dest_url, offset, true).into_owned();
+                self.image = Some(Image { src, title, alt: String::new(), depth: 0 });
+            }
+            // Not enabled: front matter is split off before rendering.
+            Tag::MetadataBlock(_) => {}
+        }
+    }
+
+    fn end(&mut self, tag: TagEnd) {
+        match tag {
+            TagEnd::Paragraph => self.out.push_str("</p>\n"),
+            TagEnd::Heading(_) => self.end_heading(),
+            TagEnd::BlockQuote(None) => self.out.push_str("</blockquote>\n"),
+            TagEnd::BlockQuote(Some(_)) => self.out.push_str("</div>\n"),
+            // Handled in `event` while the code block is open.
+            TagEnd::CodeBlock => {}
+            TagEnd::HtmlBlock => {}
+            TagEnd::List(true) => self.out.push_str("</ol>\n"),
+            TagEnd::List(false) => self.out.push_str("</ul>\n"),
+            TagEnd::Item => {
+                self.item_attributes_at = None;
+                self.out.push_str("</li>\n");
+            }
+            TagEnd::FootnoteDefinition => {
+                if let Some((label, start, line)) = self.footnotes.open.pop() {
+                    let html = self.out.split_off(start.min(self.out.len()));
+                    self.footnotes.done.push((label, line, html));
+                }
+            }
+            TagEnd::DefinitionList => self.out.push_str("</dl>\n"),
+            TagEnd::DefinitionListTitle => self.out.push_str("</dt>\n"),
+            TagEnd::DefinitionListDefinition => self.out.push_str("</dd>\n"),
+            TagEnd::Table => {
+                if self.table.body_open {
+                    self.out.push_str("</tbody>\n");
+                }
+                self.out.push_str("</table>\n");
+            }
+            TagEnd::TableHead => {
+                self.table.in_head = false;
+                self.out.push_str("</tr>\n</thead>\n");
+            }
+            TagEnd::TableRow => self.out.push_str("</tr>\n"),
+            TagEnd::TableCell => {
+                self.out.push_str(if self.table.in_head { "</th>" } else { "</td>" });
+                self.table.cell += 1;
+            }
+            TagEnd::Emphasis => self.out.push_str("</em>"),
+            TagEnd::Strong => self.out.push_str("</strong>"),
+            TagEnd::Strikethrough => self.out.push_str("</del>"),
+            TagEnd::Superscript => self.out.push_str("</sup>"),
+            TagEnd::Subscript => self.out.push_str("</sub>"),
+            TagEnd::Link => {
+                self.in_autolink = false;
+                self.out.push_str("</a>");
+            }
+            // Handled in `alt_text`.
+            TagEnd::Image => {}
+            TagEnd::MetadataBlock(_) => {}
+        }
+    }
+
+    /// Starts a line (unless at the start of one) and writes `<name` with the
+    /// block's `data-line`; the caller adds attributes and the `>`.
+    fn open_block(&mut self, name: &str, offset: usize) {
+        self.newline();
+        self.out.push('<');
+        self.out.push_str(name);
+        self.data_line(offset);
+    }
+
+    fn data_line(&mut self, offset: usize) {
+        if self.options.source_lines {
+            let line = self.lines.line(offset);
+            let _ = write!(self.out, " data-line=\"{line}\"");
+        }
+    }
+
+    fn newline(&mut self) {
+        if !self.out.is_empty() && !self.out.ends_with('\n') {
+            self.out.push('\n');
+        }
+    }
+
+    fn end_heading(&mut self) {
+        let Some(heading) = self.heading.take() else { return };
+        let id = match heading.id.as_deref().filter(|id| !id.is_empty()) {
+            Some(id) => {
+                // Reserve it, so a later heading with the same text gets `-1`.
+                self.slugger.slug(id);
+                id.to_string()
+            }
+            None => {
+                let id = self.slugger.slug(heading.text.trim());
+                if id.is_empty() { self.slugger.slug("section") } else { id }
+            }
+        };
+        let level = heading_level(heading.level);
+        let mut tag = String::with_capacity(32 + id.len());
+        let _ = write!(tag, "<h{level} id=\"");
+        escape::attr(&mut tag, &id);
+        tag.push('"');
+        if !heading.classes.is_empty() {
+            tag.push_str(" class=\"");
+            for (i, class) in heading.classes.iter().enumerate() {
+                if i > 0 {
+                    tag.push(' ');
+                }
+                escape::attr(&mut tag, class);
+            }
+            tag.push('"');
+        }
+        for (name, value) in &heading.attrs {
+            // Only names that keep the tag valid, and none we write ourselves.
+            if !is_attribute_name(name) || matches!(&**name, "id" | "class" | "data-line") {
+                continue;
+            }
+            tag.push(' ');
+            tag.push_str(name);
+            tag.push_str("=\"");
+            escape::attr(&mut tag, value.as_deref().unwrap_or(""));
+            tag.push('"');
+        }
+        if self.options.source_lines {
+            let _ = write!(tag, " data-line=\"{}\"", heading.line);
+        }
+        tag.push('>');
+        self.out.insert_str(heading.start, &tag);
+        let _ = writeln!(self.out, "</h{level}>");
+        if (2..=4).contains(&level) {
+            self.toc.push(TocEntry { level, id, title: collapse_whitespace(&heading.text) });
+        }
+    }
+
+    fn end_code_block(&mut self) {
+        let Some(code) = self.code.take() else { return };
+        if code.lang.eq_ignore_ascii_case("math") {
+            // ```math is display math, as on GitHub and GitLab.
+            self.open_block("p", code.offset);
+            self.out.push('>');
+            self.math(&code.text, code.offset, true);
+            self.out.push_str("</p>\n");
+            return;
+        }
+        self.open_block("pre", code.offset);
+        self.out.push_str("><code");
+        if !code.lang.is_empty() {
+            self.out.push_str(" class=\"language-");
+            escape::attr(&mut self.out, &code.lang);
+            self.out.push('"');
+        }
+        self.out.push('>');
+        match self.options.highlight.then(|| highlight::highlight(&code.lang, &code.text)).flatten() {
+            Some(html) => self.out.push_str(&html),
+            None => escape::text(&mut self.out, &code.text),
+        }
+        self.out.push_str("</code></pre>\n");
+    }
+
+    fn math(&mut self, tex: &str, offset: usize, display: bool) {
+        if let Some(heading) = &mut self.heading {
+            heading.text.push_str(tex);
+        }
+        let line = (display && self.options.source_lines).then(|| self.lines.line(offset));
+        if let Err(message) = math::render(tex, display, line, &mut self.out) {
+            self.out.push_str("<code class=\"math-error\"");
+            if let Some(line) = line {
+                let _ = write!(self.out, " data-line=\"{line}\"");
+            }
+            self.out.push('>');
+            escape::text(&mut self.out, tex);
+            self.out.push_str("</code>");
+            let (line, column) = self.lines.line_column(offset);
+            self.problems.push(Problem::warning(line, column, message).with_hint(MATH_HINT));
+        }
+    }
+
+    /// The destination to write for a link or image, asking the resolver.
+    fn resolve<'d>(&mut self, dest: &'d str, offset: usize, image: bool) -> Cow<'d, str> {
+        let Some(resolver) = self.options.links else { return Cow::Borrowed(dest) };
+        if dest.starts_with('#') {
+            return Cow::Borrowed(dest);
+        }
+        let answer = if image { resolver.resolve_image(dest) } else { resolver.resolve_link(dest) };
+        match answer {
+            Link::Keep => Cow::Borrowed(dest),
+            Link::Rewrite(url) => Cow::Owned(url),
+            Link::Broken { message, hint } => {
+                let (line, column) = self.lines.line_column(offset);
+                let mut problem = Problem::warning(line, column, message);
+                problem.hint = hint;
+                self.problems.push(problem);
+                Cow::Borrowed(dest)
+            }
+        }
+    }
+
+    /// Events inside an image: its alt text, up to the image's end.
+    fn alt_text(&mut self, event: Event<'a>) {
+        let Some(image) = &mut self.image else { return };
+        match event {
+            Event::Start(_) => image.depth += 1,
+            Event::End(_) if image.depth > 0 => image.depth -= 1,
+            Event::End(_) => self.end_image(),
+            Event::Text(text) | Event::Code(text) | Event::InlineMath(text) | Event::DisplayMath(text) => {
+                image.alt.push_str(&text)
+            }
+            Event::SoftBreak | Event::HardBreak => image.alt.push(' '),
+            _ => {}
+        }
+    }
+
+    fn end_image(&mut self) {
+        let Some(image) = self.image.take() else { return };
+        self.out.push_str("<img src=\"");
+        escape::href(&mut self.out, &image.src);
+        self.out.push_str("\" alt=\"");
+        escape::attr(&mut self.out, &image.alt);
+        if !image.title.is_empty() {
+            self.out.push_str("\" title=\"");
+            escape::attr(&mut self.out, &image.title);
+        }
+        self.out.push_str("\" loading=\"lazy\">");
+    }
+
+    fn footnote_reference(&mut self, label: &str) {
+        let next = self.footnotes.numbers.len() + 1;
+        let (number, count) = self.footnotes.numbers.entry(label.to_lowercase()).or_insert((next, 0));
+        *count += 1;
+        let (number, count) = (*number, *count);
+        let _ = write!(self.out, "<sup class=\"footnote-ref\"><a href=\"#fn-{number}\" id=\"fnref-{number}");
+        if count > 1 {
+            let _ = write!(self.out, "-{count}");
+        }
+        let _ = write!(self.out, "\">{number}</a></sup>");
+    }
+
+    /// The footnotes, in the order of their first reference, each with links
+    /// back to its references; definitions never referenced are left out.
+    fn write_footnotes(&mut self) {
+        let mut notes: Vec<(usize, usize, usize, String)> = Vec::new();
+        for (label, line, html) in std::mem::take(&mut self.footnotes.done) {
+            if let Some(&(number, count)) = self.footnotes.numbers.get(&label)
+                && !notes.iter().any(|note| note.0 == number)
+            {
+                notes.push((number, count, line, html));
+            }
+        }
+        if notes.is_empty() {
+            return;
+        }
+        notes.sort_by_key(|note| note.0);
+        self.newline();
+        self.out.push_str("<section class=\"footnotes\">\n<ol>\n");
+        for (number, count, line, mut html) in notes {
+            let mut back = String::new();
+            for k in 1..=count {
+                let suffix = if k > 1 { format!("-{k}") } else { String::new() };
+                let _ = write!(
+                    back,
+                    " <a href=\"#fnref-{number}{suffix}\" class=\"footnote-backref\" aria-label=\"Back to reference {number}{suffix}\">↩"
+                );
+                if k > 1 {
+                    let _ = write!(back, "<sup>{k}</sup>");
+                }
+                back.push_str("</a>");
+            }
+            // Inside the last paragraph, as GitHub does, or after the content.
+            if html.ends_with("</p>\n") {
+                html.truncate(html.len() - "</p>\n".len());
+                html.push_str(&back);
+                html.push_str("</p>\n");
+            } else {
+                html.push_str(&back);
+                html.push('\n');
+            }
+            let _ = write!(self.out, "<li id=\"fn-{number}\"");
+            if self.options.source_lines {
+                let _ = write!(self.out, " data-line=\"{line}\"");
+            }
+            self.out.push_str(">\n");
+            self.out.push_str(&html);
+            self.out.push_str("</li>\n");
+        }
+        self.out.push_str("</ol>\n</section>\n");
+    }
+
+    fn finish(mut self) -> Rendered {
+        // Whatever a malformed stream left open is closed, so the HTML stays whole.
+        if self.image.is_some() {
+            self.end_image();
+        }
+        if self.code.is_some() {
+            self.end_code_block();
+        }
+        if self.heading.is_some() {
+            self.end_heading();
+        }
+        while let Some((label, start, line)) = self.footnotes.open.pop() {
+            let html = self.out.split_off(start.min(self.out.len()));
+            self.footnotes.done.push((label, line, html));
+        }
+        self.write_footnotes();
+        Rendered {
+            html: self.out,
+            toc: self.toc,
+            word_count: self.words.words(),
+            reading_minutes: self.words.reading_minutes(),
+            problems: self.problems,
+        }
+    }
+}
+
+fn alert(kind: BlockQuoteKind) -> (&'static str, &'static str) {
+    match kind {
+        BlockQuoteKind::Note => ("note", "Note"),
+        BlockQuoteKind::Tip => ("tip", "Tip"),
+        BlockQuoteKind::Important => ("important", "Important"),
+        BlockQuoteKind::Warning => ("warning", "Warning"),
+        BlockQuoteKind::Caution => ("caution", "Caution"),
+    }
+}
+
+fn heading_level(level: HeadingLevel) -> u8 {
+    match level {
+        HeadingLevel::H1 => 1,
+        HeadingLevel::H2 => 2,
+        HeadingLevel::H3 => 3,
+        HeadingLevel::H4 => 4,
+        HeadingLevel::H5 => 5,
+        HeadingLevel::H6 => 6,
+    }
+}
+
+/// The language word of a fence's info string: `rust,ignore` → `rust`,
+/// `python title="x"` → `python`, `c++{1,3}` → `c++`.
+fn first_word(info: &str) -> &str {
+    let info = info.trim_start();
+    let end = info.find(|c: char| c.is_whitespace() || c == ',' || c == '{').unwrap_or(info.len());
+    &info[..end]
+}
+
+fn is_attribute_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == ':')
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | ':' | '.' | '-'))
+}
+
+fn collapse_whitespace(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}

@@ -1,0 +1,146 @@
+//! TeX math (`$…$`, `$$…$$`, ```` ```math ````) to MathML with pulldown-latex,
+//! so that neither the preview nor the exported site needs a script.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use pulldown_latex::config::DisplayMode;
+use pulldown_latex::{Parser, RenderConfig, Storage, push_mathml};
+
+/// pulldown-latex takes time quadratic in the nesting of groups (20,000 nested
+/// `\sqrt{` take seconds); real formulas nest a few levels, so deeper ones are
+/// refused rather than allowed to stall a preview.
+const MAX_NESTING: usize = 64;
+/// A formula longer than this is surely a stray `$$` swallowing prose.
+const MAX_BYTES: usize = 32 * 1024;
+
+/// Appends the MathML of `tex` to `out`: `<math display="block">` when
+/// `display`, with ` data-line="N"` when `line` is given. On error `out` is left
+/// as it was and the message says what is wrong with the TeX.
+pub(super) fn render(tex: &str, display: bool, line: Option<usize>, out: &mut String) -> Result<(), String> {
+    if tex.len() > MAX_BYTES {
+        return Err(format!("math is too long to render ({} KB; at most {} KB)", tex.len() / 1024, MAX_BYTES / 1024));
+    }
+    if nesting(tex) > MAX_NESTING {
+        return Err(format!("math is nested more than {MAX_NESTING} levels deep"));
+    }
+    let tex = super::escape::without_nul(tex);
+    let start = out.len();
+    let rendered = catch_unwind(AssertUnwindSafe(|| {
+        let storage = Storage::new();
+        let mut events = Vec::new();
+        for event in Parser::new(&tex, &storage) {
+            match event {
+                Ok(event) => events.push(event),
+                Err(error) => {
+                    // The error's own Display adds a multi-line drawing of the
+                    // context; its source is the one-line reason.
+                    let reason = std::error::Error::source(&error).map_or_else(|| error.to_string(), |s| s.to_string());
+                    return Err(reason);
+                }
+            }
+        }
+        let config = RenderConfig {
+            display_mode: if display { DisplayMode::Block } else { DisplayMode::Inline },
+            ..RenderConfig::default()
+        };
+        push_mathml(out, events.into_iter().map(Ok::<_, std::io::Error>), config).map_err(|e| e.to_string())
+    }));
+    match rendered {
+        Ok(Ok(())) => {
+            if let Some(line) = line
+                && out[start..].starts_with("<math")
+            {
+                out.insert_str(start + "<math".len(), &format!(" data-line=\"{line}\""));
+            }
+            Ok(())
+        }
+        Ok(Err(reason)) => {
+            out.truncate(start);
+            Err(format!("math could not be rendered: {reason}"))
+        }
+        Err(_) => {
+            out.truncate(start);
+            Err("math could not be rendered (the TeX renderer failed)".to_string())
+        }
+    }
+}
+
+/// How deeply groups nest: `{…}`, `\left…\right` and `\begin…\end` (the
+/// braces of `\begin{x}` count too, which only overestimates a little).
+fn nesting(tex: &str) -> usize {
+    let bytes = tex.as_bytes();
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => {
+                let rest = &bytes[i + 1..];
+                if rest.starts_with(b"left") || rest.starts_with(b"begin") {
+                    depth += 1;
+                    deepest = deepest.max(depth);
+                } else if rest.starts_with(b"right") || rest.starts_with(b"end") {
+                    depth = depth.saturating_sub(1);
+                }
+                // Skip the escaped character (`\{` is a literal brace).
+                i += 1;
+            }
+            b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    deepest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inline_and_display_math() {
+        let mut out = String::new();
+        render(r"x^2", false, Some(3), &mut out).unwrap();
+        assert!(out.starts_with(r#"<math display="inline">"#), "{out}");
+        assert!(out.contains("<msup>"), "{out}");
+        out.clear();
+        render(r"\frac{a}{b}", true, Some(7), &mut out).unwrap();
+        assert!(out.starts_with(r#"<math data-line="7" display="block">"#), "{out}");
+        assert!(out.contains("<mfrac>"), "{out}");
+    }
+
+    #[test]
+    fn errors_leave_the_output_alone() {
+        let mut out = String::from("before");
+        let error = render(r"\frac{a", false, None, &mut out).unwrap_err();
+        assert_eq!(out, "before");
+        assert!(error.contains("unbalanced group"), "{error}");
+        assert!(!error.contains('\n'), "{error}");
+        assert!(render(r"\nosuchcommand x", false, None, &mut out).is_err());
+    }
+
+    #[test]
+    fn deep_or_long_math_is_refused_quickly() {
+        let mut out = String::new();
+        let deep = format!("{}x{}", r"\sqrt{".repeat(20_000), "}".repeat(20_000));
+        assert!(render(&deep, true, None, &mut out).unwrap_err().contains("nested"));
+        let left = format!("{}x{}", r"\left(".repeat(20_000), r"\right)".repeat(20_000));
+        assert!(render(&left, true, None, &mut out).is_err());
+        assert!(render(&"x+".repeat(100_000), true, None, &mut out).unwrap_err().contains("too long"));
+        assert!(out.is_empty());
+        // A few levels are fine, and escaped braces do not count.
+        assert_eq!(nesting(r"\{ \{ \{ a \} \} \}"), 0);
+        assert_eq!(nesting(r"\left( {a} \right)"), 2);
+        render(r"\sqrt{\sqrt{\sqrt{x}}}", false, None, &mut out).unwrap();
+    }
+
+    #[test]
+    fn nul_is_not_passed_to_the_output() {
+        let mut out = String::new();
+        render("a\0b", false, None, &mut out).unwrap();
+        assert!(!out.contains('\0'));
+    }
+}

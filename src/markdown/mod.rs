@@ -1,0 +1,111 @@
+//! Markdown to HTML: the one place that turns a post's body into the HTML that
+//! the preview and the export show.
+//!
+//! [`render`] runs pulldown-cmark (GFM tables, strikethrough, task lists,
+//! footnotes, alerts, definition lists, heading attributes, math) through our own
+//! writer, which adds what pulldown-cmark's `push_html` cannot: heading ids and a
+//! table of contents, `data-line` attributes for scroll sync, MathML, syntax
+//! highlighting, link rewriting with problems for broken links, and word counts.
+//! [`summary_text`] is the cheap plain text of a post's first paragraph.
+//!
+//! Nothing here reads the disk: links are resolved by the caller's
+//! [`LinkResolver`].
+
+mod escape;
+mod highlight;
+mod html;
+mod lines;
+mod math;
+mod summary;
+mod text;
+
+#[cfg(test)]
+mod tests;
+
+use crate::diagnostics::Problem;
+
+pub use highlight::{highlight, language as highlight_language};
+
+/// What a [`LinkResolver`] says about one link destination or image source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Link {
+    /// Leave the destination as the author wrote it.
+    Keep,
+    /// Replace the destination with this URL (e.g. `other.md` → `/posts/other/`).
+    Rewrite(String),
+    /// The destination leads nowhere: keep it, and report a warning at the link.
+    Broken { message: String, hint: Option<String> },
+}
+
+/// Decides about the links and images of a post. Called for every destination
+/// except pure `#fragment` links; the resolver decides about `http:`, `mailto:`
+/// and the like. Email autolinks (`<a@b.c>`) arrive as `mailto:a@b.c`.
+pub trait LinkResolver: Sync {
+    fn resolve_link(&self, dest: &str) -> Link;
+    fn resolve_image(&self, dest: &str) -> Link;
+}
+
+/// How to render one body. `Options::default()` renders plain HTML: no source
+/// lines, no highlighting, links as written.
+#[derive(Default)]
+pub struct Options<'a> {
+    /// The 1-based line of the file where the body starts (0 means 1). Every
+    /// line reported (`data-line`, `Problem::line`) is a line of the file.
+    pub first_line: usize,
+    /// Add `data-line="N"` to block elements, for the preview's scroll sync.
+    pub source_lines: bool,
+    /// Highlight fenced code with CSS classes (see [`highlight()`]).
+    pub highlight: bool,
+    pub links: Option<&'a dyn LinkResolver>,
+}
+
+/// One heading of levels 2–4, for a table of contents.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct TocEntry {
+    pub level: u8,
+    pub id: String,
+    /// The heading's plain text, whitespace collapsed.
+    pub title: String,
+}
+
+#[derive(Debug, Default)]
+pub struct Rendered {
+    /// An HTML5 fragment.
+    pub html: String,
+    pub toc: Vec<TocEntry>,
+    /// Prose words; see `text.rs` for how Korean and other CJK text counts.
+    pub word_count: usize,
+    /// At least 1 for a post with any prose, 0 for an empty one.
+    pub reading_minutes: usize,
+    /// Broken links and math that could not be rendered, at file lines.
+    pub problems: Vec<Problem>,
+}
+
+/// Renders a post's body (the Markdown after the front matter) to HTML.
+///
+/// Never fails: what cannot be rendered (bad TeX, a broken link) is shown as
+/// well as possible and reported in [`Rendered::problems`].
+pub fn render(body: &str, options: &Options) -> Rendered {
+    html::render(body, options)
+}
+
+/// The plain text of the body's first top-level paragraph (not a heading, code
+/// block, HTML block, list or quote), inline markup stripped, whitespace
+/// collapsed; `None` if there is no such paragraph with text.
+pub fn summary_text(body: &str) -> Option<String> {
+    summary::first_paragraph(body)
+}
+
+/// The Markdown dialect of every Hanji post. Smart punctuation stays off: it
+/// would change what authors typed (`--` in commands, quotes in code-like text).
+fn parser_options() -> pulldown_cmark::Options {
+    use pulldown_cmark::Options as O;
+    O::ENABLE_TABLES
+        | O::ENABLE_FOOTNOTES
+        | O::ENABLE_STRIKETHROUGH
+        | O::ENABLE_TASKLISTS
+        | O::ENABLE_HEADING_ATTRIBUTES
+        | O::ENABLE_MATH
+        | O::ENABLE_GFM
+        | O::ENABLE_DEFINITION_LIST
+}

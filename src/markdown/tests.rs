@@ -1,0 +1,448 @@
+//! Tests of `render` as a whole: what a post's Markdown becomes.
+
+use std::sync::Mutex;
+
+use super::*;
+use crate::diagnostics::Severity;
+
+fn html(body: &str) -> String {
+    render(body, &Options::default()).html
+}
+
+fn with_lines(body: &str, first_line: usize) -> Rendered {
+    render(body, &Options { first_line, source_lines: true, ..Options::default() })
+}
+
+/// Rewrites `other.md` and `pic.png`, finds `missing.md` and `gone.png` broken,
+/// keeps the rest, and remembers what it was asked.
+#[derive(Default)]
+struct TestLinks {
+    asked: Mutex<Vec<String>>,
+}
+
+impl LinkResolver for TestLinks {
+    fn resolve_link(&self, dest: &str) -> Link {
+        self.asked.lock().unwrap().push(dest.to_string());
+        match dest {
+            "other.md" => Link::Rewrite("/posts/other/".to_string()),
+            "missing.md" => Link::Broken {
+                message: "link to `missing.md` leads nowhere".to_string(),
+                hint: Some("is the file name right?".to_string()),
+            },
+            _ => Link::Keep,
+        }
+    }
+
+    fn resolve_image(&self, dest: &str) -> Link {
+        self.asked.lock().unwrap().push(format!("image:{dest}"));
+        match dest {
+            "pic.png" => Link::Rewrite("/posts/a/pic.png".to_string()),
+            "gone.png" => Link::Broken { message: "image `gone.png` is missing".to_string(), hint: None },
+            _ => Link::Keep,
+        }
+    }
+}
+
+// Headings and the table of contents.
+
+#[test]
+fn heading_ids_follow_github_with_duplicates_and_korean() {
+    let out = render("# Intro\n\n## 분산 학습\n\n## Intro\n\n## Intro\n\n### `cargo test` & C++\n", &Options::default());
+    assert!(out.html.contains("<h1 id=\"intro\">Intro</h1>"), "{}", out.html);
+    assert!(out.html.contains("<h2 id=\"분산-학습\">분산 학습</h2>"), "{}", out.html);
+    assert!(out.html.contains("<h2 id=\"intro-1\">Intro</h2>"), "{}", out.html);
+    assert!(out.html.contains("<h2 id=\"intro-2\">Intro</h2>"), "{}", out.html);
+    assert!(out.html.contains("<h3 id=\"cargo-test--c\"><code>cargo test</code> &amp; C++</h3>"), "{}", out.html);
+}
+
+#[test]
+fn explicit_heading_id_wins_and_is_reserved() {
+    let out = html("## Setup steps {#setup .wide data-x=1}\n\n## Setup\n\n## Empty {#}\n\n## !!!\n");
+    assert!(out.contains("<h2 id=\"setup\" class=\"wide\" data-x=\"1\">Setup steps</h2>"), "{out}");
+    // The explicit id is taken, so the heading whose text slugs to it moves on.
+    assert!(out.contains("<h2 id=\"setup-1\">Setup</h2>"), "{out}");
+    assert!(out.contains("<h2 id=\"empty\">Empty</h2>"), "{out}");
+    // Nothing to slug: still a valid, non-empty id.
+    assert!(out.contains("<h2 id=\"section\">!!!</h2>"), "{out}");
+}
+
+#[test]
+fn toc_lists_levels_two_to_four_with_plain_titles() {
+    let out = render(
+        "# Title\n\n## One *two*\n\n### Three [link](x)\n\n#### Four\n\n##### Five\n\n###### Six\n\nSetext\n------\n",
+        &Options::default(),
+    );
+    let toc: Vec<(u8, &str, &str)> = out.toc.iter().map(|e| (e.level, e.id.as_str(), e.title.as_str())).collect();
+    assert_eq!(
+        toc,
+        [(2, "one-two", "One two"), (3, "three-link", "Three link"), (4, "four", "Four"), (2, "setext", "Setext")]
+    );
+}
+
+// Source lines.
+
+#[test]
+fn data_line_is_the_file_line_of_each_block() {
+    let body = "# Title\n\nA paragraph\nover two lines.\n\n- one\n- two\n\n> quoted\n\n```rust\nfn x() {}\n```\n\n---\n\n| a |\n|---|\n| 1 |\n\n$$x^2$$\n\n> [!NOTE]\n> careful\n\nTerm\n: Definition\n";
+    let out = with_lines(body, 5).html;
+    for expected in [
+        "<h1 id=\"title\" data-line=\"5\">",
+        "<p data-line=\"7\">A paragraph",
+        "<ul data-line=\"10\">",
+        "<li data-line=\"10\">one",
+        "<li data-line=\"11\">two",
+        "<blockquote data-line=\"13\">\n<p data-line=\"13\">quoted",
+        "<pre data-line=\"15\"><code class=\"language-rust\">",
+        "<hr data-line=\"19\">",
+        "<table data-line=\"21\">",
+        "<p data-line=\"25\"><math data-line=\"25\" display=\"block\">",
+        "<div data-line=\"27\" class=\"alert alert-note\">",
+        "<dl data-line=\"30\">\n<dt data-line=\"30\">Term",
+        "<dd data-line=\"31\">Definition",
+    ] {
+        assert!(out.contains(expected), "missing {expected:?} in\n{out}");
+    }
+}
+
+#[test]
+fn data_line_counts_from_one_and_is_absent_when_off() {
+    let body = "para\n\n## h\n\n1. x\n";
+    assert!(with_lines(body, 0).html.starts_with("<p data-line=\"1\">para</p>"));
+    let off = render(body, &Options { first_line: 5, ..Options::default() }).html;
+    assert!(!off.contains("data-line"), "{off}");
+    assert_eq!(off, "<p>para</p>\n<h2 id=\"h\">h</h2>\n<ol>\n<li>x</li>\n</ol>\n");
+}
+
+#[test]
+fn footnote_definitions_carry_their_line() {
+    let out = with_lines("Text[^a].\n\n[^a]: The note.\n", 10).html;
+    assert!(out.contains("<li id=\"fn-1\" data-line=\"12\">"), "{out}");
+}
+
+// GFM and other extensions.
+
+#[test]
+fn tables() {
+    let out = html("| Left | Mid | Right |\n|:-----|:---:|------:|\n| a | **b** | c |\n");
+    assert_eq!(
+        out,
+        "<table>\n<thead>\n<tr><th style=\"text-align: left\">Left</th><th style=\"text-align: center\">Mid</th><th style=\"text-align: right\">Right</th></tr>\n</thead>\n<tbody>\n<tr><td style=\"text-align: left\">a</td><td style=\"text-align: center\"><strong>b</strong></td><td style=\"text-align: right\">c</td></tr>\n</tbody>\n</table>\n"
+    );
+    // No body rows: no empty tbody.
+    assert_eq!(html("| a |\n|---|\n"), "<table>\n<thead>\n<tr><th>a</th></tr>\n</thead>\n</table>\n");
+}
+
+#[test]
+fn strikethrough_and_task_lists() {
+    assert_eq!(html("~~gone~~ kept"), "<p><del>gone</del> kept</p>\n");
+    let out = html("- [ ] todo\n- [x] done\n- plain\n");
+    assert_eq!(
+        out,
+        "<ul>\n<li class=\"task-list-item\"><input type=\"checkbox\" class=\"task-list-item-checkbox\" disabled> todo</li>\n<li class=\"task-list-item\"><input type=\"checkbox\" class=\"task-list-item-checkbox\" disabled checked> done</li>\n<li>plain</li>\n</ul>\n"
+    );
+}
+
+#[test]
+fn footnotes_go_to_the_end_in_reference_order_with_back_links() {
+    let out = html("First[^b] then[^a] and[^b] again.\n\n[^a]: Note A.\n[^b]: Note B.\n[^unused]: Never shown.\n\nAfter.\n");
+    assert_eq!(
+        out,
+        "<p>First<sup class=\"footnote-ref\"><a href=\"#fn-1\" id=\"fnref-1\">1</a></sup> then<sup class=\"footnote-ref\"><a href=\"#fn-2\" id=\"fnref-2\">2</a></sup> and<sup class=\"footnote-ref\"><a href=\"#fn-1\" id=\"fnref-1-2\">1</a></sup> again.</p>\n\
+         <p>After.</p>\n\
+         <section class=\"footnotes\">\n<ol>\n\
+         <li id=\"fn-1\">\n<p>Note B. <a href=\"#fnref-1\" class=\"footnote-backref\" aria-label=\"Back to reference 1\">↩</a> <a href=\"#fnref-1-2\" class=\"footnote-backref\" aria-label=\"Back to reference 1-2\">↩<sup>2</sup></a></p>\n</li>\n\
+         <li id=\"fn-2\">\n<p>Note A. <a href=\"#fnref-2\" class=\"footnote-backref\" aria-label=\"Back to reference 2\">↩</a></p>\n</li>\n\
+         </ol>\n</section>\n"
+    );
+    // Labels match regardless of case.
+    assert!(html("x[^Note]\n\n[^note]: y\n").contains("<li id=\"fn-1\">\n<p>y <a href=\"#fnref-1\""));
+}
+
+#[test]
+fn alerts() {
+    let out = html("> [!WARNING]\n> Mind the **gap**.\n\n> plain quote\n");
+    assert_eq!(
+        out,
+        "<div class=\"alert alert-warning\">\n<p class=\"alert-title\">Warning</p>\n<p>Mind the <strong>gap</strong>.</p>\n</div>\n<blockquote>\n<p>plain quote</p>\n</blockquote>\n"
+    );
+    for (kind, class, title) in [("NOTE", "note", "Note"), ("TIP", "tip", "Tip"), ("IMPORTANT", "important", "Important"), ("CAUTION", "caution", "Caution")] {
+        let out = html(&format!("> [!{kind}]\n> x\n"));
+        assert!(out.starts_with(&format!("<div class=\"alert alert-{class}\">\n<p class=\"alert-title\">{title}</p>")), "{out}");
+    }
+}
+
+#[test]
+fn definition_lists() {
+    assert_eq!(html("Rust\n: A language.\n"), "<dl>\n<dt>Rust</dt>\n<dd>A language.</dd>\n</dl>\n");
+}
+
+#[test]
+fn raw_html_passes_through() {
+    assert_eq!(html("<div class=\"x\">\n<b>hi</b>\n</div>\n\na <kbd>Ctrl</kbd> b"), "<div class=\"x\">\n<b>hi</b>\n</div>\n<p>a <kbd>Ctrl</kbd> b</p>\n");
+}
+
+#[test]
+fn text_and_attributes_are_escaped() {
+    assert_eq!(html("a < b & \"c\" 'd'"), "<p>a &lt; b &amp; \"c\" 'd'</p>\n");
+    assert_eq!(
+        html("[x](https://e.com/?a=1&b=\"2\" \"t \\\"q\\\" <i>\")"),
+        "<p><a href=\"https://e.com/?a=1&amp;b=%222%22\" title=\"t &quot;q&quot; &lt;i&gt;\">x</a></p>\n"
+    );
+}
+
+// Math.
+
+#[test]
+fn inline_and_display_math_become_mathml() {
+    let out = html("Energy $E = mc^2$ and\n\n$$\\sum_{i=1}^n i$$\n");
+    assert!(out.contains("<p>Energy <math display=\"inline\">"), "{out}");
+    assert!(out.contains("<msup>"), "{out}");
+    assert!(out.contains("<p><math display=\"block\">"), "{out}");
+    assert!(!out.contains('$'), "{out}");
+    let fenced = html("```math\n\\frac{1}{2}\n```\n");
+    assert!(fenced.starts_with("<p><math display=\"block\">") && fenced.contains("<mfrac>"), "{fenced}");
+}
+
+#[test]
+fn bad_tex_is_shown_as_code_with_a_warning_at_its_line() {
+    let out = render("Fine $x$.\n\nBroken: $\\frac{a<b$ here.\n", &Options { first_line: 4, ..Options::default() });
+    assert!(out.html.contains("<code class=\"math-error\">\\frac{a&lt;b</code>"), "{}", out.html);
+    assert_eq!(out.problems.len(), 1, "{:?}", out.problems);
+    let problem = &out.problems[0];
+    assert_eq!((problem.line, problem.column), (6, 9));
+    assert_eq!(problem.severity, Severity::Warning);
+    assert!(problem.message.contains("unbalanced group"), "{}", problem.message);
+    assert_eq!(problem.hint.as_deref(), Some("check the TeX; it is shown as code"));
+}
+
+#[test]
+fn unbalanced_dollars_are_text() {
+    let out = render("costs $5 and $", &Options::default());
+    assert_eq!(out.html, "<p>costs $5 and $</p>\n");
+    assert!(out.problems.is_empty());
+}
+
+// Code.
+
+#[test]
+fn fenced_code_is_highlighted_when_asked() {
+    let body = "```rust,ignore\nfn main() {}\n```\n\n```python title=\"x.py\"\ndef f(): pass\n```\n";
+    let on = render(body, &Options { highlight: true, ..Options::default() }).html;
+    assert!(on.contains("<pre><code class=\"language-rust\"><span class=\"hl-keyword\">fn</span>"), "{on}");
+    assert!(on.contains("<pre><code class=\"language-python\"><span class=\"hl-keyword\">def</span>"), "{on}");
+    let off = html(body);
+    assert!(off.contains("<pre><code class=\"language-rust\">fn main() {}\n</code></pre>"), "{off}");
+    assert!(!off.contains("<span"), "{off}");
+}
+
+#[test]
+fn unknown_languages_and_indented_code_are_escaped_plain_text() {
+    let options = Options { highlight: true, ..Options::default() };
+    assert_eq!(
+        render("```mermaid\n<script>alert(1)</script>\n```\n", &options).html,
+        "<pre><code class=\"language-mermaid\">&lt;script&gt;alert(1)&lt;/script&gt;\n</code></pre>\n"
+    );
+    assert_eq!(render("```\na & b\n```\n", &options).html, "<pre><code>a &amp; b\n</code></pre>\n");
+    assert_eq!(render("    <b>\n", &options).html, "<pre><code>&lt;b&gt;\n</code></pre>\n");
+    // Highlighted HTML escapes too.
+    let js = render("```js\nlet s = \"</code><script>\";\n```\n", &options).html;
+    assert!(!js.contains("<script>") && js.contains("&lt;script&gt;"), "{js}");
+}
+
+// Links and images.
+
+#[test]
+fn links_are_rewritten_and_broken_ones_reported() {
+    let links = TestLinks::default();
+    let body = "Intro.\n\nSee [other](other.md), [gone](missing.md), [top](#top),\n[web](https://e.com) and <me@e.com>.\n";
+    let out = render(body, &Options { first_line: 3, links: Some(&links), ..Options::default() });
+    assert!(out.html.contains("<a href=\"/posts/other/\">other</a>"), "{}", out.html);
+    assert!(out.html.contains("<a href=\"missing.md\">gone</a>"), "{}", out.html);
+    assert!(out.html.contains("<a href=\"#top\">top</a>"), "{}", out.html);
+    assert!(out.html.contains("<a href=\"https://e.com\">web</a>"), "{}", out.html);
+    assert!(out.html.contains("<a href=\"mailto:me@e.com\">me@e.com</a>"), "{}", out.html);
+    assert_eq!(*links.asked.lock().unwrap(), ["other.md", "missing.md", "https://e.com", "mailto:me@e.com"]);
+    assert_eq!(out.problems.len(), 1);
+    let problem = &out.problems[0];
+    assert_eq!((problem.line, problem.column), (5, 24));
+    assert_eq!(problem.message, "link to `missing.md` leads nowhere");
+    assert_eq!(problem.hint.as_deref(), Some("is the file name right?"));
+    assert_eq!(problem.severity, Severity::Warning);
+}
+
+#[test]
+fn images_are_lazy_with_plain_alt_text_and_resolved_sources() {
+    let links = TestLinks::default();
+    let body = "![A *fine* \"cat\"](pic.png \"Title\")\n\n한글 ![x](gone.png)\n";
+    let out = render(body, &Options { links: Some(&links), ..Options::default() });
+    assert!(
+        out.html.contains("<img src=\"/posts/a/pic.png\" alt=\"A fine &quot;cat&quot;\" title=\"Title\" loading=\"lazy\">"),
+        "{}",
+        out.html
+    );
+    assert!(out.html.contains("<img src=\"gone.png\" alt=\"x\" loading=\"lazy\">"), "{}", out.html);
+    assert_eq!(out.problems.len(), 1);
+    assert_eq!((out.problems[0].line, out.problems[0].column), (3, 4));
+    assert_eq!(out.problems[0].message, "image `gone.png` is missing");
+    // Without a resolver, nothing is asked and nothing changes.
+    assert!(html("![a](pic.png)").contains("<img src=\"pic.png\" alt=\"a\" loading=\"lazy\">"));
+}
+
+// Words.
+
+#[test]
+fn word_count_and_reading_time() {
+    let english = render("# Hello world\n\nThis post has *seven* words in it.\n", &Options::default());
+    assert_eq!(english.word_count, 9);
+    assert_eq!(english.reading_minutes, 1);
+
+    let korean = render("분산 학습은 여러 GPU를 씁니다.\n", &Options::default());
+    assert_eq!(korean.word_count, 5);
+
+    let mixed = render("NCCL 라이브러리로 all-reduce를 합니다.", &Options::default());
+    // NCCL, all (Latin); 라이브러리로, reduce를, 합니다 (Korean)
+    assert_eq!(mixed.word_count, 5);
+
+    let long = render(&"가나다라마 ".repeat(200), &Options::default());
+    assert_eq!((long.word_count, long.reading_minutes), (200, 2)); // 1000 syllables
+    assert_eq!(render("", &Options::default()).reading_minutes, 0);
+}
+
+#[test]
+fn code_urls_math_and_alt_text_are_not_counted() {
+    let body = "Two words\n\n```rust\nfn many words in code() {}\n```\n\n    indented code words\n\n<https://example.com/a/b> $x + y$ ![alt words](p.png) https://bare.example.com/x\n\n<div>raw html words</div>\n";
+    assert_eq!(render(body, &Options::default()).word_count, 2);
+}
+
+// Robustness.
+
+#[test]
+fn deep_nesting_finishes() {
+    for body in ["> ".repeat(10_000) + "deep", "- ".repeat(10_000) + "deep", "*".repeat(10_000) + "x" + &"*".repeat(10_000)] {
+        let out = render(&body, &Options { source_lines: true, highlight: true, ..Options::default() });
+        assert!(out.html.contains("deep") || out.html.contains('x'));
+    }
+    let nested_lists: String = (0..10_000).map(|i| format!("{}- x\n", " ".repeat(i.min(200) * 2))).collect();
+    render(&nested_lists, &Options::default());
+    let quotes_with_lists: String = (0..10_000).map(|_| "> - ").collect::<String>() + "x";
+    render(&quotes_with_lists, &Options::default());
+}
+
+#[test]
+fn huge_lines_nul_bytes_and_odd_input_finish() {
+    let options = Options { source_lines: true, highlight: true, ..Options::default() };
+    let line = "word [link](missing.md) $x$ `c` ".repeat(160_000); // about 5 MB
+    let links = TestLinks::default();
+    let out = render(&line, &Options { links: Some(&links), ..options });
+    assert_eq!(out.problems.len(), 160_000);
+    assert_eq!(out.problems.last().unwrap().column, line.len() - 26);
+    render(&"$".repeat(5_000_000), &options);
+    render(&"a$".repeat(100_000), &options);
+    render(&"[".repeat(1_000_000), &options);
+    let nul = render("a\0b\n\n# \0\n\n```rust\n\0\n```\n\n$\0$ `\0` [\0](\0) <b>\0</b>\n", &options);
+    assert!(!nul.html.contains('\0'), "{}", nul.html);
+}
+
+// Everything together.
+
+const GOLDEN_MARKDOWN: &str = r#"# Golden post
+
+Intro with *emphasis*, **strong**, ~~strike~~, `code`, a [link](other.md "Other")
+and a footnote[^1].
+
+## 분산 학습 {#dist}
+
+- [x] done
+- [ ] todo
+  1. nested
+
+> [!TIP]
+> Use $O(n)$ memory.
+
+| Op | Cost |
+|----|-----:|
+| all-reduce | $2n$ |
+
+```rust
+let x = 1;
+```
+
+Term
+: Meaning
+
+$$
+a^2 + b^2 = c^2
+$$
+
+![Diagram](pic.png)
+
+---
+
+[^1]: The footnote.
+"#;
+
+const GOLDEN_HTML: &str = r##"<h1 id="golden-post" data-line="3">Golden post</h1>
+<p data-line="5">Intro with <em>emphasis</em>, <strong>strong</strong>, <del>strike</del>, <code>code</code>, a <a href="/posts/other/" title="Other">link</a>
+and a footnote<sup class="footnote-ref"><a href="#fn-1" id="fnref-1">1</a></sup>.</p>
+<h2 id="dist" data-line="8">분산 학습</h2>
+<ul data-line="10">
+<li class="task-list-item" data-line="10"><input type="checkbox" class="task-list-item-checkbox" disabled checked> done</li>
+<li class="task-list-item" data-line="11"><input type="checkbox" class="task-list-item-checkbox" disabled> todo
+<ol data-line="12">
+<li data-line="12">nested</li>
+</ol>
+</li>
+</ul>
+<div data-line="14" class="alert alert-tip">
+<p class="alert-title">Tip</p>
+<p data-line="15">Use <math display="inline"><mi>O</mi><mo stretchy="false">(</mo><mi>n</mi><mo stretchy="false">)</mo></math> memory.</p>
+</div>
+<table data-line="17">
+<thead>
+<tr><th>Op</th><th style="text-align: right">Cost</th></tr>
+</thead>
+<tbody>
+<tr><td>all-reduce</td><td style="text-align: right"><math display="inline"><mn>2</mn><mi>n</mi></math></td></tr>
+</tbody>
+</table>
+<pre data-line="21"><code class="language-rust"><span class="hl-keyword">let</span> <span class="hl-variable">x</span> <span class="hl-operator">=</span> <span class="hl-number">1</span><span class="hl-punctuation">;</span>
+</code></pre>
+<dl data-line="25">
+<dt data-line="25">Term</dt>
+<dd data-line="26">Meaning</dd>
+</dl>
+<p data-line="28"><math data-line="28" display="block"><msup><mi>a</mi><mn>2</mn></msup><mo>+</mo><msup><mi>b</mi><mn>2</mn></msup><mo>=</mo><msup><mi>c</mi><mn>2</mn></msup></math></p>
+<p data-line="32"><img src="/posts/a/pic.png" alt="Diagram" loading="lazy"></p>
+<hr data-line="34">
+<section class="footnotes">
+<ol>
+<li id="fn-1" data-line="36">
+<p data-line="36">The footnote. <a href="#fnref-1" class="footnote-backref" aria-label="Back to reference 1">↩</a></p>
+</li>
+</ol>
+</section>
+"##;
+
+#[test]
+fn golden_document() {
+    let links = TestLinks::default();
+    let options = Options { first_line: 3, source_lines: true, highlight: true, links: Some(&links) };
+    let out = render(GOLDEN_MARKDOWN, &options);
+    if out.html != GOLDEN_HTML {
+        // The whole output, to compare or paste when a change is intended.
+        eprintln!("{}", out.html);
+    }
+    assert_eq!(out.html, GOLDEN_HTML);
+    assert_eq!(out.toc, [TocEntry { level: 2, id: "dist".to_string(), title: "분산 학습".to_string() }]);
+    assert!(out.problems.is_empty(), "{:?}", out.problems);
+}
+
+#[test]
+fn summary_text_of_bodies() {
+    assert_eq!(summary_text("# Title\n\nFirst *real* paragraph.\n\nSecond.").as_deref(), Some("First real paragraph."));
+    assert_eq!(summary_text("```sh\nls\n```\nAfter [the code](x.md).").as_deref(), Some("After the code."));
+    assert_eq!(summary_text("See [docs](https://d.e) and `rg`\n  and more.").as_deref(), Some("See docs and rg and more."));
+    assert_eq!(summary_text("<p>html block</p>\n\n텍스트 요약").as_deref(), Some("텍스트 요약"));
+    assert_eq!(summary_text("## Only\n\n- a list\n\n```\ncode\n```\n"), None);
+    assert_eq!(summary_text(""), None);
+}

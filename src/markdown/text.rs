@@ -1,0 +1,159 @@
+//! Word count and reading time of a post's prose, fair to Korean.
+//!
+//! The rule (only prose is fed in: not code blocks, math, raw HTML, image alt
+//! text or the text of URL autolinks):
+//!
+//! - Text is split at whitespace; a piece that looks like a URL (`://`, or
+//!   starting with `www.`) is skipped. Each piece is then split into Unicode
+//!   words (UAX #29, unicode-segmentation), keeping only words with a letter or
+//!   digit.
+//! - A word with Hangul in it is one Korean word (Korean separates words with
+//!   spaces, so `분산 학습은` is two words; `GPU를` is one), and its Hangul,
+//!   Han and Kana characters are counted as CJK characters.
+//! - Han and Kana outside Hangul words (Chinese, Japanese: no spaces between
+//!   words) count as CJK characters, and as one word per two characters.
+//! - Any other word is a Latin-script word.
+//!
+//! `word_count` = Latin words + Korean words + ⌈Han/Kana characters / 2⌉.
+//! `reading_minutes` = ⌈Latin words / 230 + CJK characters / 500⌉, at least 1
+//! when there is any word at all (230 English words and about 500 Korean
+//! syllables a minute are common silent-reading rates).
+
+use unicode_segmentation::UnicodeSegmentation;
+
+const LATIN_WORDS_PER_MINUTE: usize = 230;
+const CJK_CHARS_PER_MINUTE: usize = 500;
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(super) struct WordCount {
+    latin_words: usize,
+    korean_words: usize,
+    /// Hangul, Han and Kana characters: what Korean reading speed is measured in.
+    cjk_chars: usize,
+    /// Han and Kana outside Hangul words.
+    han_kana_chars: usize,
+}
+
+impl WordCount {
+    /// Counts the words of one piece of prose.
+    pub(super) fn add(&mut self, text: &str) {
+        for piece in text.split_whitespace() {
+            if piece.contains("://") || piece.starts_with("www.") {
+                continue;
+            }
+            if piece.is_ascii() {
+                // Latin-only: skip the per-character CJK test.
+                self.latin_words += piece.unicode_words().count();
+                continue;
+            }
+            for word in piece.unicode_words() {
+                self.add_word(word);
+            }
+        }
+    }
+
+    fn add_word(&mut self, word: &str) {
+        let (mut hangul, mut han_kana) = (0, 0);
+        for c in word.chars() {
+            if is_hangul(c) {
+                hangul += 1;
+            } else if is_han_or_kana(c) {
+                han_kana += 1;
+            }
+        }
+        if hangul > 0 {
+            self.korean_words += 1;
+            self.cjk_chars += hangul + han_kana;
+        } else if han_kana > 0 {
+            self.han_kana_chars += han_kana;
+            self.cjk_chars += han_kana;
+        } else {
+            self.latin_words += 1;
+        }
+    }
+
+    pub(super) fn words(&self) -> usize {
+        self.latin_words + self.korean_words + self.han_kana_chars.div_ceil(2)
+    }
+
+    pub(super) fn reading_minutes(&self) -> usize {
+        if self.words() == 0 {
+            return 0;
+        }
+        // ⌈latin/230 + cjk/500⌉ in whole numbers.
+        let per = LATIN_WORDS_PER_MINUTE * CJK_CHARS_PER_MINUTE;
+        let weighted = self.latin_words * CJK_CHARS_PER_MINUTE + self.cjk_chars * LATIN_WORDS_PER_MINUTE;
+        weighted.div_ceil(per).max(1)
+    }
+}
+
+fn is_hangul(c: char) -> bool {
+    matches!(c,
+        '\u{AC00}'..='\u{D7A3}'   // syllables
+        | '\u{1100}'..='\u{11FF}' // jamo
+        | '\u{3130}'..='\u{318F}' // compatibility jamo
+        | '\u{A960}'..='\u{A97F}' // jamo extended-A
+        | '\u{D7B0}'..='\u{D7FF}' // jamo extended-B
+    )
+}
+
+fn is_han_or_kana(c: char) -> bool {
+    matches!(c,
+        '\u{3040}'..='\u{30FF}'     // hiragana, katakana
+        | '\u{31F0}'..='\u{31FF}'   // katakana phonetic extensions
+        | '\u{3400}'..='\u{4DBF}'   // CJK extension A
+        | '\u{4E00}'..='\u{9FFF}'   // CJK unified ideographs
+        | '\u{F900}'..='\u{FAFF}'   // compatibility ideographs
+        | '\u{FF66}'..='\u{FF9F}'   // half-width katakana
+        | '\u{20000}'..='\u{3FFFF}' // supplementary ideographic planes
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn count(text: &str) -> WordCount {
+        let mut count = WordCount::default();
+        count.add(text);
+        count
+    }
+
+    #[test]
+    fn english_words() {
+        let c = count("Hello, world! It's 2026 and e.g. NCCL's all-reduce works.");
+        // Hello world It's 2026 and e.g NCCL's all reduce works
+        assert_eq!(c.words(), 10);
+        assert_eq!(c.reading_minutes(), 1);
+        assert_eq!(count(&"word ".repeat(231)).reading_minutes(), 2);
+        assert_eq!(count(&"word ".repeat(230)).reading_minutes(), 1);
+    }
+
+    #[test]
+    fn korean_words_are_space_separated_runs() {
+        let c = count("분산 학습은 여러 GPU를 씁니다.");
+        assert_eq!(c.words(), 5);
+        assert_eq!(c.korean_words, 5);
+        assert_eq!(c.cjk_chars, 12); // 분산 학습은 여러 를 씁니다
+        // 500 syllables a minute: 501 take two minutes.
+        assert_eq!(count(&"가".repeat(500)).reading_minutes(), 1);
+        assert_eq!(count(&"가".repeat(501)).reading_minutes(), 2);
+    }
+
+    #[test]
+    fn mixed_korean_english_and_chinese() {
+        let c = count("NCCL all-reduce는 빠르다. 分散学习");
+        // NCCL, all, reduce는 (Hangul: Korean), 빠르다, 分散学习 = 4 chars → 2 words
+        assert_eq!(c.latin_words, 2);
+        assert_eq!(c.korean_words, 2);
+        assert_eq!(c.han_kana_chars, 4);
+        assert_eq!(c.words(), 6);
+    }
+
+    #[test]
+    fn urls_and_punctuation_are_not_words() {
+        assert_eq!(count("see https://example.com/a/b www.example.com — ok").words(), 2);
+        assert_eq!(count("... --- !!! ").words(), 0);
+        assert_eq!(count("").reading_minutes(), 0);
+    }
+}

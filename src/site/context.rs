@@ -1,0 +1,231 @@
+//! What templates see: the site, the posts and tags as plain values. The names
+//! here are the variables documented in the README's theme section.
+
+use serde::Serialize;
+
+use crate::content::{Post, PostDate, Tag};
+use crate::links::post_site_path;
+use crate::markdown::TocEntry;
+
+use super::dates::DateFormat;
+use super::url;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SiteInfo {
+    pub title: String,
+    pub description: String,
+    pub base_url: String,
+    pub locale: String,
+    /// The language part of the locale, for `<html lang>`: `ko`.
+    pub lang: String,
+    pub author: String,
+}
+
+/// The page being written.
+#[derive(Debug, Clone, Serialize)]
+pub struct PageInfo {
+    /// `home`, `post`, `tags`, `tag` or `404`.
+    pub kind: &'static str,
+    /// Site path: `tags/nccl/`.
+    pub path: String,
+    /// Full address, for `<link rel="canonical">` and Open Graph.
+    pub url: String,
+    /// For `<title>`: the page's own title, or empty on the home page.
+    pub title: String,
+    pub description: String,
+    /// Site path of the feed that matches this page.
+    pub feed: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TagLink {
+    pub name: String,
+    pub slug: String,
+    pub path: String,
+}
+
+impl TagLink {
+    pub fn of(name: &str) -> Self {
+        let slug = crate::content::post::tag_slug(name);
+        Self { path: format!("tags/{slug}/"), name: name.to_string(), slug }
+    }
+}
+
+/// One tag in the sidebar and on the tags page.
+#[derive(Debug, Clone, Serialize)]
+pub struct TagInfo {
+    pub name: String,
+    pub slug: String,
+    /// The heading of its page ("Nccl").
+    pub title: String,
+    pub count: usize,
+    pub path: String,
+    pub feed: String,
+}
+
+impl TagInfo {
+    pub fn of(tag: &Tag, with_drafts: bool) -> Self {
+        Self {
+            name: tag.name.clone(),
+            slug: tag.slug.clone(),
+            title: tag.title.clone(),
+            count: if with_drafts { tag.count + tag.draft_count } else { tag.count },
+            path: format!("tags/{}/", tag.slug),
+            feed: format!("tags/{}/feed.xml", tag.slug),
+        }
+    }
+}
+
+/// A post as lists show it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PostSummary {
+    pub title: String,
+    pub path: String,
+    /// `2026-07-17`, for `<time datetime>`; empty if the post has no date.
+    pub date: String,
+    /// The date written for the site's locale: `2026년 7월 17일`.
+    pub date_text: String,
+    pub updated: String,
+    pub tags: Vec<TagLink>,
+    pub summary: String,
+    pub draft: bool,
+    pub authors: Vec<String>,
+}
+
+impl PostSummary {
+    pub fn of(post: &Post, dates: &DateFormat) -> Self {
+        Self {
+            title: post.title.clone(),
+            path: post_site_path(post),
+            date: post.date.map(|d| d.date.to_string()).unwrap_or_default(),
+            date_text: post.date.map(|d| dates.format(d.date)).unwrap_or_default(),
+            updated: post.updated.map(|d| d.date.to_string()).unwrap_or_default(),
+            tags: post.tags.iter().map(|t| TagLink::of(t)).collect(),
+            summary: post.summary.clone().unwrap_or_default(),
+            draft: post.draft,
+            authors: post.authors.clone(),
+        }
+    }
+}
+
+/// A neighbour of a post, for "newer" and "older" links.
+#[derive(Debug, Clone, Serialize)]
+pub struct PostLink {
+    pub title: String,
+    pub path: String,
+}
+
+impl PostLink {
+    pub fn of(post: &Post) -> Self {
+        Self { title: post.title.clone(), path: post_site_path(post) }
+    }
+}
+
+/// A post's own page.
+#[derive(Debug, Clone, Serialize)]
+pub struct PostPage {
+    #[serde(flatten)]
+    pub summary: PostSummary,
+    /// The rendered Markdown (HTML).
+    pub content: String,
+    pub toc: Vec<TocEntry>,
+    pub reading_minutes: usize,
+    pub word_count: usize,
+    pub newer: Option<PostLink>,
+    pub older: Option<PostLink>,
+    pub images: Vec<String>,
+    pub canonical_url: Option<String>,
+    pub layout: Option<String>,
+    /// Front matter keys Hanji does not know, as written.
+    pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Pagination {
+    pub current: usize,
+    pub total: usize,
+    /// Site paths of the neighbouring pages; none at either end (the first
+    /// page of the home list is "", the front page).
+    pub previous: Option<String>,
+    pub next: Option<String>,
+}
+
+impl Pagination {
+    /// Pages of a list whose first page is at `first` (`tags/nccl/`) and
+    /// the others at `first` + `page/<n>/`. None when there is only one.
+    pub fn of(first: &str, current: usize, total: usize) -> Option<Self> {
+        let path = |n: usize| if n == 1 { first.to_string() } else { format!("{first}page/{n}/") };
+        (total > 1).then(|| Self {
+            current,
+            total,
+            previous: (current > 1).then(|| path(current - 1)),
+            next: (current < total).then(|| path(current + 1)),
+        })
+    }
+}
+
+/// One entry of a feed.
+#[derive(Debug, Clone, Serialize)]
+pub struct FeedItem {
+    pub title: String,
+    pub url: String,
+    /// RFC 2822, as RSS wants: `Fri, 17 Jul 2026 00:00:00 +0000`.
+    pub published: String,
+    pub summary: String,
+    pub tags: Vec<String>,
+}
+
+impl FeedItem {
+    pub fn of(post: &Post, base_url: &str) -> Self {
+        Self {
+            title: post.title.clone(),
+            url: url::absolute(base_url, &post_site_path(post)),
+            published: post.date.map(rfc2822).unwrap_or_default(),
+            summary: post.summary.clone().unwrap_or_default(),
+            tags: post.tags.clone(),
+        }
+    }
+}
+
+/// The date as written, at the time written (or midnight), in UTC's format:
+/// the calendar date is never shifted.
+pub fn rfc2822(date: PostDate) -> String {
+    let time = date.time.unwrap_or(jiff::civil::Time::midnight());
+    let moment = date.date.to_datetime(time);
+    format!("{} +0000", moment.strftime("%a, %d %b %Y %H:%M:%S"))
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SitemapEntry {
+    pub url: String,
+    /// `2026-07-17`, or empty.
+    pub lastmod: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jiff::civil::{date, time};
+
+    #[test]
+    fn pagination_edges() {
+        assert!(Pagination::of("tags/a/", 1, 1).is_none());
+        let first = Pagination::of("tags/a/", 1, 3).unwrap();
+        assert_eq!((first.previous.as_deref(), first.next.as_deref()), (None, Some("tags/a/page/2/")));
+        let middle = Pagination::of("tags/a/", 2, 3).unwrap();
+        assert_eq!((middle.previous.as_deref(), middle.next.as_deref()), (Some("tags/a/"), Some("tags/a/page/3/")));
+        let second = Pagination::of("", 2, 3).unwrap();
+        assert_eq!(second.previous.as_deref(), Some(""));
+        let last = Pagination::of("", 3, 3).unwrap();
+        assert_eq!((last.previous.as_deref(), last.next.as_deref()), (Some("page/2/"), None));
+    }
+
+    #[test]
+    fn feed_dates_keep_the_calendar_day() {
+        assert_eq!(rfc2822(PostDate { date: date(2026, 7, 17), time: None }), "Fri, 17 Jul 2026 00:00:00 +0000");
+        assert_eq!(
+            rfc2822(PostDate { date: date(2026, 3, 17), time: Some(time(23, 30, 0, 0)) }),
+            "Tue, 17 Mar 2026 23:30:00 +0000"
+        );
+    }
+}

@@ -1,0 +1,360 @@
+//! The site: which pages a blog has, and each page rendered through the theme.
+//! The export, the preview server and the app's preview all render here, so a
+//! page looks the same wherever it is seen.
+
+pub mod context;
+pub mod dates;
+pub mod theme;
+pub mod url;
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use minijinja::{Value, context};
+
+use crate::config::Config;
+use crate::content::{Library, Post, Tag};
+use crate::diagnostics::Diagnostic;
+use crate::links::{Links, post_site_path};
+use crate::markdown::{self, Options};
+use context::{FeedItem, PageInfo, Pagination, PostLink, PostPage, PostSummary, SiteInfo, SitemapEntry, TagInfo};
+use dates::DateFormat;
+use theme::{Theme, ThemeError};
+
+/// One page (or file) of the site.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Page {
+    /// The list of newest posts; page 1 is the site's front page.
+    Home(usize),
+    /// A post, by the path of its file.
+    Post(PathBuf),
+    /// Every tag with its count.
+    Tags,
+    /// A tag's posts, by slug and page number.
+    Tag(String, usize),
+    Feed,
+    TagFeed(String),
+    Sitemap,
+    Robots,
+    NotFound,
+    Style,
+}
+
+/// How the site is rendered: the export shows no drafts; a preview may.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SiteOptions {
+    /// Show drafts (marked) in lists, counts and as pages.
+    pub drafts: bool,
+    /// Add `data-line` to the blocks of posts, for the editor's scroll sync.
+    pub source_lines: bool,
+}
+
+/// A rendered page, with the problems rendering found (links that lead nowhere).
+#[derive(Debug, Clone)]
+pub struct RenderedPage {
+    pub text: String,
+    pub problems: Vec<Diagnostic>,
+}
+
+pub struct Site<'a> {
+    pub config: &'a Config,
+    pub library: &'a Library,
+    pub assets: &'a BTreeSet<PathBuf>,
+    pub theme: &'a Theme,
+    pub options: SiteOptions,
+    info: SiteInfo,
+    dates: DateFormat,
+    /// Shown posts, newest first.
+    posts: Vec<&'a Post>,
+    position: HashMap<&'a Path, usize>,
+    /// Shown tags, most used first, with their shown posts newest first.
+    tags: Vec<(TagInfo, Vec<&'a Post>)>,
+    tag_index: HashMap<String, usize>,
+    /// The sidebar is the same on many pages: rendered once per way to the
+    /// top and current tag.
+    sidebars: Mutex<HashMap<(String, String), Arc<str>>>,
+}
+
+impl<'a> Site<'a> {
+    pub fn new(
+        config: &'a Config,
+        library: &'a Library,
+        assets: &'a BTreeSet<PathBuf>,
+        theme: &'a Theme,
+        options: SiteOptions,
+    ) -> Self {
+        let shown = |post: &Post| !post.has_errors && (options.drafts || !post.draft);
+        let posts: Vec<&Post> = library.posts().filter(|p| shown(p)).collect();
+        let position = posts.iter().enumerate().map(|(i, p)| (p.path.as_path(), i)).collect();
+        let tags: Vec<(TagInfo, Vec<&Post>)> = library
+            .tags(options.drafts)
+            .iter()
+            .map(|tag| (TagInfo::of(tag, options.drafts), tag_posts(library, tag, options.drafts)))
+            .collect();
+        let tag_index = tags.iter().enumerate().map(|(i, (t, _))| (t.slug.clone(), i)).collect();
+        let lang = config.locale.split(['-', '_']).next().unwrap_or("en").to_string();
+        let info = SiteInfo {
+            title: config.title.clone(),
+            description: config.description.clone(),
+            base_url: config.base_url.clone(),
+            locale: config.locale.clone(),
+            lang,
+            author: config.author.clone(),
+        };
+        Site {
+            config,
+            library,
+            assets,
+            theme,
+            options,
+            info,
+            dates: DateFormat::new(&config.locale),
+            posts,
+            position,
+            tags,
+            tag_index,
+            sidebars: Mutex::default(),
+        }
+    }
+
+    /// Every page of the site.
+    pub fn pages(&self) -> Vec<Page> {
+        let mut pages = Vec::with_capacity(self.posts.len() * 2 + 8);
+        for n in 1..=self.page_count(self.posts.len()) {
+            pages.push(Page::Home(n));
+        }
+        pages.extend(self.posts.iter().map(|p| Page::Post(p.path.clone())));
+        pages.push(Page::Tags);
+        for (tag, posts) in &self.tags {
+            for n in 1..=self.page_count(posts.len()) {
+                pages.push(Page::Tag(tag.slug.clone(), n));
+            }
+            pages.push(Page::TagFeed(tag.slug.clone()));
+        }
+        pages.extend([Page::Feed, Page::Sitemap, Page::Robots, Page::NotFound, Page::Style]);
+        pages
+    }
+
+    fn page_count(&self, posts: usize) -> usize {
+        posts.div_ceil(self.config.posts_per_page).max(1)
+    }
+
+    /// Where a page is in the site: `posts/a/`, `tags/nccl/page/2/`, `feed.xml`.
+    pub fn path_of(&self, page: &Page) -> String {
+        let numbered = |first: String, n: usize| if n == 1 { first } else { format!("{first}page/{n}/") };
+        match page {
+            Page::Home(n) => numbered(String::new(), *n),
+            Page::Post(path) => self.library.post(path).map(post_site_path).unwrap_or_default(),
+            Page::Tags => "tags/".into(),
+            Page::Tag(slug, n) => numbered(format!("tags/{slug}/"), *n),
+            Page::Feed => "feed.xml".into(),
+            Page::TagFeed(slug) => format!("tags/{slug}/feed.xml"),
+            Page::Sitemap => "sitemap.xml".into(),
+            Page::Robots => "robots.txt".into(),
+            Page::NotFound => "404.html".into(),
+            Page::Style => "style.css".into(),
+        }
+    }
+
+    /// Renders one page.
+    pub fn render(&self, page: &Page) -> Result<RenderedPage, ThemeError> {
+        let path = self.path_of(page);
+        // The 404 page is served at any address, so its links start from the top.
+        let root = if *page == Page::NotFound { base_path(&self.config.base_url) } else { url::root_of(&path) };
+        let plain = |text: String| Ok(RenderedPage { text, problems: Vec::new() });
+        match page {
+            Page::Style => plain(self.theme.style().to_string()),
+            Page::Home(n) => {
+                let posts = self.page_of(&self.posts, *n);
+                let info = self.page_info("home", &path, "", &self.config.description, "feed.xml");
+                let context = context! {
+                    posts => v(&posts),
+                    pagination => v(&Pagination::of("", *n, self.page_count(self.posts.len()))),
+                    sidebar => Value::from_safe_string(self.sidebar(&root, "")?.to_string()),
+                };
+                self.page("home.html", info, &root, context).and_then(plain)
+            }
+            Page::Tag(slug, n) => {
+                let Some((tag, posts)) = self.tag_index.get(slug).map(|i| &self.tags[*i]) else {
+                    return plain(String::new());
+                };
+                let description = format!("{} ({})", tag.name, tag.count);
+                let info = self.page_info("tag", &path, &tag.title, &description, &tag.feed);
+                let context = context! {
+                    tag => v(tag),
+                    posts => v(&self.page_of(posts, *n)),
+                    pagination => v(&Pagination::of(&tag.path, *n, self.page_count(posts.len()))),
+                    sidebar => Value::from_safe_string(self.sidebar(&root, slug)?.to_string()),
+                };
+                self.page("tag.html", info, &root, context).and_then(plain)
+            }
+            Page::Tags => {
+                let info = self.page_info("tags", &path, "Tags", &self.config.description, "feed.xml");
+                let tags: Vec<&TagInfo> = self.tags.iter().map(|(t, _)| t).collect();
+                self.page("tags.html", info, &root, context! { tags => v(&tags) }).and_then(plain)
+            }
+            Page::Post(file) => self.post_page(file, &path, &root),
+            Page::NotFound => {
+                let info = self.page_info("404", &path, "Page not found", &self.config.description, "feed.xml");
+                self.page("404.html", info, &root, context! {}).and_then(plain)
+            }
+            Page::Feed => self.feed(&self.posts, &path, &self.config.title, "").and_then(plain),
+            Page::TagFeed(slug) => {
+                let Some((tag, posts)) = self.tag_index.get(slug).map(|i| &self.tags[*i]) else {
+                    return plain(String::new());
+                };
+                let title = format!("{} · {}", tag.title, self.config.title);
+                self.feed(posts, &path, &title, &tag.path).and_then(plain)
+            }
+            Page::Sitemap => self.sitemap().and_then(plain),
+            Page::Robots => {
+                let sitemap = url::absolute(&self.config.base_url, "sitemap.xml");
+                self.theme.render("robots.txt", context! { site => v(&self.info), sitemap => sitemap }).and_then(plain)
+            }
+        }
+    }
+
+    fn post_page(&self, file: &Path, path: &str, root: &str) -> Result<RenderedPage, ThemeError> {
+        let Some(post) = self.library.post(file) else {
+            return Ok(RenderedPage { text: String::new(), problems: Vec::new() });
+        };
+        let links = Links { config: self.config, library: self.library, assets: self.assets, post, root };
+        let options = Options {
+            first_line: post.body_line,
+            source_lines: self.options.source_lines,
+            highlight: true,
+            links: Some(&links),
+        };
+        let rendered = markdown::render(post.body(), &options);
+        let neighbour = |offset: isize| {
+            let i = self.position.get(file.as_ref() as &Path)?.checked_add_signed(offset)?;
+            self.posts.get(i).map(|p| PostLink::of(p))
+        };
+        let page = PostPage {
+            summary: PostSummary::of(post, &self.dates),
+            content: rendered.html,
+            toc: rendered.toc,
+            reading_minutes: rendered.reading_minutes,
+            word_count: rendered.word_count,
+            newer: neighbour(-1),
+            older: neighbour(1),
+            images: post.images.clone(),
+            canonical_url: post.canonical_url.clone(),
+            layout: post.layout.clone(),
+            extra: post.extra.clone(),
+        };
+        let description = post.summary.clone().unwrap_or_default();
+        let mut info = self.page_info("post", path, &post.title, &description, "feed.xml");
+        if let Some(canonical) = &post.canonical_url {
+            info.url = canonical.clone();
+        }
+        let template = match &post.layout {
+            Some(layout) if self.theme.has(&format!("{layout}.html")) => format!("{layout}.html"),
+            _ => "post.html".to_string(),
+        };
+        let text = self.page(&template, info, root, context! { post => v(&page) })?;
+        let problems = rendered.problems.into_iter().map(|p| p.in_file(&post.path)).collect();
+        Ok(RenderedPage { text, problems })
+    }
+
+    fn page_info(&self, kind: &'static str, path: &str, title: &str, description: &str, feed: &str) -> PageInfo {
+        PageInfo {
+            kind,
+            path: path.to_string(),
+            url: url::absolute(&self.config.base_url, path),
+            title: title.to_string(),
+            description: description.to_string(),
+            feed: feed.to_string(),
+        }
+    }
+
+    /// Renders `template` with what every page gets (`site`, `page`, `root`)
+    /// and the page's own `extra` values.
+    fn page(&self, template: &str, page: PageInfo, root: &str, extra: Value) -> Result<String, ThemeError> {
+        let common = context! { site => v(&self.info), page => v(&page), root => root, drafts => self.options.drafts };
+        self.theme.render(template, context! { ..common, ..extra })
+    }
+
+    fn page_of(&self, posts: &[&Post], n: usize) -> Vec<PostSummary> {
+        let per_page = self.config.posts_per_page;
+        posts.iter().skip((n - 1) * per_page).take(per_page).map(|p| PostSummary::of(p, &self.dates)).collect()
+    }
+
+    fn sidebar(&self, root: &str, current: &str) -> Result<Arc<str>, ThemeError> {
+        let key = (root.to_string(), current.to_string());
+        if let Some(html) = self.sidebars.lock().expect("sidebar cache").get(&key) {
+            return Ok(html.clone());
+        }
+        let tags: Vec<&TagInfo> = self.tags.iter().map(|(t, _)| t).collect();
+        let context = context! { site => v(&self.info), root => root, tags => v(&tags), current => current };
+        let html: Arc<str> = self.theme.render("sidebar.html", context)?.into();
+        self.sidebars.lock().expect("sidebar cache").insert(key, html.clone());
+        Ok(html)
+    }
+
+    fn feed(&self, posts: &[&Post], path: &str, title: &str, page: &str) -> Result<String, ThemeError> {
+        let items: Vec<FeedItem> =
+            posts.iter().take(self.config.feed_limit).map(|p| FeedItem::of(p, &self.config.base_url)).collect();
+        let context = context! {
+            site => v(&self.info),
+            feed => context! {
+                title => title,
+                url => url::absolute(&self.config.base_url, path),
+                link => url::absolute(&self.config.base_url, page),
+                description => self.config.description.clone(),
+                updated => posts.first().and_then(|p| p.date).map(context::rfc2822).unwrap_or_default(),
+                items => v(&items),
+            },
+        };
+        self.theme.render("feed.xml", context)
+    }
+
+    fn sitemap(&self) -> Result<String, ThemeError> {
+        let date = |post: &Post| post.updated.or(post.date).map(|d| d.date.to_string()).unwrap_or_default();
+        let newest = self.posts.first().map(|p| date(p)).unwrap_or_default();
+        let entry = |path: &str, lastmod: String| SitemapEntry { url: url::absolute(&self.config.base_url, path), lastmod };
+        let mut entries = vec![entry("", newest.clone()), entry("tags/", newest)];
+        entries.extend(self.posts.iter().map(|p| entry(&post_site_path(p), date(p))));
+        entries.extend(self.tags.iter().map(|(t, posts)| entry(&t.path, posts.first().map(|p| date(p)).unwrap_or_default())));
+        self.theme.render("sitemap.xml", context! { site => v(&self.info), entries => v(&entries) })
+    }
+}
+
+/// A template value of anything serializable.
+fn v(value: &impl serde::Serialize) -> Value {
+    Value::from(minijinja::value::Serde(value))
+}
+
+/// A tag's shown posts, newest first.
+fn tag_posts<'a>(library: &'a Library, tag: &Tag, drafts: bool) -> Vec<&'a Post> {
+    let mut posts: Vec<&Post> = tag.posts.iter().filter_map(|p| library.post(p)).collect();
+    if drafts {
+        posts.extend(tag.drafts.iter().filter_map(|p| library.post(p)));
+        posts.sort_by(|a, b| b.date.cmp(&a.date).then_with(|| a.path.cmp(&b.path)));
+    }
+    posts
+}
+
+/// The path part of `base_url`: `https://me.github.io/blog/` → `/blog/`.
+fn base_path(base_url: &str) -> String {
+    let after_scheme = base_url.split_once("://").map_or(base_url, |(_, rest)| rest);
+    let path = if base_url.contains("://") { after_scheme.find('/').map_or("/", |i| &after_scheme[i..]) } else { base_url };
+    let path = path.trim_end_matches('/');
+    format!("{}/", if path.starts_with('/') { path.to_string() } else { format!("/{path}") }.trim_end_matches('/'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_paths() {
+        assert_eq!(base_path("https://me.github.io/blog/"), "/blog/");
+        assert_eq!(base_path("https://me.github.io/blog"), "/blog/");
+        assert_eq!(base_path("https://example.com"), "/");
+        assert_eq!(base_path("https://example.com/"), "/");
+        assert_eq!(base_path("/"), "/");
+        assert_eq!(base_path("/docs/"), "/docs/");
+    }
+}

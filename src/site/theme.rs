@@ -1,0 +1,140 @@
+//! The theme: minijinja templates and one CSS file, built into the binary; a
+//! blog overrides any of them with a file of the same name in `templates/`.
+
+use std::collections::BTreeMap;
+
+use minijinja::{Environment, State, Value};
+
+use super::url;
+use crate::diagnostics::Diagnostic;
+
+/// The folder of a blog whose files replace the built-in theme's.
+pub const TEMPLATES_DIR: &str = "templates";
+
+/// Template names, and the built-in theme's text for each.
+pub const BUILT_IN: &[(&str, &str)] = &[
+    ("base.html", include_str!("theme/base.html")),
+    ("list.html", include_str!("theme/list.html")),
+    ("sidebar.html", include_str!("theme/sidebar.html")),
+    ("home.html", include_str!("theme/home.html")),
+    ("tag.html", include_str!("theme/tag.html")),
+    ("tags.html", include_str!("theme/tags.html")),
+    ("post.html", include_str!("theme/post.html")),
+    ("404.html", include_str!("theme/404.html")),
+    ("feed.xml", include_str!("theme/feed.xml")),
+    ("sitemap.xml", include_str!("theme/sitemap.xml")),
+    ("robots.txt", include_str!("theme/robots.txt")),
+    ("style.css", include_str!("theme/style.css")),
+];
+
+/// Enough for any page of a 10,000-post blog many times over; a template that
+/// loops forever runs out and stops with an error instead of hanging.
+const FUEL: u64 = 50_000_000;
+
+pub struct Theme {
+    env: Environment<'static>,
+    /// The text of `style.css`, which is copied, not rendered.
+    style: String,
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{message}")]
+pub struct ThemeError {
+    /// The file to look at: `templates/post.html`, or the built-in theme's.
+    pub template: String,
+    pub line: usize,
+    pub message: String,
+}
+
+impl ThemeError {
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        Diagnostic::error(&self.template, self.line, 1, self.message.clone())
+            .with_hint("fix the template, or delete it to use the built-in one")
+    }
+}
+
+impl Theme {
+    /// The built-in theme with `overrides` (file name → text) put over it. An
+    /// override that does not compile is reported, and the built-in one used.
+    pub fn new(overrides: &BTreeMap<String, String>) -> (Theme, Vec<Diagnostic>) {
+        let mut env = Environment::new();
+        env.set_fuel(Some(FUEL));
+        env.set_syntax(
+            minijinja::syntax::SyntaxConfig::builder()
+                .keep_trailing_newline(true)
+                .trim_blocks(true)
+                .lstrip_blocks(true)
+                .build()
+                .expect("the default delimiters are valid"),
+        );
+        env.add_filter("link", link);
+        env.add_filter("absolute", absolute);
+        let mut problems = Vec::new();
+        let mut style = String::new();
+        for (name, built_in) in BUILT_IN {
+            let text = overrides.get(*name).map_or(*built_in, String::as_str);
+            if *name == "style.css" {
+                style = text.to_string();
+                continue;
+            }
+            if let Err(error) = env.add_template_owned(name.to_string(), text.to_string()) {
+                problems.push(theme_error(&error, overrides).to_diagnostic());
+                env.add_template(name, built_in).expect("the built-in theme compiles");
+            }
+        }
+        for name in overrides.keys().filter(|n| !BUILT_IN.iter().any(|(b, _)| b == n)) {
+            // Extra partials a theme may include.
+            if let Err(error) = env.add_template_owned(name.clone(), overrides[name].clone()) {
+                problems.push(theme_error(&error, overrides).to_diagnostic());
+            }
+        }
+        (Theme { env, style }, problems)
+    }
+
+    /// Renders template `name` with `context`.
+    pub fn render(&self, name: &str, context: Value) -> Result<String, ThemeError> {
+        let template = self.env.get_template(name).map_err(|e| theme_error(&e, &BTreeMap::new()))?;
+        template.render(context).map_err(|e| theme_error(&e, &BTreeMap::new()))
+    }
+
+    /// Whether the theme has a template of this name (for a post's `layout`).
+    pub fn has(&self, name: &str) -> bool {
+        self.env.get_template(name).is_ok()
+    }
+
+    pub fn style(&self) -> &str {
+        &self.style
+    }
+}
+
+/// The template, line and message of a minijinja error, with its causes.
+fn theme_error(error: &minijinja::Error, overrides: &BTreeMap<String, String>) -> ThemeError {
+    let name = error.name().unwrap_or("template").to_string();
+    let template = if overrides.contains_key(&name) || !BUILT_IN.iter().any(|(b, _)| *b == name) {
+        format!("{TEMPLATES_DIR}/{name}")
+    } else {
+        format!("{TEMPLATES_DIR}/{name} (built-in)")
+    };
+    let mut message = format!("template error: {}", error.detail().unwrap_or(&error.kind().to_string()));
+    if error.kind() == minijinja::ErrorKind::OutOfFuel {
+        message = "template ran too long (an endless loop?) and was stopped".to_string();
+    }
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        message.push_str(&format!(": {cause}"));
+        source = cause.source();
+    }
+    ThemeError { template, line: error.line().unwrap_or(1), message }
+}
+
+/// `{{ post.path | link }}`: a relative link from the page being written.
+fn link(state: &State, site_path: &str) -> String {
+    let root = state.lookup("root").map(|v| v.to_string()).unwrap_or_default();
+    url::link(&root, site_path)
+}
+
+/// `{{ page.path | absolute }}`: the full address, from `site.base_url`.
+fn absolute(state: &State, site_path: &str) -> String {
+    let base = state.lookup("site").and_then(|s| s.get_attr("base_url").ok()).map(|v| v.to_string()).unwrap_or_default();
+    url::absolute(&base, site_path)
+}

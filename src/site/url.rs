@@ -1,0 +1,64 @@
+//! Site paths and the links between pages. A site path names a page or file
+//! from the site's top: `posts/a/`, `tags/분산-학습/page/2/`, `feed.xml`.
+//! Links are relative, so the site works under any base path and from `file://`.
+
+/// The file a site path is written to: `posts/a/` → `posts/a/index.html`.
+pub fn file_of(site_path: &str) -> String {
+    if site_path.is_empty() || site_path.ends_with('/') { format!("{site_path}index.html") } else { site_path.to_string() }
+}
+
+/// The way from a page back to the site's top: `posts/a/` → `../../`.
+pub fn root_of(site_path: &str) -> String {
+    "../".repeat(site_path.matches('/').count())
+}
+
+/// A link from a page whose way to the top is `root` to `site_path`, with each
+/// segment percent-encoded. Folders get `index.html`, which `file://` needs.
+pub fn link(root: &str, site_path: &str) -> String {
+    format!("{root}{}", encode_path(&file_of(site_path)))
+}
+
+/// The full address of a page: `base_url` + the encoded site path (folders
+/// without `index.html`, as search engines and feed readers expect).
+pub fn absolute(base_url: &str, site_path: &str) -> String {
+    format!("{}/{}", base_url.trim_end_matches('/'), encode_path(site_path))
+}
+
+/// Percent-encodes everything but unreserved characters and `/`.
+pub fn encode_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_roots_and_links() {
+        assert_eq!(file_of(""), "index.html");
+        assert_eq!(file_of("tags/rust/"), "tags/rust/index.html");
+        assert_eq!(file_of("feed.xml"), "feed.xml");
+        assert_eq!(root_of(""), "");
+        assert_eq!(root_of("posts/a/"), "../../");
+        assert_eq!(root_of("tags/a/page/2/"), "../../../../");
+        assert_eq!(root_of("tags/a/feed.xml"), "../../");
+        assert_eq!(link("../../", "tags/분산-학습/"), "../../tags/%EB%B6%84%EC%82%B0-%ED%95%99%EC%8A%B5/index.html");
+        assert_eq!(link("", "style.css"), "style.css");
+        assert_eq!(link("", "posts/c++ notes/"), "posts/c%2B%2B%20notes/index.html");
+    }
+
+    #[test]
+    fn absolute_addresses() {
+        assert_eq!(absolute("https://me.github.io/blog/", "posts/a/"), "https://me.github.io/blog/posts/a/");
+        assert_eq!(absolute("https://example.com", ""), "https://example.com/");
+        assert_eq!(absolute("/", "tags/"), "/tags/");
+    }
+}
