@@ -42,11 +42,7 @@ fn load(c: &mut Criterion) {
 fn render(c: &mut Criterion) {
     let blog = hanji::load::load(&corpus(10_000)).unwrap();
     // A post of about 10 KB, as the issue asks.
-    let post = blog
-        .library
-        .posts()
-        .min_by_key(|p| p.source().len().abs_diff(10 * 1024))
-        .unwrap();
+    let post = blog.library.posts().min_by_key(|p| p.source().len().abs_diff(10 * 1024)).unwrap();
     let mut group = c.benchmark_group("render");
     group.bench_function(format!("one {} byte post", post.source().len()), |b| {
         let options = Options { first_line: post.body_line, source_lines: true, ..Options::default() };

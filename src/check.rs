@@ -15,8 +15,7 @@ pub fn check(blog: &Blog) -> Vec<Diagnostic> {
     let rendered: Vec<Vec<Diagnostic>> = posts
         .par_iter()
         .map(|post| {
-            let links =
-                Links { config: &blog.config, library: &blog.library, assets: &blog.assets, post, root: "" };
+            let links = Links { config: &blog.config, library: &blog.library, assets: &blog.assets, post, root: "" };
             let options = Options { first_line: post.body_line, links: Some(&links), ..Options::default() };
             markdown::render(post.body(), &options).problems.into_iter().map(|p| p.in_file(&post.path)).collect()
         })

@@ -185,12 +185,7 @@ fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
 
 /// The known name closest to `word`, if it is close enough to be a typo.
 pub(crate) fn nearest<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
-    known
-        .iter()
-        .map(|k| (edit_distance(word, k), *k))
-        .filter(|(d, k)| *d <= 2.max(k.len() / 3))
-        .min()
-        .map(|(_, k)| k)
+    known.iter().map(|k| (edit_distance(word, k), *k)).filter(|(d, k)| *d <= 2.max(k.len() / 3)).min().map(|(_, k)| k)
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {
@@ -257,7 +252,11 @@ tag_title = "as-is"
     fn wrong_type_points_at_the_value() {
         let problem = Config::parse("title = \"x\"\nposts_per_page = \"ten\"\n").unwrap_err();
         assert_eq!(problem.line, 2);
-        assert!(problem.message.contains("posts_per_page") || problem.message.contains("integer"), "{}", problem.message);
+        assert!(
+            problem.message.contains("posts_per_page") || problem.message.contains("integer"),
+            "{}",
+            problem.message
+        );
     }
 
     #[test]

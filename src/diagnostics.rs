@@ -60,15 +60,7 @@ impl Diagnostic {
 /// `path:line:col: error: message`, the form editors and terminals link to.
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: {}: {}",
-            self.path.display(),
-            self.line,
-            self.column,
-            self.severity,
-            self.message
-        )
+        write!(f, "{}:{}:{}: {}: {}", self.path.display(), self.line, self.column, self.severity, self.message)
     }
 }
 

@@ -134,8 +134,11 @@ pub fn export(blog: &Blog, out: &Path, force: bool, progress: Progress) -> Resul
 
 /// The files copied as they are: `static/` and the files beside shown posts.
 fn copies(blog: &Blog, site: &Site) -> Vec<(PathBuf, String)> {
-    let shown: BTreeSet<PathBuf> =
-        site.pages().into_iter().filter_map(|p| if let crate::site::Page::Post(path) = p { Some(path) } else { None }).collect();
+    let shown: BTreeSet<PathBuf> = site
+        .pages()
+        .into_iter()
+        .filter_map(|p| if let crate::site::Page::Post(path) = p { Some(path) } else { None })
+        .collect();
     blog.assets
         .iter()
         .filter(|asset| {
@@ -152,7 +155,10 @@ fn check_destination(blog: &Blog, out: &Path, force: bool) -> Result<BTreeSet<St
     let root = absolute(&blog.root).map_err(|source| ExportError::Io { path: blog.root.clone(), source })?;
     let configured = root.join(&blog.config.output_dir);
     if out == root {
-        return Err(refuse(format!("`{}` is the blog folder itself", out.display()), "export to another folder, e.g. --out ../site"));
+        return Err(refuse(
+            format!("`{}` is the blog folder itself", out.display()),
+            "export to another folder, e.g. --out ../site",
+        ));
     }
     if root.starts_with(out) {
         return Err(refuse(

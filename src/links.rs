@@ -210,8 +210,7 @@ mod tests {
             ("posts/b/index.md", "---\ntitle: B\n---\n"),
             ("posts/분산.md", "---\ntitle: C\n---\n"),
         ]);
-        let assets: BTreeSet<PathBuf> =
-            ["posts/b/d.png", "static/logo.png"].iter().map(PathBuf::from).collect();
+        let assets: BTreeSet<PathBuf> = ["posts/b/d.png", "static/logo.png"].iter().map(PathBuf::from).collect();
         let post = lib.post(Path::new("posts/b/index.md")).unwrap();
         let links = Links { config: &config, library: &lib, assets: &assets, post, root: "../../" };
         let rewrite = |l: Link| match l {
@@ -220,12 +219,18 @@ mod tests {
             Link::Broken { message, .. } => format!("broken: {message}"),
         };
         assert_eq!(rewrite(links.resolve_link("../a.md#part")), "../../posts/a/index.html#part");
-        assert_eq!(rewrite(links.resolve_link("../%EB%B6%84%EC%82%B0.md")), "../../posts/%EB%B6%84%EC%82%B0/index.html");
+        assert_eq!(
+            rewrite(links.resolve_link("../%EB%B6%84%EC%82%B0.md")),
+            "../../posts/%EB%B6%84%EC%82%B0/index.html"
+        );
         assert_eq!(rewrite(links.resolve_image("d.png")), "../../posts/b/d.png");
         assert_eq!(rewrite(links.resolve_image("/logo.png")), "../../logo.png");
         assert_eq!(rewrite(links.resolve_link("/tags/rust/")), "../../tags/rust/");
         assert_eq!(rewrite(links.resolve_link("https://x.org")), "keep");
         assert_eq!(rewrite(links.resolve_link("../nope.md")), "broken: link `../nope.md` leads nowhere");
-        assert_eq!(rewrite(links.resolve_image("../../../x.png")), "broken: image `../../../x.png` leads outside the blog folder");
+        assert_eq!(
+            rewrite(links.resolve_image("../../../x.png")),
+            "broken: image `../../../x.png` leads outside the blog folder"
+        );
     }
 }

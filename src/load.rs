@@ -176,13 +176,18 @@ fn walk_problem(root: &Path, error: &walkdir::Error) -> Diagnostic {
 /// Reads one post file (`path` relative to `root`) with every check a file
 /// needs before it is parsed: size, readability, UTF-8, emptiness.
 pub fn read_post(root: &Path, path: &Path) -> Parsed {
-    let unreadable = |problem: Problem| Parsed { path: path.to_path_buf(), post: None, problems: vec![problem.in_file(path)] };
+    let unreadable =
+        |problem: Problem| Parsed { path: path.to_path_buf(), post: None, problems: vec![problem.in_file(path)] };
     let full = root.join(path);
     match fs::metadata(&full) {
         Ok(meta) if meta.len() > MAX_POST_BYTES => {
             return unreadable(
-                Problem::error(1, 1, format!("file is {:.1} MB; posts over 5 MB are not read", meta.len() as f64 / 1e6))
-                    .with_hint("split it into several posts, or move large data to static/"),
+                Problem::error(
+                    1,
+                    1,
+                    format!("file is {:.1} MB; posts over 5 MB are not read", meta.len() as f64 / 1e6),
+                )
+                .with_hint("split it into several posts, or move large data to static/"),
             );
         }
         Ok(_) => {}
@@ -206,7 +211,8 @@ pub fn read_post(root: &Path, path: &Path) -> Parsed {
     };
     if text.trim_start_matches('\u{feff}').trim().is_empty() {
         return unreadable(
-            Problem::warning(1, 1, "file is empty").with_hint("write a front matter with a title and a date, or delete the file"),
+            Problem::warning(1, 1, "file is empty")
+                .with_hint("write a front matter with a title and a date, or delete the file"),
         );
     }
     Post::parse(path, &text)

@@ -8,9 +8,9 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 use hanji::content::Tag;
+use hanji::diagnostics::Diagnostic;
 use hanji::export::ExportError;
 use indicatif::{ProgressBar, ProgressStyle};
-use hanji::diagnostics::Diagnostic;
 
 #[derive(Parser)]
 #[command(name = "hanji", version, about = "Write a blog as a folder of Markdown files")]
@@ -102,13 +102,19 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn export(blog: &hanji::load::Blog, dir: &Path, out: &Path, force: bool, strict: bool, quiet: bool) -> anyhow::Result<ExitCode> {
+fn export(
+    blog: &hanji::load::Blog,
+    dir: &Path,
+    out: &Path,
+    force: bool,
+    strict: bool,
+    quiet: bool,
+) -> anyhow::Result<ExitCode> {
     let bar = if quiet || !io::stderr().is_terminal() {
         ProgressBar::hidden()
     } else {
-        ProgressBar::new(0).with_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} files").expect("a valid progress template"),
-        )
+        ProgressBar::new(0)
+            .with_style(ProgressStyle::with_template("{bar:40} {pos}/{len} files").expect("a valid progress template"))
     };
     let progress = |done: usize, total: usize| {
         bar.set_length(total as u64);

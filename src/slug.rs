@@ -9,11 +9,7 @@ use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
 /// The slug of `text`, as github-slugger's `slug()` makes it.
 pub fn slug(text: &str) -> String {
-    text.to_lowercase()
-        .chars()
-        .filter(|&c| kept(c))
-        .map(|c| if c == ' ' { '-' } else { c })
-        .collect()
+    text.to_lowercase().chars().filter(|&c| kept(c)).map(|c| if c == ' ' { '-' } else { c }).collect()
 }
 
 /// github-slugger keeps letters, marks, decimal and letter numbers, connector

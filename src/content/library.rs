@@ -302,10 +302,7 @@ mod tests {
 
     #[test]
     fn duplicate_slugs_are_errors_on_both() {
-        let lib = library(&[
-            ("posts/a.md", A),
-            ("posts/b.md", "---\ntitle: B\ndate: 2026-01-01\nslug: a\n---\n"),
-        ]);
+        let lib = library(&[("posts/a.md", A), ("posts/b.md", "---\ntitle: B\ndate: 2026-01-01\nslug: a\n---\n")]);
         let problems = lib.diagnostics();
         assert_eq!(problems.len(), 2, "{problems:?}");
         assert!(problems.iter().all(|d| d.is_error() && d.message.contains("slug `a`")));
@@ -313,11 +310,7 @@ mod tests {
 
     #[test]
     fn posts_newest_first_undated_last() {
-        let lib = library(&[
-            ("posts/b.md", B),
-            ("posts/x.md", "---\ntitle: X\n---\n"),
-            ("posts/a.md", A),
-        ]);
+        let lib = library(&[("posts/b.md", B), ("posts/x.md", "---\ntitle: X\n---\n"), ("posts/a.md", A)]);
         let titles: Vec<&str> = lib.posts().map(|p| p.title.as_str()).collect();
         assert_eq!(titles, ["A", "B", "X"]);
     }

@@ -55,8 +55,7 @@ impl Post {
                 return Parsed { problems: vec![problem.in_file(&path)], path, post: None };
             }
         };
-        let mut problems: Vec<Diagnostic> =
-            document.problems.into_iter().map(|p| p.in_file(&path)).collect();
+        let mut problems: Vec<Diagnostic> = document.problems.into_iter().map(|p| p.in_file(&path)).collect();
         let fm = document.front_matter;
         let body_start = text.len() - document.body.len();
         let bundle = is_bundle_index(&path);
@@ -74,14 +73,8 @@ impl Post {
             }
             None => file_slug(&path, bundle),
         };
-        let title = fm
-            .title
-            .filter(|t| !t.trim().is_empty())
-            .unwrap_or_else(|| file_stem(&path, bundle));
-        let summary = fm
-            .summary
-            .filter(|s| !s.trim().is_empty())
-            .or_else(|| markdown::summary_text(document.body));
+        let title = fm.title.filter(|t| !t.trim().is_empty()).unwrap_or_else(|| file_stem(&path, bundle));
+        let summary = fm.summary.filter(|s| !s.trim().is_empty()).or_else(|| markdown::summary_text(document.body));
         let has_errors = problems.iter().any(|p| p.severity == Severity::Error);
 
         let post = Post {

@@ -1,9 +1,9 @@
 //! Dates written for the site's locale from ICU's data: `ko-KR` →
 //! `2026년 7월 17일`, `en-US` → `July 17, 2026`.
 
+use icu_calendar::Gregorian;
 use icu_datetime::FixedCalendarDateTimeFormatter;
 use icu_datetime::fieldsets::YMD;
-use icu_calendar::Gregorian;
 use icu_datetime::input::Date;
 use icu_locale_core::Locale;
 

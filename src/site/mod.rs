@@ -313,10 +313,13 @@ impl<'a> Site<'a> {
     fn sitemap(&self) -> Result<String, ThemeError> {
         let date = |post: &Post| post.updated.or(post.date).map(|d| d.date.to_string()).unwrap_or_default();
         let newest = self.posts.first().map(|p| date(p)).unwrap_or_default();
-        let entry = |path: &str, lastmod: String| SitemapEntry { url: url::absolute(&self.config.base_url, path), lastmod };
+        let entry =
+            |path: &str, lastmod: String| SitemapEntry { url: url::absolute(&self.config.base_url, path), lastmod };
         let mut entries = vec![entry("", newest.clone()), entry("tags/", newest)];
         entries.extend(self.posts.iter().map(|p| entry(&post_site_path(p), date(p))));
-        entries.extend(self.tags.iter().map(|(t, posts)| entry(&t.path, posts.first().map(|p| date(p)).unwrap_or_default())));
+        entries.extend(
+            self.tags.iter().map(|(t, posts)| entry(&t.path, posts.first().map(|p| date(p)).unwrap_or_default())),
+        );
         self.theme.render("sitemap.xml", context! { site => v(&self.info), entries => v(&entries) })
     }
 }
@@ -339,7 +342,8 @@ fn tag_posts<'a>(library: &'a Library, tag: &Tag, drafts: bool) -> Vec<&'a Post>
 /// The path part of `base_url`: `https://me.github.io/blog/` → `/blog/`.
 fn base_path(base_url: &str) -> String {
     let after_scheme = base_url.split_once("://").map_or(base_url, |(_, rest)| rest);
-    let path = if base_url.contains("://") { after_scheme.find('/').map_or("/", |i| &after_scheme[i..]) } else { base_url };
+    let path =
+        if base_url.contains("://") { after_scheme.find('/').map_or("/", |i| &after_scheme[i..]) } else { base_url };
     let path = path.trim_end_matches('/');
     format!("{}/", if path.starts_with('/') { path.to_string() } else { format!("/{path}") }.trim_end_matches('/'))
 }

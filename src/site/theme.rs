@@ -1,7 +1,7 @@
 //! The theme: minijinja templates and one CSS file, built into the binary; a
 //! blog overrides any of them with a file of the same name in `templates/`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use minijinja::{Environment, State, Value};
 
@@ -33,6 +33,8 @@ const FUEL: u64 = 50_000_000;
 
 pub struct Theme {
     env: Environment<'static>,
+    /// Names of the templates the blog replaced, for naming the right file in errors.
+    overridden: BTreeSet<String>,
     /// The text of `style.css`, which is copied, not rendered.
     style: String,
 }
@@ -67,8 +69,10 @@ impl Theme {
                 .build()
                 .expect("the default delimiters are valid"),
         );
+        env.set_formatter(write_escaped);
         env.add_filter("link", link);
         env.add_filter("absolute", absolute);
+        let overridden: BTreeSet<String> = overrides.keys().cloned().collect();
         let mut problems = Vec::new();
         let mut style = String::new();
         for (name, built_in) in BUILT_IN {
@@ -78,23 +82,23 @@ impl Theme {
                 continue;
             }
             if let Err(error) = env.add_template_owned(name.to_string(), text.to_string()) {
-                problems.push(theme_error(&error, overrides).to_diagnostic());
+                problems.push(theme_error(&error, &overridden).to_diagnostic());
                 env.add_template(name, built_in).expect("the built-in theme compiles");
             }
         }
         for name in overrides.keys().filter(|n| !BUILT_IN.iter().any(|(b, _)| b == n)) {
             // Extra partials a theme may include.
             if let Err(error) = env.add_template_owned(name.clone(), overrides[name].clone()) {
-                problems.push(theme_error(&error, overrides).to_diagnostic());
+                problems.push(theme_error(&error, &overridden).to_diagnostic());
             }
         }
-        (Theme { env, style }, problems)
+        (Theme { env, overridden, style }, problems)
     }
 
     /// Renders template `name` with `context`.
     pub fn render(&self, name: &str, context: Value) -> Result<String, ThemeError> {
-        let template = self.env.get_template(name).map_err(|e| theme_error(&e, &BTreeMap::new()))?;
-        template.render(context).map_err(|e| theme_error(&e, &BTreeMap::new()))
+        let template = self.env.get_template(name).map_err(|e| theme_error(&e, &self.overridden))?;
+        template.render(context).map_err(|e| theme_error(&e, &self.overridden))
     }
 
     /// Whether the theme has a template of this name (for a post's `layout`).
@@ -108,9 +112,9 @@ impl Theme {
 }
 
 /// The template, line and message of a minijinja error, with its causes.
-fn theme_error(error: &minijinja::Error, overrides: &BTreeMap<String, String>) -> ThemeError {
+fn theme_error(error: &minijinja::Error, overridden: &BTreeSet<String>) -> ThemeError {
     let name = error.name().unwrap_or("template").to_string();
-    let template = if overrides.contains_key(&name) || !BUILT_IN.iter().any(|(b, _)| *b == name) {
+    let template = if overridden.contains(&name) || !BUILT_IN.iter().any(|(b, _)| *b == name) {
         format!("{TEMPLATES_DIR}/{name}")
     } else {
         format!("{TEMPLATES_DIR}/{name} (built-in)")
@@ -127,6 +131,31 @@ fn theme_error(error: &minijinja::Error, overrides: &BTreeMap<String, String>) -
     ThemeError { template, line: error.line().unwrap_or(1), message }
 }
 
+/// HTML and XML escaping that leaves `/` alone (minijinja's escapes it too,
+/// which is valid but makes every address in the pages hard to read).
+fn write_escaped(out: &mut minijinja::Output, state: &mut State, value: &Value) -> Result<(), minijinja::Error> {
+    match (state.auto_escape(), value.as_str()) {
+        (minijinja::AutoEscape::Html, Some(text)) if !value.is_safe() => {
+            let mut start = 0;
+            for (i, c) in text.char_indices() {
+                let entity = match c {
+                    '&' => "&amp;",
+                    '<' => "&lt;",
+                    '>' => "&gt;",
+                    '"' => "&quot;",
+                    '\'' => "&#39;",
+                    _ => continue,
+                };
+                out.write_str(&text[start..i])?;
+                out.write_str(entity)?;
+                start = i + 1;
+            }
+            out.write_str(&text[start..]).map_err(minijinja::Error::from)
+        }
+        _ => minijinja::escape_formatter(out, state, value),
+    }
+}
+
 /// `{{ post.path | link }}`: a relative link from the page being written.
 fn link(state: &State, site_path: &str) -> String {
     let root = state.lookup("root").map(|v| v.to_string()).unwrap_or_default();
@@ -135,6 +164,7 @@ fn link(state: &State, site_path: &str) -> String {
 
 /// `{{ page.path | absolute }}`: the full address, from `site.base_url`.
 fn absolute(state: &State, site_path: &str) -> String {
-    let base = state.lookup("site").and_then(|s| s.get_attr("base_url").ok()).map(|v| v.to_string()).unwrap_or_default();
+    let base =
+        state.lookup("site").and_then(|s| s.get_attr("base_url").ok()).map(|v| v.to_string()).unwrap_or_default();
     url::absolute(&base, site_path)
 }

@@ -4,7 +4,11 @@
 
 /// The file a site path is written to: `posts/a/` → `posts/a/index.html`.
 pub fn file_of(site_path: &str) -> String {
-    if site_path.is_empty() || site_path.ends_with('/') { format!("{site_path}index.html") } else { site_path.to_string() }
+    if site_path.is_empty() || site_path.ends_with('/') {
+        format!("{site_path}index.html")
+    } else {
+        site_path.to_string()
+    }
 }
 
 /// The way from a page back to the site's top: `posts/a/` → `../../`.

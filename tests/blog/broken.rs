@@ -79,10 +79,8 @@ fn a_typo_in_the_settings_is_named_and_the_posts_still_load() {
 
 #[test]
 fn a_missing_folder_is_a_clear_error() {
-    let run = std::process::Command::new(env!("CARGO_BIN_EXE_hanji"))
-        .args(["check", "/nonexistent/blog"])
-        .output()
-        .unwrap();
+    let run =
+        std::process::Command::new(env!("CARGO_BIN_EXE_hanji")).args(["check", "/nonexistent/blog"]).output().unwrap();
     assert_eq!(run.status.code(), Some(2));
     let stderr = String::from_utf8(run.stderr).unwrap();
     assert!(stderr.contains("no blog folder at `/nonexistent/blog`"), "{stderr}");

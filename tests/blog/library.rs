@@ -20,8 +20,8 @@ const FILES: [&str; 5] = ["posts/a.md", "posts/b.md", "posts/c/index.md", "posts
 
 fn text() -> impl Strategy<Value = String> {
     let tags = prop::sample::subsequence(vec!["nccl", "NCCL", "rust", "분산 학습", "분산  학습", "cuda"], 0..4);
-    (0u8..4, tags, any::<bool>(), 1u8..28, prop::option::of("[a-c]{1,2}")).prop_map(
-        |(kind, tags, draft, day, slug)| match kind {
+    (0u8..4, tags, any::<bool>(), 1u8..28, prop::option::of("[a-c]{1,2}")).prop_map(|(kind, tags, draft, day, slug)| {
+        match kind {
             // A file whose front matter cannot be read at all.
             0 => "---\ntitle: [unclosed\n".to_string(),
             // A bad date: a post with an error.
@@ -31,8 +31,8 @@ fn text() -> impl Strategy<Value = String> {
                 tags.join(", "),
                 slug.map(|s| format!("slug: {s}\n")).unwrap_or_default(),
             ),
-        },
-    )
+        }
+    })
 }
 
 fn change() -> impl Strategy<Value = Change> {

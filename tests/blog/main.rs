@@ -5,6 +5,7 @@
 //! (symlinks, huge files), then loads it or runs `hanji` on it.
 
 mod broken;
+mod export;
 mod formats;
 mod library;
 mod sample;
@@ -28,6 +29,11 @@ impl BlogTest {
     /// A copy of the sample blog in `content/`.
     pub fn sample() -> Self {
         Self::copy_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("content"))
+    }
+
+    /// An empty blog folder, for tests that write their own posts.
+    pub fn empty() -> Self {
+        Self { dir: tempfile::tempdir().unwrap() }
     }
 
     fn copy_of(source: &Path) -> Self {
@@ -67,12 +73,8 @@ impl BlogTest {
     /// Runs `hanji ARGS… DIR` with this blog as DIR, from inside it so paths
     /// print relative.
     pub fn hanji(&self, args: &[&str]) -> Run {
-        let output = Command::new(env!("CARGO_BIN_EXE_hanji"))
-            .args(args)
-            .arg(".")
-            .current_dir(self.path())
-            .output()
-            .unwrap();
+        let output =
+            Command::new(env!("CARGO_BIN_EXE_hanji")).args(args).arg(".").current_dir(self.path()).output().unwrap();
         Run(output)
     }
 }
@@ -106,6 +108,48 @@ impl Run {
             .unwrap_or_else(|| panic!("no line starts with {prefix:?} in:\n{}", self.stdout()));
         (lines[index].clone(), lines.get(index + 1).cloned().unwrap_or_default())
     }
+}
+
+/// Runs `hanji export` of `blog` into `out` (quiet).
+pub fn export(blog: &BlogTest, out: &Path, extra: &[&str]) -> Run {
+    let mut args = vec!["export", "--quiet", "--out", out.to_str().unwrap()];
+    args.extend(extra);
+    blog.hanji(&args)
+}
+
+pub fn read(path: impl AsRef<Path>) -> String {
+    let path = path.as_ref();
+    fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The text a reader sees in an HTML page: tags dropped, spaces collapsed.
+pub fn visible_text(html: &str) -> String {
+    let mut text = String::with_capacity(html.len());
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                text.push(' ');
+            }
+            _ if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ").replace("( ", "(").replace(" )", ")")
+}
+
+/// Every file under `dir`, relative, sorted.
+pub fn files(dir: &Path) -> Vec<String> {
+    let mut files: Vec<String> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(Result::unwrap)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.path().strip_prefix(dir).unwrap().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    files
 }
 
 pub fn p(path: &str) -> PathBuf {

@@ -19,10 +19,8 @@ fn tags_prints_nccl_5_first() {
     assert_eq!(lines[0], "nccl (5)");
     assert!(lines.len() > 20, "{lines:?}");
     // Most used first, ties by name.
-    let counts: Vec<usize> = lines
-        .iter()
-        .map(|l| l.rsplit_once(" (").unwrap().1.trim_end_matches(')').parse().unwrap())
-        .collect();
+    let counts: Vec<usize> =
+        lines.iter().map(|l| l.rsplit_once(" (").unwrap().1.trim_end_matches(')').parse().unwrap()).collect();
     assert!(counts.windows(2).all(|w| w[0] >= w[1]), "{lines:?}");
     // The draft's tags are not there without --drafts.
     assert!(!lines.iter().any(|l| l.starts_with("fp8 ")), "{lines:?}");
