@@ -5,13 +5,15 @@ SHELL := /bin/bash
 CARGO ?= cargo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps lint unit bench
+VNU := .cache/vnu/node_modules/vnu-jar/build/dist/vnu.jar
+
+.PHONY: run test deps lint unit html bench
 
 run: deps
 	$(CARGO) run --quiet -- check content
 	$(CARGO) run --quiet -- tags content
 
-test: deps lint unit
+test: deps lint unit html
 
 lint:
 	$(CARGO) fmt --check
@@ -19,6 +21,18 @@ lint:
 
 unit:
 	$(CARGO) test --locked
+
+# The exported sample blog must have zero errors in the Nu HTML Checker.
+html: $(VNU)
+	rm -rf .cache/sample-site
+	$(CARGO) run --quiet -- export content --out .cache/sample-site --quiet
+	java -jar $(VNU) --errors-only --skip-non-html .cache/sample-site
+	@echo "Nu HTML Checker: no errors in $$(find .cache/sample-site -name '*.html' | wc -l) pages"
+
+$(VNU):
+	@command -v java >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q default-jre-headless; }
+	@command -v npm >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q npm; }
+	npm install --prefix .cache/vnu --no-save --no-audit --no-fund vnu-jar@26.9.27
 
 bench: deps
 	$(CARGO) bench --bench core
