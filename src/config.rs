@@ -148,8 +148,14 @@ fn is_language_tag(tag: &str) -> bool {
 
 fn toml_problem(text: &str, error: &toml::de::Error) -> Problem {
     let (line, column) = error.span().map(|s| line_column(text, s.start)).unwrap_or((1, 1));
-    Problem::error(line, column, error.message().trim().to_string())
-        .with_hint("see the settings in the README: strings are quoted, numbers are not")
+    let message = error.message().trim().replace("usize", "a whole number");
+    // Name the setting when the error is about its value.
+    let key = text.lines().nth(line - 1).and_then(|l| l.split_once('=')).map(|(k, _)| k.trim().trim_matches('"'));
+    let message = match key {
+        Some(key) if KEYS.contains(&key) => format!("`{key}`: {message}"),
+        _ => message,
+    };
+    Problem::error(line, column, message).with_hint("see the settings in the README: strings are quoted, numbers are not")
 }
 
 /// Where `key = …` stands in the text, for pointing at a setting.

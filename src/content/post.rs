@@ -134,12 +134,12 @@ pub fn tag_slug(tag: &str) -> String {
     crate::slug::slug(&collapsed.join(" "))
 }
 
-/// Trimmed, empty ones dropped, and the second spelling of a tag the post
-/// already has (by slug) dropped too.
+/// Spaces collapsed (`분산  학습` is `분산 학습`), empty ones dropped, and the
+/// second spelling of a tag the post already has (by slug) dropped too.
 fn distinct_tags(tags: Vec<String>) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     tags.into_iter()
-        .map(|t| t.trim().to_string())
+        .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
         .filter(|t| !t.is_empty() && !tag_slug(t).is_empty() && seen.insert(tag_slug(t)))
         .collect()
 }

@@ -45,10 +45,7 @@ impl PostDate {
 
         scan.spaces();
         scan.offset()?;
-        scan.rest.is_empty().then_some(PostDate {
-            date,
-            time: Some(time),
-        })
+        scan.rest.is_empty().then_some(PostDate { date, time: Some(time) })
     }
 }
 
@@ -73,12 +70,7 @@ struct Scanner<'a> {
 impl Scanner<'_> {
     /// Between `min` and `max` ASCII digits as a number (at most 4 digits, so no overflow).
     fn digits(&mut self, min: usize, max: usize) -> Option<u32> {
-        let count = self
-            .rest
-            .bytes()
-            .take(max)
-            .take_while(u8::is_ascii_digit)
-            .count();
+        let count = self.rest.bytes().take(max).take_while(u8::is_ascii_digit).count();
         if count < min {
             return None;
         }
@@ -150,28 +142,13 @@ mod tests {
     }
 
     fn at(y: i16, m: i8, d: i8, h: i8, min: i8, s: i8, ns: i32) -> PostDate {
-        PostDate {
-            date: date(y, m, d),
-            time: Some(Time::new(h, min, s, ns).unwrap()),
-        }
+        PostDate { date: date(y, m, d), time: Some(Time::new(h, min, s, ns).unwrap()) }
     }
 
     #[test]
     fn reads_a_plain_date() {
-        assert_eq!(
-            PostDate::parse("2026-07-17"),
-            Some(PostDate {
-                date: date(2026, 7, 17),
-                time: None
-            })
-        );
-        assert_eq!(
-            PostDate::parse(" 2026-7-1 "),
-            Some(PostDate {
-                date: date(2026, 7, 1),
-                time: None
-            })
-        );
+        assert_eq!(PostDate::parse("2026-07-17"), Some(PostDate { date: date(2026, 7, 17), time: None }));
+        assert_eq!(PostDate::parse(" 2026-7-1 "), Some(PostDate { date: date(2026, 7, 1), time: None }));
     }
 
     #[test]
@@ -185,43 +162,22 @@ mod tests {
 
     #[test]
     fn reads_space_separated_with_or_without_seconds_and_fractions() {
-        assert_eq!(
-            PostDate::parse("2026-07-17 09:30:00"),
-            Some(at(2026, 7, 17, 9, 30, 0, 0))
-        );
-        assert_eq!(
-            PostDate::parse("2026-07-17 09:30"),
-            Some(at(2026, 7, 17, 9, 30, 0, 0))
-        );
-        assert_eq!(
-            PostDate::parse("2026-07-17T09:30"),
-            Some(at(2026, 7, 17, 9, 30, 0, 0))
-        );
-        assert_eq!(
-            PostDate::parse("2026-07-17T09:30:05.25"),
-            Some(at(2026, 7, 17, 9, 30, 5, 250_000_000))
-        );
+        assert_eq!(PostDate::parse("2026-07-17 09:30:00"), Some(at(2026, 7, 17, 9, 30, 0, 0)));
+        assert_eq!(PostDate::parse("2026-07-17 09:30"), Some(at(2026, 7, 17, 9, 30, 0, 0)));
+        assert_eq!(PostDate::parse("2026-07-17T09:30"), Some(at(2026, 7, 17, 9, 30, 0, 0)));
+        assert_eq!(PostDate::parse("2026-07-17T09:30:05.25"), Some(at(2026, 7, 17, 9, 30, 5, 250_000_000)));
         assert_eq!(
             PostDate::parse("2026-07-17 09:30:05.1234567891234 +0900"),
             Some(at(2026, 7, 17, 9, 30, 5, 123_456_789))
         );
         // Jekyll's own documented form.
-        assert_eq!(
-            PostDate::parse("2015-01-13 15:21:00 -0800"),
-            Some(at(2015, 1, 13, 15, 21, 0, 0))
-        );
+        assert_eq!(PostDate::parse("2015-01-13 15:21:00 -0800"), Some(at(2015, 1, 13, 15, 21, 0, 0)));
     }
 
     #[test]
     fn keeps_the_written_day_whatever_the_offset() {
-        assert_eq!(
-            PostDate::parse("2026-07-17T23:30:00-05:00"),
-            Some(at(2026, 7, 17, 23, 30, 0, 0))
-        );
-        assert_eq!(
-            PostDate::parse("2026-07-17T00:10:00+14:00"),
-            Some(at(2026, 7, 17, 0, 10, 0, 0))
-        );
+        assert_eq!(PostDate::parse("2026-07-17T23:30:00-05:00"), Some(at(2026, 7, 17, 23, 30, 0, 0)));
+        assert_eq!(PostDate::parse("2026-07-17T00:10:00+14:00"), Some(at(2026, 7, 17, 0, 10, 0, 0)));
     }
 
     #[test]
@@ -246,11 +202,7 @@ mod tests {
 
     #[test]
     fn writes_what_it_reads() {
-        for text in [
-            "2026-07-17",
-            "2026-07-17T09:30:00",
-            "2026-07-17T09:30:05.25",
-        ] {
+        for text in ["2026-07-17", "2026-07-17T09:30:00", "2026-07-17T09:30:05.25"] {
             let parsed = PostDate::parse(text).unwrap();
             assert_eq!(parsed.to_string(), text);
             assert_eq!(PostDate::parse(&parsed.to_string()), Some(parsed));

@@ -24,10 +24,7 @@ impl FieldValue {
     pub(crate) fn to_json(&self) -> Value {
         match self {
             FieldValue::Text(text) => Value::String(text.clone()),
-            FieldValue::List(items) => items
-                .iter()
-                .map(|item| Value::String(item.clone()))
-                .collect(),
+            FieldValue::List(items) => items.iter().map(|item| Value::String(item.clone())).collect(),
             FieldValue::Bool(flag) => Value::Bool(*flag),
             FieldValue::Date(date) => Value::String(date.to_string()),
         }
@@ -71,28 +68,12 @@ pub fn set_field(text: &str, key: &str, value: &FieldValue) -> Result<String, Ed
     let front_matter = &text[split.front_matter.clone()];
     let eol = split.line_ending;
     let edited = match split.format {
-        None => format!(
-            "---{eol}{}---{eol}",
-            edit_yaml::set("", &place, value, eol, None)
-        ),
+        None => format!("---{eol}{}---{eol}", edit_yaml::set("", &place, value, eol, None)),
         Some(Format::Yaml) => edit_yaml::set(front_matter, &place, value, eol, taxonomies(&before)),
-        Some(Format::Toml) => {
-            edit_toml::set(front_matter, &place, value, eol).map_err(|reason| {
-                EditError::Unsupported {
-                    key: key.to_string(),
-                    reason,
-                }
-            })?
-        }
+        Some(Format::Toml) => edit_toml::set(front_matter, &place, value, eol)
+            .map_err(|reason| EditError::Unsupported { key: key.to_string(), reason })?,
     };
-    checked(
-        text,
-        splice(text, &split, &edited),
-        key,
-        &before,
-        &[place],
-        Some(value),
-    )
+    checked(text, splice(text, &split, &edited), key, &before, &[place], Some(value))
 }
 
 /// `text` without the field `key`, under whichever of its names it is written
@@ -109,23 +90,12 @@ pub fn remove_field(text: &str, key: &str) -> Result<String, EditError> {
     let mut front_matter = text[split.front_matter.clone()].to_string();
     for place in &places {
         front_matter = match split.format {
-            Some(Format::Toml) => edit_toml::remove(&front_matter, place).map_err(|reason| {
-                EditError::Unsupported {
-                    key: key.to_string(),
-                    reason,
-                }
-            })?,
+            Some(Format::Toml) => edit_toml::remove(&front_matter, place)
+                .map_err(|reason| EditError::Unsupported { key: key.to_string(), reason })?,
             _ => edit_yaml::remove(&front_matter, place, taxonomies(&before)),
         };
     }
-    checked(
-        text,
-        splice(text, &split, &front_matter),
-        key,
-        &before,
-        &places,
-        None,
-    )
+    checked(text, splice(text, &split, &front_matter), key, &before, &places, None)
 }
 
 /// A list for a field written as one text keeps that form when it can:
@@ -135,13 +105,7 @@ fn as_written_before(value: &FieldValue, place: &Place, fields: &[RawField]) -> 
         return None;
     };
     let (name, old) = match place {
-        Place::Top(name) => (
-            name.as_str(),
-            fields
-                .iter()
-                .find(|field| &field.key == name)
-                .map(|field| &field.value),
-        ),
+        Place::Top(name) => (name.as_str(), fields.iter().find(|field| &field.key == name).map(|field| &field.value)),
         Place::TaxonomyTags => ("tags", taxonomies(fields).and_then(|map| map.get("tags"))),
     };
     if !matches!(old, Some(Value::String(_))) {
@@ -150,8 +114,9 @@ fn as_written_before(value: &FieldValue, place: &Place, fields: &[RawField]) -> 
     match items.as_slice() {
         [] => None,
         // Tags are split at commas when read, so a tag with a comma needs a list.
-        _ if TAGS.contains(&name) => (!items.iter().any(|item| item.contains(',')))
-            .then(|| FieldValue::Text(items.join(", "))),
+        _ if TAGS.contains(&name) => {
+            (!items.iter().any(|item| item.contains(','))).then(|| FieldValue::Text(items.join(", ")))
+        }
         [only] => Some(FieldValue::Text(only.clone())),
         _ => None,
     }
@@ -160,9 +125,7 @@ fn as_written_before(value: &FieldValue, place: &Place, fields: &[RawField]) -> 
 /// Keys the editors can write in both formats without quoting.
 fn check_key(key: &str) -> Result<(), EditError> {
     let mut chars = key.chars();
-    let first_ok = chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
     let rest_ok = chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     // YAML would read these bare words as booleans or null, not as keys.
     let reserved = ["true", "false", "yes", "no", "on", "off", "y", "n", "null"];
@@ -184,10 +147,7 @@ fn raw_fields(text: &str, split: &Split) -> Result<Vec<RawField>, EditError> {
 }
 
 fn taxonomies(fields: &[RawField]) -> Option<&Value> {
-    fields
-        .iter()
-        .find(|field| field.key == TAXONOMIES)
-        .map(|field| &field.value)
+    fields.iter().find(|field| field.key == TAXONOMIES).map(|field| &field.value)
 }
 
 fn has(fields: &[RawField], key: &str) -> bool {
@@ -199,11 +159,7 @@ fn has_taxonomy_tags(fields: &[RawField]) -> bool {
 }
 
 fn aliases_of(key: &str) -> &'static [&'static str] {
-    ALIASES
-        .iter()
-        .find(|names| names.contains(&key))
-        .copied()
-        .unwrap_or(&[])
+    ALIASES.iter().find(|names| names.contains(&key)).copied().unwrap_or(&[])
 }
 
 /// The key itself if present, else the name `parse` reads this field from,
@@ -227,11 +183,8 @@ fn places_to_remove(fields: &[RawField], key: &str) -> Vec<Place> {
         [] => &[key][..],
         names => names,
     };
-    let mut places: Vec<Place> = names
-        .iter()
-        .filter(|name| has(fields, name))
-        .map(|name| Place::Top(name.to_string()))
-        .collect();
+    let mut places: Vec<Place> =
+        names.iter().filter(|name| has(fields, name)).map(|name| Place::Top(name.to_string())).collect();
     if names == TAGS && has_taxonomy_tags(fields) {
         places.push(Place::TaxonomyTags);
     }
@@ -240,11 +193,7 @@ fn places_to_remove(fields: &[RawField], key: &str) -> Vec<Place> {
 
 fn splice(text: &str, split: &Split, front_matter: &str) -> String {
     let range = split.front_matter.clone();
-    format!(
-        "{}{front_matter}{}",
-        &text[..range.start],
-        &text[range.end..]
-    )
+    format!("{}{front_matter}{}", &text[..range.start], &text[range.end..])
 }
 
 /// The edit is returned only if the new text reads, every other field reads
@@ -259,14 +208,11 @@ fn checked(
     places: &[Place],
     value: Option<&FieldValue>,
 ) -> Result<String, EditError> {
-    let broken = |reason: String| EditError::WouldBreak {
-        key: key.to_string(),
-        reason,
-    };
-    let new_split = split::split(&new_text)
-        .map_err(|problem| broken(format!("break the front matter: {}", problem.message)))?;
-    let after = raw_fields(&new_text, &new_split)
-        .map_err(|error| broken(format!("break the front matter: {error}")))?;
+    let broken = |reason: String| EditError::WouldBreak { key: key.to_string(), reason };
+    let new_split =
+        split::split(&new_text).map_err(|problem| broken(format!("break the front matter: {}", problem.message)))?;
+    let after =
+        raw_fields(&new_text, &new_split).map_err(|error| broken(format!("break the front matter: {error}")))?;
     let old_split = split::split(old_text).map_err(EditError::Unreadable)?;
     if new_text[new_split.body.clone()] != old_text[old_split.body.clone()] {
         return Err(broken("change the post's body".into()));
@@ -276,16 +222,11 @@ fn checked(
     }
     if let (Some(value), Some(place)) = (value, places.first()) {
         let written = match place {
-            Place::Top(name) => after
-                .iter()
-                .find(|field| &field.key == name)
-                .map(|field| &field.value),
+            Place::Top(name) => after.iter().find(|field| &field.key == name).map(|field| &field.value),
             Place::TaxonomyTags => taxonomies(&after).and_then(|map| map.get("tags")),
         };
         let reads_back = match (value, written) {
-            (FieldValue::Date(date), Some(Value::String(text))) => {
-                PostDate::parse(text) == Some(*date)
-            }
+            (FieldValue::Date(date), Some(Value::String(text))) => PostDate::parse(text) == Some(*date),
             (value, Some(written)) => value.to_json() == *written,
             (_, None) => false,
         };

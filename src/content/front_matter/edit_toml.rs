@@ -12,24 +12,14 @@ use super::fields::TAXONOMIES;
 
 /// `text` (the front matter between the `+++` lines) with the field at
 /// `place` set; `Err` says why it cannot be.
-pub(crate) fn set(
-    text: &str,
-    place: &Place,
-    value: &FieldValue,
-    eol: &str,
-) -> Result<String, String> {
+pub(crate) fn set(text: &str, place: &Place, value: &FieldValue, eol: &str) -> Result<String, String> {
     let document = parse(text)?;
     let root = document.as_table();
     match place {
         Place::Top(key) => match root.get(key) {
             Some(Item::Value(old)) => replace_value(text, old, value, eol),
             Some(_) => Err(format!("`{key}` is a table")),
-            None => Ok(insert_line(
-                text,
-                root_end(root),
-                &format!("{key} = {}", render(value, None, eol)),
-                eol,
-            )),
+            None => Ok(insert_line(text, root_end(root), &format!("{key} = {}", render(value, None, eol)), eol)),
         },
         Place::TaxonomyTags => match root.get(TAXONOMIES) {
             Some(Item::Table(table)) if table.is_dotted() => match table.get("tags") {
@@ -45,32 +35,16 @@ pub(crate) fn set(
                 Some(Item::Value(old)) => replace_value(text, old, value, eol),
                 Some(_) => Err("`taxonomies.tags` is a table".into()),
                 None => match table_end(table) {
-                    Some(end) => Ok(insert_line(
-                        text,
-                        end,
-                        &format!("tags = {}", render(value, None, eol)),
-                        eol,
-                    )),
+                    Some(end) => Ok(insert_line(text, end, &format!("tags = {}", render(value, None, eol)), eol)),
                     // `[taxonomies.x]` alone makes an implicit table with no line of its own.
-                    None => Ok(insert_line(
-                        text,
-                        root_end(root),
-                        &format!("tags = {}", render(value, None, eol)),
-                        eol,
-                    )),
+                    None => Ok(insert_line(text, root_end(root), &format!("tags = {}", render(value, None, eol)), eol)),
                 },
             },
-            Some(Item::Value(toml_edit::Value::InlineTable(_))) => {
-                edit_inline_taxonomies(text, root, |table| {
-                    let tags = render(value, table.get("tags").map(|old| (old, "")), eol);
-                    table.insert(
-                        "tags",
-                        tags.parse()
-                            .map_err(|_| "the tags cannot be written".to_string())?,
-                    );
-                    Ok(())
-                })
-            }
+            Some(Item::Value(toml_edit::Value::InlineTable(_))) => edit_inline_taxonomies(text, root, |table| {
+                let tags = render(value, table.get("tags").map(|old| (old, "")), eol);
+                table.insert("tags", tags.parse().map_err(|_| "the tags cannot be written".to_string())?);
+                Ok(())
+            }),
             _ => Err("`taxonomies` is not a table".into()),
         },
     }
@@ -94,10 +68,7 @@ pub(crate) fn remove(text: &str, place: &Place) -> Result<String, String> {
             _ => return Ok(text.to_string()),
         },
     };
-    match (
-        table.get(key),
-        table.key(key).and_then(toml_edit::Key::span),
-    ) {
+    match (table.get(key), table.key(key).and_then(toml_edit::Key::span)) {
         (None, _) => Ok(text.to_string()),
         (Some(Item::Value(value)), Some(key_span)) => {
             let end = value.span().map_or(key_span.end, |span| span.end);
@@ -112,19 +83,10 @@ fn parse(text: &str) -> Result<toml_edit::Document<&str>, String> {
     toml_edit::Document::parse(text).map_err(|error| error.message().to_string())
 }
 
-fn replace_value(
-    text: &str,
-    old: &toml_edit::Value,
-    value: &FieldValue,
-    eol: &str,
-) -> Result<String, String> {
+fn replace_value(text: &str, old: &toml_edit::Value, value: &FieldValue, eol: &str) -> Result<String, String> {
     let span = old.span().ok_or("the value has no place in the file")?;
     let written = render(value, Some((old, &text[span.clone()])), eol);
-    Ok(format!(
-        "{}{written}{}",
-        &text[..span.start],
-        &text[span.end..]
-    ))
+    Ok(format!("{}{written}{}", &text[..span.start], &text[span.end..]))
 }
 
 /// A value as TOML text, in the style of the value it replaces (`old`, with
@@ -171,10 +133,7 @@ fn styled_list(items: &[String], old_text: &str, eol: &str) -> Option<String> {
     for (index, item) in items.iter().enumerate() {
         let mut value: toml_edit::Value = string(item, literal).parse().ok()?;
         let (prefix, suffix) = if index == 0 {
-            (
-                decor_text(first.decor().prefix()).to_string(),
-                decor_text(first.decor().suffix()),
-            )
+            (decor_text(first.decor().prefix()).to_string(), decor_text(first.decor().suffix()))
         } else {
             let prefix = decor_text(later.decor().prefix());
             let prefix = match prefix.rfind('\n') {
@@ -184,11 +143,7 @@ fn styled_list(items: &[String], old_text: &str, eol: &str) -> Option<String> {
             };
             (prefix, decor_text(later.decor().suffix()))
         };
-        let suffix = if suffix.trim().is_empty() && !suffix.contains('\n') {
-            suffix
-        } else {
-            ""
-        };
+        let suffix = if suffix.trim().is_empty() && !suffix.contains('\n') { suffix } else { "" };
         *value.decor_mut() = toml_edit::Decor::new(prefix, suffix);
         list.push_formatted(value);
     }
@@ -245,10 +200,7 @@ fn root_end(root: &Table) -> usize {
 /// After the last value of a `[table]`, or after its header if it has none.
 fn table_end(table: &Table) -> Option<usize> {
     let header = table.span()?.end;
-    let last = table
-        .iter()
-        .filter_map(|(_, item)| item.as_value()?.span().map(|span| span.end))
-        .max();
+    let last = table.iter().filter_map(|(_, item)| item.as_value()?.span().map(|span| span.end)).max();
     Some(last.unwrap_or(header).max(header))
 }
 
@@ -256,11 +208,7 @@ fn table_end(table: &Table) -> Option<usize> {
 fn insert_line(text: &str, after: usize, line: &str, eol: &str) -> String {
     let at = if after == 0 { 0 } else { line_end(text, after) };
     let before = &text[..at];
-    let gap = if before.is_empty() || before.ends_with('\n') {
-        ""
-    } else {
-        eol
-    };
+    let gap = if before.is_empty() || before.ends_with('\n') { "" } else { eol };
     format!("{before}{gap}{line}{eol}{}", &text[at..])
 }
 
@@ -271,9 +219,7 @@ fn line_start(text: &str, at: usize) -> usize {
 
 /// Just after the line ending of the line holding byte `at`.
 fn line_end(text: &str, at: usize) -> usize {
-    text[at..]
-        .find('\n')
-        .map_or(text.len(), |newline| at + newline + 1)
+    text[at..].find('\n').map_or(text.len(), |newline| at + newline + 1)
 }
 
 /// Rewrites an inline `taxonomies = { … }` through toml_edit (it is one line).
@@ -286,18 +232,10 @@ fn edit_inline_taxonomies(
         return Err("`taxonomies` is not a table".into());
     };
     let span: Range<usize> = old.span().ok_or("the value has no place in the file")?;
-    let mut value: toml_edit::Value = text[span.clone()]
-        .parse()
-        .map_err(|_| "`taxonomies` cannot be read")?;
-    let table = value
-        .as_inline_table_mut()
-        .ok_or("`taxonomies` is not a table")?;
+    let mut value: toml_edit::Value = text[span.clone()].parse().map_err(|_| "`taxonomies` cannot be read")?;
+    let table = value.as_inline_table_mut().ok_or("`taxonomies` is not a table")?;
     change(table)?;
-    Ok(format!(
-        "{}{value}{}",
-        &text[..span.start],
-        &text[span.end..]
-    ))
+    Ok(format!("{}{value}{}", &text[..span.start], &text[span.end..]))
 }
 
 #[cfg(test)]
@@ -325,10 +263,7 @@ mod tests {
             set_top(text, "date", FieldValue::Date(date)),
             "title   =  'Old'   # why\ndate = 2026-07-18T09:30:00\n"
         );
-        assert_eq!(
-            set_top("d = \"2026-07-17\"\n", "d", FieldValue::Date(date)),
-            "d = \"2026-07-18T09:30:00\"\n"
-        );
+        assert_eq!(set_top("d = \"2026-07-17\"\n", "d", FieldValue::Date(date)), "d = \"2026-07-18T09:30:00\"\n");
     }
 
     #[test]
@@ -342,27 +277,12 @@ mod tests {
     fn lists_keep_their_layout() {
         let text = "tags = [\r\n  \"a\",\r\n  \"b\",\r\n]\r\n";
         assert_eq!(
-            set(
-                text,
-                &Place::Top("tags".into()),
-                &list(&["x", "y", "z"]),
-                "\r\n"
-            )
-            .unwrap(),
+            set(text, &Place::Top("tags".into()), &list(&["x", "y", "z"]), "\r\n").unwrap(),
             "tags = [\r\n  \"x\",\r\n  \"y\",\r\n  \"z\",\r\n]\r\n"
         );
-        assert_eq!(
-            set_top("tags = ['a', 'b']\n", "tags", list(&["c"])),
-            "tags = ['c']\n"
-        );
-        assert_eq!(
-            set_top("tags = [\"a\"]\n", "tags", list(&["c", "d"])),
-            "tags = [\"c\", \"d\"]\n"
-        );
-        assert_eq!(
-            set_top("tags = [\"a\"]\n", "tags", list(&[])),
-            "tags = []\n"
-        );
+        assert_eq!(set_top("tags = ['a', 'b']\n", "tags", list(&["c"])), "tags = ['c']\n");
+        assert_eq!(set_top("tags = [\"a\"]\n", "tags", list(&["c", "d"])), "tags = [\"c\", \"d\"]\n");
+        assert_eq!(set_top("tags = [\"a\"]\n", "tags", list(&[])), "tags = []\n");
     }
 
     #[test]
@@ -372,20 +292,13 @@ mod tests {
             set_top(text, "slug", FieldValue::Text("s".into())),
             "title = \"T\" # c\nslug = \"s\"\n\n[taxonomies]\ntags = [\"a\"]\n"
         );
-        assert_eq!(
-            set_top("[extra]\nx = 1\n", "draft", FieldValue::Bool(true)),
-            "draft = true\n[extra]\nx = 1\n"
-        );
-        assert_eq!(
-            set_top("", "draft", FieldValue::Bool(true)),
-            "draft = true\n"
-        );
+        assert_eq!(set_top("[extra]\nx = 1\n", "draft", FieldValue::Bool(true)), "draft = true\n[extra]\nx = 1\n");
+        assert_eq!(set_top("", "draft", FieldValue::Bool(true)), "draft = true\n");
     }
 
     #[test]
     fn taxonomy_tags_are_edited_in_place() {
-        let text =
-            "title = \"T\"\n\n[taxonomies]\ncategories = [\"c\"]\ntags = [\"a\"] # t\n\n[extra]\n";
+        let text = "title = \"T\"\n\n[taxonomies]\ncategories = [\"c\"]\ntags = [\"a\"] # t\n\n[extra]\n";
         assert_eq!(
             set(text, &Place::TaxonomyTags, &list(&["b"]), "\n").unwrap(),
             "title = \"T\"\n\n[taxonomies]\ncategories = [\"c\"]\ntags = [\"b\"] # t\n\n[extra]\n"
@@ -409,14 +322,8 @@ mod tests {
     #[test]
     fn removes_the_whole_line() {
         let text = "# the title\ntitle = \"T\" # c\nlist = [\n  1,\n]\nz = 1\n";
-        assert_eq!(
-            remove(text, &Place::Top("title".into())).unwrap(),
-            "# the title\nlist = [\n  1,\n]\nz = 1\n"
-        );
-        assert_eq!(
-            remove(text, &Place::Top("list".into())).unwrap(),
-            "# the title\ntitle = \"T\" # c\nz = 1\n"
-        );
+        assert_eq!(remove(text, &Place::Top("title".into())).unwrap(), "# the title\nlist = [\n  1,\n]\nz = 1\n");
+        assert_eq!(remove(text, &Place::Top("list".into())).unwrap(), "# the title\ntitle = \"T\" # c\nz = 1\n");
         assert_eq!(remove(text, &Place::Top("none".into())).unwrap(), text);
     }
 }

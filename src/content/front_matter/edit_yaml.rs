@@ -13,29 +13,26 @@ use super::yaml_text::{self, Context, Quote};
 
 /// `text` (the front matter between the fences) with the field at `place` set.
 /// `taxonomies` is the parsed `taxonomies` value, for the rare flow mapping.
-pub(crate) fn set(
-    text: &str,
-    place: &Place,
-    value: &FieldValue,
-    eol: &str,
-    taxonomies: Option<&Value>,
-) -> String {
+pub(crate) fn set(text: &str, place: &Place, value: &FieldValue, eol: &str, taxonomies: Option<&Value>) -> String {
     let lines = Lines::new(text);
     let all = 0..lines.len();
+    // Top-level keys are usually at column 1, but YAML allows any indentation.
+    let top = lines.first_indent(all.clone()).unwrap_or(0);
+    let margin = " ".repeat(top);
     match place {
-        Place::Top(key) => match lines.find(all, 0, key) {
+        Place::Top(key) => match lines.find(all, top, key) {
             Some(entry) => lines.replace(&entry, &lines.render(&entry, value, eol)),
-            None => lines.insert(text.len(), &new_entry("", key, value, eol)),
+            None => lines.insert(text.len(), &new_entry(&margin, key, value, eol)),
         },
         Place::TaxonomyTags => {
-            let Some(parent) = lines.find(all, 0, TAXONOMIES) else {
-                return lines.insert(text.len(), &new_entry("", "tags", value, eol));
+            let Some(parent) = lines.find(all, top, TAXONOMIES) else {
+                return lines.insert(text.len(), &new_entry(&margin, "tags", value, eol));
             };
             if !lines.value_is_below(&parent) {
                 return lines.rewrite_flow_taxonomies(&parent, taxonomies, Some(value), eol);
             }
             let children = parent.key_line + 1..parent.end_line;
-            let indent = lines.first_indent(children.clone()).unwrap_or(2);
+            let indent = lines.first_indent(children.clone()).unwrap_or(top + 2);
             match lines.find(children, indent, "tags") {
                 Some(entry) => lines.replace(&entry, &lines.render(&entry, value, eol)),
                 None => {
@@ -51,20 +48,21 @@ pub(crate) fn set(
 pub(crate) fn remove(text: &str, place: &Place, taxonomies: Option<&Value>) -> String {
     let lines = Lines::new(text);
     let all = 0..lines.len();
+    let top = lines.first_indent(all.clone()).unwrap_or(0);
     match place {
-        Place::Top(key) => match lines.find(all, 0, key) {
+        Place::Top(key) => match lines.find(all, top, key) {
             Some(entry) => lines.replace(&entry, ""),
             None => text.to_string(),
         },
         Place::TaxonomyTags => {
-            let Some(parent) = lines.find(all, 0, TAXONOMIES) else {
+            let Some(parent) = lines.find(all, top, TAXONOMIES) else {
                 return text.to_string();
             };
             if !lines.value_is_below(&parent) {
                 return lines.rewrite_flow_taxonomies(&parent, taxonomies, None, "\n");
             }
             let children = parent.key_line + 1..parent.end_line;
-            let indent = lines.first_indent(children.clone()).unwrap_or(2);
+            let indent = lines.first_indent(children.clone()).unwrap_or(top + 2);
             let Some(entry) = lines.find(children.clone(), indent, "tags") else {
                 return text.to_string();
             };
@@ -124,11 +122,7 @@ impl<'a> Lines<'a> {
                 Some(newline) => (newline, newline + 1),
                 None => (rest.len(), rest.len()),
             };
-            spans.push(Span {
-                start,
-                content_end: start + content_len,
-                end: start + len,
-            });
+            spans.push(Span { start, content_end: start + content_len, end: start + len });
             start += len;
         }
         Lines { text, spans }
@@ -204,8 +198,7 @@ impl<'a> Lines<'a> {
             if rest.is_empty() || (rest.starts_with('#') && !(block_scalar && depth > indent)) {
                 continue;
             }
-            let belongs =
-                depth > indent || (depth == indent && (rest == "-" || rest.starts_with("- ")));
+            let belongs = depth > indent || (depth == indent && (rest == "-" || rest.starts_with("- ")));
             // Anything else at this indentation that is not a key (a closing `]`
             // of a flow list, say) still belongs to the value above it.
             let stray = depth == indent && key_of(rest).is_none() && !rest.starts_with("- ");
@@ -220,8 +213,7 @@ impl<'a> Lines<'a> {
     /// Whether the entry's value starts on the next line (a block list, a
     /// nested mapping) rather than after the colon.
     fn value_is_below(&self, entry: &Entry) -> bool {
-        let inline =
-            self.text[entry.colon_end..self.spans[entry.key_line].content_end].trim_start();
+        let inline = self.text[entry.colon_end..self.spans[entry.key_line].content_end].trim_start();
         inline.is_empty() || inline.starts_with('#')
     }
 
@@ -237,15 +229,7 @@ impl<'a> Lines<'a> {
         let single_line = entry.end_line == entry.key_line + 1;
 
         let (sep, token, comment) = if inline.is_empty() || inline.starts_with('#') {
-            (
-                " ",
-                "",
-                if inline.is_empty() {
-                    String::new()
-                } else {
-                    format!(" {inline}")
-                },
-            )
+            (" ", "", if inline.is_empty() { String::new() } else { format!(" {inline}") })
         } else {
             let sep = &rest[..rest.len() - inline.len()];
             match yaml_text::token_len(inline) {
@@ -257,16 +241,12 @@ impl<'a> Lines<'a> {
         };
 
         // A block list keeps its items' indentation and quoting.
-        let first_below =
-            (entry.key_line + 1..entry.end_line).find(|&line| self.indent(line).is_some());
+        let first_below = (entry.key_line + 1..entry.end_line).find(|&line| self.indent(line).is_some());
         let block_items = first_below.and_then(|line| {
             let content = self.content(line);
             let item = content.trim_start_matches([' ', '\t']);
             let marker = item.strip_prefix("- ").or((item == "-").then_some(""))?;
-            Some((
-                &content[..content.len() - item.len()],
-                Quote::of(marker.trim_start()),
-            ))
+            Some((&content[..content.len() - item.len()], Quote::of(marker.trim_start())))
         });
 
         match value {
@@ -284,23 +264,14 @@ impl<'a> Lines<'a> {
                         Some(list) => (Quote::of(list.trim_start()), list.starts_with(' ')),
                         None => (Quote::Plain, false),
                     };
-                    format!(
-                        "{head}{sep}{}{comment}{eol}",
-                        yaml_text::flow_list(items, quote, padded)
-                    )
+                    format!("{head}{sep}{}{comment}{eol}", yaml_text::flow_list(items, quote, padded))
                 }
             },
             FieldValue::Text(text) => {
-                format!(
-                    "{head}{sep}{}{comment}{eol}",
-                    yaml_text::scalar(text, Quote::of(token), Context::Block)
-                )
+                format!("{head}{sep}{}{comment}{eol}", yaml_text::scalar(text, Quote::of(token), Context::Block))
             }
             FieldValue::Bool(flag) => format!("{head}{sep}{flag}{comment}{eol}"),
-            FieldValue::Date(date) => format!(
-                "{head}{sep}{}{comment}{eol}",
-                yaml_text::date(date, Quote::of(token))
-            ),
+            FieldValue::Date(date) => format!("{head}{sep}{}{comment}{eol}", yaml_text::date(date, Quote::of(token))),
         }
     }
 
@@ -366,15 +337,10 @@ fn key_of(line: &str) -> Option<(String, usize)> {
         quote @ ('"' | '\'') => {
             let len = yaml_text::token_len(line)?;
             let inner = &line[1..len - 1];
-            let key = if quote == '\'' {
-                inner.replace("''", "'")
-            } else {
-                inner.to_string()
-            };
+            let key = if quote == '\'' { inner.replace("''", "'") } else { inner.to_string() };
             (key, len)
         }
-        '#' | '-' | '[' | '{' | '?' | '&' | '*' | '!' | '|' | '>' | '%' | '@' | '`' | ']' | '}'
-        | ',' => {
+        '#' | '-' | '[' | '{' | '?' | '&' | '*' | '!' | '|' | '>' | '%' | '@' | '`' | ']' | '}' | ',' => {
             if line.starts_with('-') && !line.starts_with("- ") && line != "-" {
                 plain_key(line)?
             } else {
@@ -394,12 +360,8 @@ fn key_of(line: &str) -> Option<(String, usize)> {
 
 fn plain_key(line: &str) -> Option<(String, usize)> {
     let bytes = line.as_bytes();
-    let colon = (0..bytes.len()).find(|&at| {
-        bytes[at] == b':'
-            && bytes
-                .get(at + 1)
-                .is_none_or(|next| *next == b' ' || *next == b'\t')
-    })?;
+    let colon = (0..bytes.len())
+        .find(|&at| bytes[at] == b':' && bytes.get(at + 1).is_none_or(|next| *next == b' ' || *next == b'\t'))?;
     let key = line[..colon].trim_end();
     (!key.is_empty() && !key.contains(" #")).then(|| (key.to_string(), key.len()))
 }
@@ -439,11 +401,7 @@ mod tests {
     fn value_extent_covers_lists_nested_maps_and_block_scalars() {
         let yaml = "a: 1\ntags:\n  - x\n\n  # gone?\n  - y\n# about b\n\nb: |\n  # text\n\n  more\nc:\n- compact\nd: [1,\n  2\n]\ne: 5\n";
         let lines = Lines::new(yaml);
-        let extent = |key| {
-            lines
-                .find(0..lines.len(), 0, key)
-                .map(|entry| (entry.key_line, entry.end_line))
-        };
+        let extent = |key| lines.find(0..lines.len(), 0, key).map(|entry| (entry.key_line, entry.end_line));
         assert_eq!(extent("a"), Some((0, 1)));
         assert_eq!(extent("tags"), Some((1, 6)));
         assert_eq!(extent("b"), Some((8, 12)));
@@ -455,18 +413,9 @@ mod tests {
 
     #[test]
     fn keeps_spacing_quotes_and_comment_of_the_line() {
-        assert_eq!(
-            set_top("title:   'Old' # why\n", "title", text("It's new")),
-            "title:   'It''s new' # why\n"
-        );
-        assert_eq!(
-            set_top("title: \"Old\"\n", "title", text("New")),
-            "title: \"New\"\n"
-        );
-        assert_eq!(
-            set_top("title: Old\n", "title", text("a: b")),
-            "title: \"a: b\"\n"
-        );
+        assert_eq!(set_top("title:   'Old' # why\n", "title", text("It's new")), "title:   'It''s new' # why\n");
+        assert_eq!(set_top("title: \"Old\"\n", "title", text("New")), "title: \"New\"\n");
+        assert_eq!(set_top("title: Old\n", "title", text("a: b")), "title: \"a: b\"\n");
     }
 
     #[test]
@@ -475,54 +424,36 @@ mod tests {
             set_top("tags: ['a', 'b'] # t\nx: 1\n", "tags", list(&["c", "d e"])),
             "tags: ['c', 'd e'] # t\nx: 1\n"
         );
-        assert_eq!(
-            set_top("tags: # t\n    - a\n    - b\nx: 1\n", "tags", list(&["c"])),
-            "tags: # t\n    - c\nx: 1\n"
-        );
-        assert_eq!(
-            set_top("tags:\n- a\nx: 1\n", "tags", list(&["b", "c"])),
-            "tags:\n- b\n- c\nx: 1\n"
-        );
-        assert_eq!(
-            set_top("tags:\n  - a\nx: 1\n", "tags", list(&[])),
-            "tags: []\nx: 1\n"
-        );
+        assert_eq!(set_top("tags: # t\n    - a\n    - b\nx: 1\n", "tags", list(&["c"])), "tags: # t\n    - c\nx: 1\n");
+        assert_eq!(set_top("tags:\n- a\nx: 1\n", "tags", list(&["b", "c"])), "tags:\n- b\n- c\nx: 1\n");
+        assert_eq!(set_top("tags:\n  - a\nx: 1\n", "tags", list(&[])), "tags: []\nx: 1\n");
         assert_eq!(set_top("tags: a, b\n", "tags", list(&["c"])), "tags: [c]\n");
     }
 
     #[test]
     fn other_values() {
         let date = PostDate::parse("2026-07-18T09:30").unwrap();
-        assert_eq!(
-            set_top("date: '2026-07-17'\n", "date", FieldValue::Date(date)),
-            "date: '2026-07-18T09:30:00'\n"
-        );
-        assert_eq!(
-            set_top("draft: no\n", "draft", FieldValue::Bool(true)),
-            "draft: true\n"
-        );
-        assert_eq!(
-            set_top("summary: >-\n  long\n  text\nz: 1\n", "summary", text("S")),
-            "summary: S\nz: 1\n"
-        );
+        assert_eq!(set_top("date: '2026-07-17'\n", "date", FieldValue::Date(date)), "date: '2026-07-18T09:30:00'\n");
+        assert_eq!(set_top("draft: no\n", "draft", FieldValue::Bool(true)), "draft: true\n");
+        assert_eq!(set_top("summary: >-\n  long\n  text\nz: 1\n", "summary", text("S")), "summary: S\nz: 1\n");
     }
 
     #[test]
     fn appends_missing_keys() {
-        assert_eq!(
-            set_top("title: T\n# end\n", "slug", text("s")),
-            "title: T\n# end\nslug: s\n"
-        );
+        assert_eq!(set_top("title: T\n# end\n", "slug", text("s")), "title: T\n# end\nslug: s\n");
         assert_eq!(set_top("", "slug", text("s")), "slug: s\n");
+    }
+
+    #[test]
+    fn indented_front_matter_keeps_its_margin() {
+        assert_eq!(set_top("  a: 1\n  b: 2\n", "c", text("x")), "  a: 1\n  b: 2\n  c: x\n");
+        assert_eq!(set_top("  a: 1\n  b: 2\n", "a", text("x")), "  a: x\n  b: 2\n");
     }
 
     #[test]
     fn removes_a_key_and_its_lines_only() {
         let yaml = "a: 1\ntags:\n  - x\n  - y\n\n# b next\nb: 2\n";
-        assert_eq!(
-            remove(yaml, &Place::Top("tags".into()), None),
-            "a: 1\n\n# b next\nb: 2\n"
-        );
+        assert_eq!(remove(yaml, &Place::Top("tags".into()), None), "a: 1\n\n# b next\nb: 2\n");
         assert_eq!(remove(yaml, &Place::Top("zzz".into()), None), yaml);
     }
 
@@ -533,10 +464,7 @@ mod tests {
             set(yaml, &Place::TaxonomyTags, &list(&["b"]), "\n", None),
             "taxonomies:\n  categories: [c]\n  tags:\n    - b\ntitle: T\n"
         );
-        assert_eq!(
-            remove(yaml, &Place::TaxonomyTags, None),
-            "taxonomies:\n  categories: [c]\ntitle: T\n"
-        );
+        assert_eq!(remove(yaml, &Place::TaxonomyTags, None), "taxonomies:\n  categories: [c]\ntitle: T\n");
         let only_tags = "taxonomies:\n  tags: [a]\ntitle: T\n";
         assert_eq!(remove(only_tags, &Place::TaxonomyTags, None), "title: T\n");
         let no_tags = "taxonomies:\n  categories: [c]\n\ntitle: T\n";
@@ -551,13 +479,7 @@ mod tests {
         let yaml = "taxonomies: {tags: [a], categories: [c]}\n";
         let parsed = serde_json::json!({"tags": ["a"], "categories": ["c"]});
         assert_eq!(
-            set(
-                yaml,
-                &Place::TaxonomyTags,
-                &list(&["b"]),
-                "\n",
-                Some(&parsed)
-            ),
+            set(yaml, &Place::TaxonomyTags, &list(&["b"]), "\n", Some(&parsed)),
             "taxonomies: {\"tags\":[\"b\"],\"categories\":[\"c\"]}\n"
         );
     }

@@ -33,19 +33,8 @@ pub(crate) const CANONICAL_URL: &[&str] = &["canonicalUrl", "canonical_url"];
 pub(crate) const LAYOUT: &[&str] = &["layout"];
 
 /// Every group of names, for edits that follow the same aliases.
-pub(crate) const ALIASES: &[&[&str]] = &[
-    TITLE,
-    DATE,
-    UPDATED,
-    TAGS,
-    SUMMARY,
-    DRAFT,
-    SLUG,
-    AUTHORS,
-    IMAGES,
-    CANONICAL_URL,
-    LAYOUT,
-];
+pub(crate) const ALIASES: &[&[&str]] =
+    &[TITLE, DATE, UPDATED, TAGS, SUMMARY, DRAFT, SLUG, AUTHORS, IMAGES, CANONICAL_URL, LAYOUT];
 
 /// Zola keeps tags in `[taxonomies]`.
 pub(crate) const TAXONOMIES: &str = "taxonomies";
@@ -57,17 +46,9 @@ pub(crate) struct Origin {
     pub line: usize,
 }
 
-pub(crate) fn front_matter(
-    raw: Vec<RawField>,
-    origin: &Origin,
-    problems: &mut Vec<Problem>,
-) -> FrontMatter {
-    let mut fields = Fields {
-        raw: raw.into_iter().map(Some).collect(),
-        problems,
-        reported: Vec::new(),
-        format: origin.format,
-    };
+pub(crate) fn front_matter(raw: Vec<RawField>, origin: &Origin, problems: &mut Vec<Problem>) -> FrontMatter {
+    let mut fields =
+        Fields { raw: raw.into_iter().map(Some).collect(), problems, reported: Vec::new(), format: origin.format };
     let mut front_matter = FrontMatter {
         title: fields.take(TITLE, text),
         date: fields.take(DATE, date),
@@ -84,12 +65,7 @@ pub(crate) fn front_matter(
     };
     // A title or date that is there but unreadable already has its problem.
     let reported = std::mem::take(&mut fields.reported);
-    front_matter.extra = fields
-        .raw
-        .into_iter()
-        .flatten()
-        .map(|field| (field.key, field.value))
-        .collect();
+    front_matter.extra = fields.raw.into_iter().flatten().map(|field| (field.key, field.value)).collect();
 
     if front_matter.title.is_none() && !reported.contains(&TITLE) {
         problems.push(missing(origin, "post has no title", "title", "\"My post\""));
@@ -104,10 +80,7 @@ fn missing(origin: &Origin, message: &str, key: &str, example: &str) -> Problem 
     let hint = match origin.format {
         Some(Format::Yaml) => format!("add `{key}: {}`", example.trim_matches('"')),
         Some(Format::Toml) => format!("add `{key} = {example}`"),
-        None => format!(
-            "start the file with front matter: `---`, `{key}: {}`, `---`",
-            example.trim_matches('"')
-        ),
+        None => format!("start the file with front matter: `---`, `{key}: {}`, `---`", example.trim_matches('"')),
     };
     Problem::warning(origin.line, 1, message).with_hint(hint)
 }
@@ -137,18 +110,12 @@ struct Fields<'p> {
 
 impl Fields<'_> {
     fn position(&self, key: &str) -> Option<usize> {
-        self.raw
-            .iter()
-            .position(|field| field.as_ref().is_some_and(|field| field.key == key))
+        self.raw.iter().position(|field| field.as_ref().is_some_and(|field| field.key == key))
     }
 
     /// The first of `names` that gives a value; names whose value is empty are
     /// consumed too, so `summary:` with nothing after it is not kept in `extra`.
-    fn take<T>(
-        &mut self,
-        names: &'static [&'static str],
-        read: fn(&RawField) -> Typed<T>,
-    ) -> Option<T> {
+    fn take<T>(&mut self, names: &'static [&'static str], read: fn(&RawField) -> Typed<T>) -> Option<T> {
         for name in names {
             let Some(index) = self.position(name) else {
                 continue;
@@ -166,11 +133,7 @@ impl Fields<'_> {
                     let problem = Problem::error(
                         field.line,
                         field.column,
-                        format!(
-                            "`{}` should be {expected}, not {}",
-                            field.key,
-                            kind(&field.value)
-                        ),
+                        format!("`{}` should be {expected}, not {}", field.key, kind(&field.value)),
                     )
                     .with_hint(type_hint(&field.key, expected, self.format));
                     self.problems.push(problem);
@@ -219,28 +182,16 @@ impl Fields<'_> {
             return Vec::new();
         };
         let emptied = taxonomies.is_empty();
-        let inner = RawField {
-            key: "taxonomies.tags".into(),
-            line: field.line,
-            column: field.column,
-            value,
-        };
+        let inner = RawField { key: "taxonomies.tags".into(), line: field.line, column: field.column, value };
         if emptied {
             self.raw[index] = None;
         }
         match tags(&inner) {
             Typed::Value(tags) => tags,
             Typed::Wrong(expected) => {
-                let message = format!(
-                    "`taxonomies.tags` should be {expected}, not {}",
-                    kind(&inner.value)
-                );
-                let hint = format!(
-                    "under `taxonomies`, {}",
-                    type_hint("tags", expected, self.format)
-                );
-                self.problems
-                    .push(Problem::error(inner.line, inner.column, message).with_hint(hint));
+                let message = format!("`taxonomies.tags` should be {expected}, not {}", kind(&inner.value));
+                let hint = format!("under `taxonomies`, {}", type_hint("tags", expected, self.format));
+                self.problems.push(Problem::error(inner.line, inner.column, message).with_hint(hint));
                 self.reported.push(TAGS);
                 Vec::new()
             }
@@ -354,12 +305,8 @@ fn date(field: &RawField) -> Typed<PostDate> {
             let shown: String = text.chars().take(40).collect();
             let ellipsis = if shown.len() < text.len() { "…" } else { "" };
             Typed::Problem(
-                Problem::error(
-                    field.line,
-                    field.column,
-                    format!("`{}` is not a date: `{shown}{ellipsis}`", field.key),
-                )
-                .with_hint("write it as 2026-07-17"),
+                Problem::error(field.line, field.column, format!("`{}` is not a date: `{shown}{ellipsis}`", field.key))
+                    .with_hint("write it as 2026-07-17"),
             )
         }
     }
@@ -372,33 +319,20 @@ mod tests {
     use serde_json::json;
 
     fn read(fields: Value) -> (FrontMatter, Vec<Problem>) {
-        let Value::Object(map) = fields else {
-            panic!("test fields must be an object")
-        };
+        let Value::Object(map) = fields else { panic!("test fields must be an object") };
         let raw = map
             .into_iter()
             .enumerate()
-            .map(|(index, (key, value))| RawField {
-                key,
-                line: index + 2,
-                column: 1,
-                value,
-            })
+            .map(|(index, (key, value))| RawField { key, line: index + 2, column: 1, value })
             .collect();
         let mut problems = Vec::new();
-        let origin = Origin {
-            format: Some(Format::Yaml),
-            line: 1,
-        };
+        let origin = Origin { format: Some(Format::Yaml), line: 1 };
         let front_matter = front_matter(raw, &origin, &mut problems);
         (front_matter, problems)
     }
 
     fn messages(problems: &[Problem]) -> Vec<(usize, &str)> {
-        problems
-            .iter()
-            .map(|problem| (problem.line, problem.message.as_str()))
-            .collect()
+        problems.iter().map(|problem| (problem.line, problem.message.as_str())).collect()
     }
 
     #[test]
@@ -442,10 +376,7 @@ mod tests {
     fn summary_wins_and_description_stays_for_templates() {
         let (front_matter, _) = read(json!({"description": "D", "summary": "S"}));
         assert_eq!(front_matter.summary.as_deref(), Some("S"));
-        assert_eq!(
-            Value::Object(front_matter.extra),
-            json!({"description": "D"})
-        );
+        assert_eq!(Value::Object(front_matter.extra), json!({"description": "D"}));
     }
 
     #[test]
@@ -460,19 +391,15 @@ mod tests {
     fn zola_taxonomies_give_tags_and_keep_the_rest() {
         let (front_matter, _) = read(json!({"taxonomies": {"tags": ["a"], "categories": ["c"]}}));
         assert_eq!(front_matter.tags, ["a"]);
-        assert_eq!(
-            Value::Object(front_matter.extra),
-            json!({"taxonomies": {"categories": ["c"]}})
-        );
+        assert_eq!(Value::Object(front_matter.extra), json!({"taxonomies": {"categories": ["c"]}}));
         let (front_matter, _) = read(json!({"taxonomies": {"tags": ["a"]}}));
         assert!(front_matter.extra.is_empty());
     }
 
     #[test]
     fn unknown_keys_are_kept_in_order() {
-        let (front_matter, _) = read(
-            json!({"zeta": 1, "title": "T", "alpha": {"b": [1, 2]}, "toc": true, "mid": null}),
-        );
+        let (front_matter, _) =
+            read(json!({"zeta": 1, "title": "T", "alpha": {"b": [1, 2]}, "toc": true, "mid": null}));
         let keys: Vec<&String> = front_matter.extra.keys().collect();
         assert_eq!(keys, ["zeta", "alpha", "toc", "mid"]);
         assert_eq!(front_matter.extra["alpha"], json!({"b": [1, 2]}));
@@ -480,9 +407,8 @@ mod tests {
 
     #[test]
     fn wrong_types_are_errors_at_the_key_line() {
-        let (front_matter, problems) = read(
-            json!({"title": ["a"], "date": "2026-07-17", "tags": 5, "draft": "maybe", "authors": [["x"]]}),
-        );
+        let (front_matter, problems) =
+            read(json!({"title": ["a"], "date": "2026-07-17", "tags": 5, "draft": "maybe", "authors": [["x"]]}));
         assert_eq!(
             messages(&problems),
             [
@@ -495,23 +421,15 @@ mod tests {
         assert_eq!(problems[0].hint.as_deref(), Some("write `title: …`"));
         assert_eq!(problems[1].hint.as_deref(), Some("write `draft: true`"));
         assert_eq!(problems[3].hint.as_deref(), Some("write `tags: [a, b]`"));
-        assert!(
-            front_matter.title.is_none() && front_matter.tags.is_empty() && !front_matter.draft
-        );
-        assert!(
-            front_matter.extra.is_empty(),
-            "consumed keys are not repeated in extra"
-        );
+        assert!(front_matter.title.is_none() && front_matter.tags.is_empty() && !front_matter.draft);
+        assert!(front_matter.extra.is_empty(), "consumed keys are not repeated in extra");
     }
 
     #[test]
     fn a_bad_date_is_an_error_with_a_hint() {
         let (front_matter, problems) = read(json!({"title": "T", "date": "17/07/2026"}));
         assert_eq!(front_matter.date, None);
-        assert_eq!(
-            messages(&problems),
-            [(3, "`date` is not a date: `17/07/2026`")]
-        );
+        assert_eq!(messages(&problems), [(3, "`date` is not a date: `17/07/2026`")]);
         assert_eq!(problems[0].hint.as_deref(), Some("write it as 2026-07-17"));
         assert_eq!(problems[0].severity, Severity::Error);
     }
@@ -519,27 +437,16 @@ mod tests {
     #[test]
     fn missing_title_and_date_are_warnings() {
         let (_, problems) = read(json!({"tags": []}));
-        assert_eq!(
-            messages(&problems),
-            [(1, "post has no title"), (1, "post has no date")]
-        );
-        assert!(
-            problems
-                .iter()
-                .all(|problem| problem.severity == Severity::Warning)
-        );
+        assert_eq!(messages(&problems), [(1, "post has no title"), (1, "post has no date")]);
+        assert!(problems.iter().all(|problem| problem.severity == Severity::Warning));
         assert_eq!(problems[0].hint.as_deref(), Some("add `title: My post`"));
         let (_, problems) = read(json!({"title": "  ", "date": null}));
-        assert_eq!(
-            messages(&problems),
-            [(1, "post has no title"), (1, "post has no date")]
-        );
+        assert_eq!(messages(&problems), [(1, "post has no title"), (1, "post has no date")]);
     }
 
     #[test]
     fn jekyll_image_mapping_stays_in_extra() {
-        let (front_matter, problems) =
-            read(json!({"title": "T", "date": "2026-07-17", "image": {"path": "a.png"}}));
+        let (front_matter, problems) = read(json!({"title": "T", "date": "2026-07-17", "image": {"path": "a.png"}}));
         assert_eq!(problems, vec![]);
         assert!(front_matter.images.is_empty());
         assert_eq!(front_matter.extra["image"], json!({"path": "a.png"}));

@@ -81,19 +81,10 @@ pub fn parse(text: &str) -> Result<Document<'_>, Problem> {
         Some(Format::Yaml) => read_yaml::read(front_matter_text, split.front_matter_line)?,
         Some(Format::Toml) => read_toml::read(front_matter_text, split.front_matter_line)?,
     };
-    let origin = fields::Origin {
-        format: split.format,
-        line: split.front_matter_line.saturating_sub(1).max(1),
-    };
+    let origin = fields::Origin { format: split.format, line: split.front_matter_line.saturating_sub(1).max(1) };
     let mut problems = Vec::new();
     let front_matter = fields::front_matter(raw, &origin, &mut problems);
-    Ok(Document {
-        front_matter,
-        format: split.format,
-        body: &text[split.body],
-        body_line: split.body_line,
-        problems,
-    })
+    Ok(Document { front_matter, format: split.format, body: &text[split.body], body_line: split.body_line, problems })
 }
 
 #[cfg(test)]

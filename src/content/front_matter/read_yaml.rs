@@ -23,12 +23,10 @@ pub(crate) fn read(text: &str, first_line: usize) -> Result<Vec<RawField>, Probl
                 value,
             })
             .collect()),
-        Ok(Root::Other(what)) => Err(Problem::error(
-            first_line,
-            1,
-            format!("front matter must be `key: value` fields, not {what}"),
-        )
-        .with_hint("write one field per line, such as `title: My post`")),
+        Ok(Root::Other(what)) => {
+            Err(Problem::error(first_line, 1, format!("front matter must be `key: value` fields, not {what}"))
+                .with_hint("write one field per line, such as `title: My post`"))
+        }
         Err(error) => Err(problem(&error, text, first_line)),
     }
 }
@@ -64,10 +62,7 @@ fn options() -> serde_saphyr::Options {
 }
 
 fn file_line(line: u64, first_line: usize) -> usize {
-    usize::try_from(line)
-        .unwrap_or(usize::MAX)
-        .max(1)
-        .saturating_add(first_line - 1)
+    usize::try_from(line).unwrap_or(usize::MAX).max(1).saturating_add(first_line - 1)
 }
 
 enum Root {
@@ -142,31 +137,21 @@ fn problem(error: &Error, text: &str, first_line: usize) -> Problem {
         Some(at) if at.line() > 0 => (at.line(), at.column().max(1) as usize),
         _ => (1, 1),
     };
-    let source_line = text
-        .lines()
-        .nth(usize::try_from(line - 1).unwrap_or(usize::MAX))
-        .unwrap_or("");
+    let source_line = text.lines().nth(usize::try_from(line - 1).unwrap_or(usize::MAX)).unwrap_or("");
     let at_line = file_line(line, first_line);
 
     if let Error::DuplicateMappingKey { key: Some(key), .. } = error {
-        let first = first_key_line(text, key).map_or(String::new(), |first| {
-            format!(" (first on line {})", first + first_line)
-        });
+        let first =
+            first_key_line(text, key).map_or(String::new(), |first| format!(" (first on line {})", first + first_line));
         return Problem::error(at_line, column, format!("`{key}` is given twice{first}"))
             .with_hint(format!("keep one `{key}` and delete the other"));
     }
 
     let parser_message = UserMessageFormatter.format_message(error).into_owned();
-    let mut message: String = parser_message
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
+    let mut message: String = parser_message.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
     // The parser quotes like `this'; say it plainly.
     if let Some(character) = message.strip_prefix("unexpected character: `") {
-        message = format!(
-            "unexpected character `{}`",
-            character.trim_end_matches('\'')
-        );
+        message = format!("unexpected character `{}`", character.trim_end_matches('\''));
     }
     let problem = |message: String| Problem::error(at_line, column, message);
 
@@ -179,13 +164,10 @@ fn problem(error: &Error, text: &str, first_line: usize) -> Problem {
             | Error::AliasReplayCounterOverflow { .. }
     );
     if too_much || message.contains("recursion limit") || message.contains("too large") {
-        return problem("the front matter is too big or too deeply nested to read".into()).with_hint(
-            "front matter holds a post's fields; check for runaway `&anchor`/`*alias` use or nesting",
-        );
+        return problem("the front matter is too big or too deeply nested to read".into())
+            .with_hint("front matter holds a post's fields; check for runaway `&anchor`/`*alias` use or nesting");
     }
-    let hint = if message.contains("mapping values are not allowed")
-        || message.contains("unexpected character")
-    {
+    let hint = if message.contains("mapping values are not allowed") || message.contains("unexpected character") {
         quote_value_hint(source_line)
     } else if message.contains("unknown anchor") || message.contains("unknown value") {
         "a value that starts with `*` must be quoted, e.g. `title: \"*bold* claims\"`".into()
@@ -199,13 +181,11 @@ fn problem(error: &Error, text: &str, first_line: usize) -> Problem {
         "indent with spaces: YAML does not allow tabs for indentation".into()
     } else if message.contains("cannot start any token") || message.contains("tag") {
         quote_value_hint(source_line)
-    } else if message.contains("expected key")
-        || message.contains("indicator")
-        || message.contains("indent")
-    {
+    } else if message.contains("expected key") || message.contains("indicator") || message.contains("indent") {
         "check this line's indentation: fields of the same level start in the same column".into()
     } else {
-        "front matter between `---` lines is YAML: put values with `: `, ` #` or a leading special character in quotes".into()
+        "front matter between `---` lines is YAML: put values with `: `, ` #` or a leading special character in quotes"
+            .into()
     };
     problem(format!("YAML: {message}")).with_hint(hint)
 }
@@ -215,10 +195,7 @@ fn quote_value_hint(line: &str) -> String {
     match line.split_once(':') {
         Some((key, value)) if !key.trim().is_empty() && !value.trim().is_empty() => {
             let value = value.trim().replace('\\', "\\\\").replace('"', "\\\"");
-            format!(
-                "put the value in double quotes: `{}: \"{value}\"`",
-                key.trim_end()
-            )
+            format!("put the value in double quotes: `{}: \"{value}\"`", key.trim_end())
         }
         _ => "put the value in double quotes".into(),
     }
@@ -231,10 +208,7 @@ fn first_key_line(text: &str, key: &str) -> Option<usize> {
         let line = line.trim_start();
         [key.to_string(), format!("\"{key}\""), format!("'{key}'")]
             .iter()
-            .any(|spelled| {
-                line.strip_prefix(spelled.as_str())
-                    .is_some_and(|rest| rest.trim_start().starts_with(':'))
-            })
+            .any(|spelled| line.strip_prefix(spelled.as_str()).is_some_and(|rest| rest.trim_start().starts_with(':')))
     })
 }
 
@@ -243,11 +217,7 @@ mod tests {
     use super::*;
 
     fn keys(text: &str) -> Vec<(String, usize, Value)> {
-        read(text, 2)
-            .unwrap()
-            .into_iter()
-            .map(|field| (field.key, field.line, field.value))
-            .collect()
+        read(text, 2).unwrap().into_iter().map(|field| (field.key, field.line, field.value)).collect()
     }
 
     #[test]
@@ -267,15 +237,7 @@ mod tests {
     fn dates_and_odd_numbers_stay_text() {
         let fields = keys("date: 2026-07-17\nmode: 0755\nbig: 1_000\nn: .nan\n");
         let values: Vec<Value> = fields.into_iter().map(|field| field.2).collect();
-        assert_eq!(
-            values,
-            vec![
-                Value::from("2026-07-17"),
-                "0755".into(),
-                "1_000".into(),
-                ".nan".into()
-            ]
-        );
+        assert_eq!(values, vec![Value::from("2026-07-17"), "0755".into(), "1_000".into(), ".nan".into()]);
     }
 
     #[test]
@@ -288,25 +250,15 @@ mod tests {
     fn a_list_is_not_front_matter() {
         let problem = read("- a\n- b\n", 2).unwrap_err();
         assert_eq!(problem.line, 2);
-        assert_eq!(
-            problem.message,
-            "front matter must be `key: value` fields, not a list"
-        );
+        assert_eq!(problem.message, "front matter must be `key: value` fields, not a list");
     }
 
     #[test]
     fn syntax_errors_point_at_the_file_line_and_suggest_quotes() {
         let problem = read("date: 2026-07-17\ntitle: a: b\n", 2).unwrap_err();
         assert_eq!((problem.line, problem.column), (3, 9));
-        assert!(
-            problem.message.contains("mapping values are not allowed"),
-            "{}",
-            problem.message
-        );
-        assert_eq!(
-            problem.hint.as_deref(),
-            Some("put the value in double quotes: `title: \"a: b\"`")
-        );
+        assert!(problem.message.contains("mapping values are not allowed"), "{}", problem.message);
+        assert_eq!(problem.hint.as_deref(), Some("put the value in double quotes: `title: \"a: b\"`"));
     }
 
     #[test]
@@ -318,18 +270,13 @@ mod tests {
 
     #[test]
     fn alias_bomb_is_refused() {
-        let mut text = String::from(
-            "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n",
-        );
-        for (name, previous) in ["b", "c", "d", "e", "f", "g", "h", "i", "j"]
-            .iter()
-            .zip(["a", "b", "c", "d", "e", "f", "g", "h", "i"])
+        let mut text =
+            String::from("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+        for (name, previous) in
+            ["b", "c", "d", "e", "f", "g", "h", "i", "j"].iter().zip(["a", "b", "c", "d", "e", "f", "g", "h", "i"])
         {
             let alias = format!("*{previous},");
-            text.push_str(&format!(
-                "{name}: &{name} [{}]\n",
-                alias.repeat(9).trim_end_matches(',')
-            ));
+            text.push_str(&format!("{name}: &{name} [{}]\n", alias.repeat(9).trim_end_matches(',')));
         }
         let problem = read(&text, 2).unwrap_err();
         assert!(problem.message.contains("too big"), "{}", problem.message);
@@ -339,18 +286,13 @@ mod tests {
     fn deep_nesting_is_refused() {
         let flow = format!("a: {}{}\n", "[".repeat(100_000), "]".repeat(100_000));
         assert!(read(&flow, 2).is_err());
-        let block: String = (0..500)
-            .map(|depth| format!("{}k:\n", " ".repeat(depth)))
-            .collect();
+        let block: String = (0..500).map(|depth| format!("{}k:\n", " ".repeat(depth))).collect();
         assert!(read(&block, 2).is_err());
     }
 
     #[test]
     fn huge_strings_are_read() {
         let text = format!("title: {}\n", "x".repeat(1_000_000));
-        assert_eq!(
-            read(&text, 2).unwrap()[0].value.as_str().map(str::len),
-            Some(1_000_000)
-        );
+        assert_eq!(read(&text, 2).unwrap()[0].value.as_str().map(str::len), Some(1_000_000));
     }
 }

@@ -26,22 +26,14 @@ pub(crate) struct Split {
 }
 
 pub(crate) fn split(text: &str) -> Result<Split, Problem> {
-    let start = if text.starts_with(BOM) {
-        BOM.len_utf8()
-    } else {
-        0
-    };
+    let start = if text.starts_with(BOM) { BOM.len_utf8() } else { 0 };
     let after_bom = &text[start..];
     let line_ending = match after_bom.find('\n') {
         Some(end) if after_bom[..end].ends_with('\r') => "\r\n",
         _ => "\n",
     };
 
-    let mut lines = Lines {
-        text,
-        at: start,
-        number: 0,
-    };
+    let mut lines = Lines { text, at: start, number: 0 };
     let Some(opening) = lines.next() else {
         return Ok(no_front_matter(text, start, line_ending));
     };
@@ -66,12 +58,8 @@ pub(crate) fn split(text: &str) -> Result<Split, Problem> {
     }
 
     let fence = closers[0];
-    Err(Problem::error(
-        opening.number,
-        1,
-        format!("the front matter opened by `{fence}` is never closed"),
-    )
-    .with_hint(format!("did you forget the closing `{fence}`?")))
+    Err(Problem::error(opening.number, 1, format!("the front matter opened by `{fence}` is never closed"))
+        .with_hint(format!("did you forget the closing `{fence}`?")))
 }
 
 fn no_front_matter(text: &str, start: usize, line_ending: &'static str) -> Split {
@@ -121,12 +109,7 @@ impl Iterator for Lines<'_> {
         };
         self.at = end;
         self.number += 1;
-        Some(Line {
-            number: self.number,
-            start,
-            content: start..start + content_len,
-            end,
-        })
+        Some(Line { number: self.number, start, content: start..start + content_len, end })
     }
 }
 
@@ -148,37 +131,25 @@ mod tests {
     #[test]
     fn splits_yaml() {
         let text = "---\ntitle: Hi\n---\n# Hello\n";
-        assert_eq!(
-            parts(text),
-            (Some(Format::Yaml), "title: Hi\n", 2, "# Hello\n", 4)
-        );
+        assert_eq!(parts(text), (Some(Format::Yaml), "title: Hi\n", 2, "# Hello\n", 4));
     }
 
     #[test]
     fn yaml_may_close_with_dots() {
         let text = "---\ntitle: Hi\n...\nbody";
-        assert_eq!(
-            parts(text),
-            (Some(Format::Yaml), "title: Hi\n", 2, "body", 4)
-        );
+        assert_eq!(parts(text), (Some(Format::Yaml), "title: Hi\n", 2, "body", 4));
     }
 
     #[test]
     fn splits_toml() {
         let text = "+++\ntitle = \"Hi\"\n\n+++\n\nbody\n";
-        assert_eq!(
-            parts(text),
-            (Some(Format::Toml), "title = \"Hi\"\n\n", 2, "\nbody\n", 5)
-        );
+        assert_eq!(parts(text), (Some(Format::Toml), "title = \"Hi\"\n\n", 2, "\nbody\n", 5));
     }
 
     #[test]
     fn toml_is_not_closed_by_dashes() {
         let error = split("+++\ntitle = 1\n---\nbody\n").unwrap_err();
-        assert_eq!(
-            (error.line, error.hint.as_deref()),
-            (1, Some("did you forget the closing `+++`?"))
-        );
+        assert_eq!((error.line, error.hint.as_deref()), (1, Some("did you forget the closing `+++`?")));
     }
 
     #[test]
@@ -191,10 +162,7 @@ mod tests {
     #[test]
     fn accepts_bom_and_crlf() {
         let text = "\u{feff}---\r\ntitle: Hi\r\n---\r\n\r\nbody\r\n";
-        assert_eq!(
-            parts(text),
-            (Some(Format::Yaml), "title: Hi\r\n", 2, "\r\nbody\r\n", 4)
-        );
+        assert_eq!(parts(text), (Some(Format::Yaml), "title: Hi\r\n", 2, "\r\nbody\r\n", 4));
         assert_eq!(split(text).unwrap().line_ending, "\r\n");
     }
 
@@ -206,19 +174,13 @@ mod tests {
 
     #[test]
     fn closing_line_may_end_the_text() {
-        assert_eq!(
-            parts("---\na: 1\n---"),
-            (Some(Format::Yaml), "a: 1\n", 2, "", 4)
-        );
+        assert_eq!(parts("---\na: 1\n---"), (Some(Format::Yaml), "a: 1\n", 2, "", 4));
         assert_eq!(parts("---\n---\n"), (Some(Format::Yaml), "", 2, "", 3));
     }
 
     #[test]
     fn fences_may_have_trailing_spaces() {
-        assert_eq!(
-            parts("--- \na: 1\n---\t\nbody"),
-            (Some(Format::Yaml), "a: 1\n", 2, "body", 4)
-        );
+        assert_eq!(parts("--- \na: 1\n---\t\nbody"), (Some(Format::Yaml), "a: 1\n", 2, "body", 4));
     }
 
     #[test]
@@ -226,9 +188,6 @@ mod tests {
         let error = split("---\ntitle: Hi\n\nbody\n").unwrap_err();
         assert_eq!(error.line, 1);
         assert_eq!(error.column, 1);
-        assert_eq!(
-            error.hint.as_deref(),
-            Some("did you forget the closing `---`?")
-        );
+        assert_eq!(error.hint.as_deref(), Some("did you forget the closing `---`?"));
     }
 }

@@ -9,11 +9,7 @@ fn day(text: &str) -> Option<PostDate> {
 }
 
 fn warnings_and_errors<'d>(document: &'d Document<'_>) -> Vec<(usize, Severity, &'d str)> {
-    document
-        .problems
-        .iter()
-        .map(|problem| (problem.line, problem.severity, problem.message.as_str()))
-        .collect()
+    document.problems.iter().map(|problem| (problem.line, problem.severity, problem.message.as_str())).collect()
 }
 
 #[test]
@@ -44,23 +40,12 @@ fn every_date_form_reads_as_written() {
     ];
     for (written, read) in cases {
         let yaml = format!("---\ntitle: T\ndate: {written}\n---\n");
-        assert_eq!(
-            parse(&yaml).unwrap().front_matter.date,
-            day(read),
-            "YAML {written}"
-        );
+        assert_eq!(parse(&yaml).unwrap().front_matter.date, day(read), "YAML {written}");
     }
     // TOML: unquoted dates are native datetimes, not strings.
-    for (written, read) in cases
-        .iter()
-        .filter(|(written, _)| !written.starts_with('\''))
-    {
+    for (written, read) in cases.iter().filter(|(written, _)| !written.starts_with('\'')) {
         let toml = format!("+++\ntitle = \"T\"\ndate = {written}\n+++\n");
-        assert_eq!(
-            parse(&toml).unwrap().front_matter.date,
-            day(read),
-            "TOML {written}"
-        );
+        assert_eq!(parse(&toml).unwrap().front_matter.date, day(read), "TOML {written}");
     }
 }
 
@@ -112,10 +97,7 @@ fn comma_separated_tags() {
 #[test]
 fn description_is_the_summary_when_there_is_none() {
     let document = parse("---\ndescription: What it is about\n---\n").unwrap();
-    assert_eq!(
-        document.front_matter.summary.as_deref(),
-        Some("What it is about")
-    );
+    assert_eq!(document.front_matter.summary.as_deref(), Some("What it is about"));
     assert!(document.front_matter.extra.is_empty());
 }
 
@@ -123,12 +105,7 @@ fn description_is_the_summary_when_there_is_none() {
 fn extra_keys_are_kept_in_file_order() {
     let text = "---\nzebra: 1\ntitle: T\napple: [x]\nmango: {ripe: true}\nimages: a.png\ncover: c.png\n---\n";
     let document = parse(text).unwrap();
-    let keys: Vec<&str> = document
-        .front_matter
-        .extra
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys: Vec<&str> = document.front_matter.extra.keys().map(String::as_str).collect();
     assert_eq!(keys, ["zebra", "apple", "mango", "cover"]);
     assert_eq!(document.front_matter.images, ["a.png"]);
 }
@@ -137,33 +114,20 @@ fn extra_keys_are_kept_in_file_order() {
 fn unclosed_front_matter_is_an_error_at_the_opening_line() {
     let problem = parse("---\ntitle: T\n\n# Body\n").unwrap_err();
     assert_eq!((problem.line, problem.column), (1, 1));
-    assert_eq!(
-        problem.hint.as_deref(),
-        Some("did you forget the closing `---`?")
-    );
+    assert_eq!(problem.hint.as_deref(), Some("did you forget the closing `---`?"));
     let problem = parse("\u{feff}+++\r\ntitle = \"T\"\r\n").unwrap_err();
-    assert_eq!(
-        problem.hint.as_deref(),
-        Some("did you forget the closing `+++`?")
-    );
+    assert_eq!(problem.hint.as_deref(), Some("did you forget the closing `+++`?"));
 }
 
 #[test]
 fn malformed_yaml_points_at_the_file_line() {
     // The parser notices the open `[` where the next field starts.
-    let problem =
-        parse("---\ntitle: T\ndate: 2026-07-17\ntags: [a, b\nsummary: s\n---\n").unwrap_err();
+    let problem = parse("---\ntitle: T\ndate: 2026-07-17\ntags: [a, b\nsummary: s\n---\n").unwrap_err();
     assert_eq!((problem.line, problem.column), (5, 8), "{problem:?}");
-    assert_eq!(
-        problem.hint.as_deref(),
-        Some("is a `[` or `{` on a line above left open? close it on its own line")
-    );
+    assert_eq!(problem.hint.as_deref(), Some("is a `[` or `{` on a line above left open? close it on its own line"));
     let problem = parse("---\ntitle: T\nsummary: a: b\n---\n").unwrap_err();
     assert_eq!((problem.line, problem.column), (3, 11));
-    assert_eq!(
-        problem.hint.as_deref(),
-        Some("put the value in double quotes: `summary: \"a: b\"`")
-    );
+    assert_eq!(problem.hint.as_deref(), Some("put the value in double quotes: `summary: \"a: b\"`"));
 }
 
 #[test]
@@ -174,8 +138,7 @@ fn malformed_toml_points_at_the_file_line() {
 
 #[test]
 fn an_alias_bomb_is_refused() {
-    let mut text =
-        String::from("---\na0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    let mut text = String::from("---\na0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
     for level in 1..12 {
         let aliases = vec![format!("*a{}", level - 1); 10].join(", ");
         text.push_str(&format!("a{level}: &a{level} [{aliases}]\n"));
@@ -203,17 +166,10 @@ fn problems_that_do_not_stop_the_post() {
         [
             (2, Severity::Error, "`title` should be text, not a list"),
             (3, Severity::Error, "`date` is not a date: `17/07/2026`"),
-            (
-                4,
-                Severity::Error,
-                "`tags` should be a list of tags, not a number"
-            ),
+            (4, Severity::Error, "`tags` should be a list of tags, not a number"),
         ]
     );
-    assert_eq!(
-        document.problems[1].hint.as_deref(),
-        Some("write it as 2026-07-17")
-    );
+    assert_eq!(document.problems[1].hint.as_deref(), Some("write it as 2026-07-17"));
     assert_eq!(document.body, "body");
 }
 
@@ -222,25 +178,16 @@ fn missing_title_and_date_are_warnings_at_the_opening_line() {
     let document = parse("---\ntags: [a]\n---\n").unwrap();
     assert_eq!(
         warnings_and_errors(&document),
-        [
-            (1, Severity::Warning, "post has no title"),
-            (1, Severity::Warning, "post has no date")
-        ]
+        [(1, Severity::Warning, "post has no title"), (1, Severity::Warning, "post has no date")]
     );
     let document = parse("+++\n+++\n").unwrap();
-    assert_eq!(
-        document.problems[0].hint.as_deref(),
-        Some("add `title = \"My post\"`")
-    );
+    assert_eq!(document.problems[0].hint.as_deref(), Some("add `title = \"My post\"`"));
 }
 
 #[test]
 fn text_without_front_matter_is_all_body() {
     let document = parse("# Just Markdown\n").unwrap();
-    assert_eq!(
-        (document.format, document.body, document.body_line),
-        (None, "# Just Markdown\n", 1)
-    );
+    assert_eq!((document.format, document.body, document.body_line), (None, "# Just Markdown\n", 1));
     assert_eq!(document.front_matter.title, None);
 }
 
@@ -251,23 +198,7 @@ fn hostile_input_does_not_panic_or_hang() {
     let deep_toml = format!("+++\na = {}\n+++\n", "{b = ".repeat(50_000));
     assert!(parse(&deep_toml).is_err());
     let huge = format!("---\ntitle: \"{}\"\n---\n", "한".repeat(500_000));
-    assert_eq!(
-        parse(&huge)
-            .unwrap()
-            .front_matter
-            .title
-            .map(|title| title.chars().count()),
-        Some(500_000)
-    );
-    let many_keys: String = (0..20_000)
-        .map(|index| format!("k{index}: {index}\n"))
-        .collect();
-    assert_eq!(
-        parse(&format!("---\n{many_keys}---\n"))
-            .unwrap()
-            .front_matter
-            .extra
-            .len(),
-        20_000
-    );
+    assert_eq!(parse(&huge).unwrap().front_matter.title.map(|title| title.chars().count()), Some(500_000));
+    let many_keys: String = (0..20_000).map(|index| format!("k{index}: {index}\n")).collect();
+    assert_eq!(parse(&format!("---\n{many_keys}---\n")).unwrap().front_matter.extra.len(), 20_000);
 }

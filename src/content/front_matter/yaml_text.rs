@@ -35,11 +35,7 @@ pub(crate) enum Context {
 pub(crate) fn scalar(text: &str, preferred: Quote, context: Context) -> String {
     match preferred {
         Quote::Plain if is_safe_plain(text, context) => text.to_string(),
-        Quote::Single
-            if text
-                .chars()
-                .all(|c| is_printable(c) && c != '\n' && c != '\r') =>
-        {
+        Quote::Single if text.chars().all(|c| is_printable(c) && c != '\n' && c != '\r') => {
             format!("'{}'", text.replace('\'', "''"))
         }
         _ => double_quoted(text),
@@ -62,10 +58,7 @@ pub(crate) fn flow_list(items: &[String], quote: Quote, padded: bool) -> String 
     if items.is_empty() {
         return "[]".to_string();
     }
-    let items: Vec<String> = items
-        .iter()
-        .map(|item| scalar(item, quote, Context::Flow))
-        .collect();
+    let items: Vec<String> = items.iter().map(|item| scalar(item, quote, Context::Flow)).collect();
     let pad = if padded { " " } else { "" };
     format!("[{pad}{}{pad}]", items.join(", "))
 }
@@ -78,9 +71,7 @@ fn is_safe_plain(text: &str, context: Context) -> bool {
         return false;
     };
     let last = text.chars().last().unwrap_or(first);
-    let reserved = [
-        "true", "false", "yes", "no", "on", "off", "y", "n", "null", "nan", "inf", "infinity",
-    ];
+    let reserved = ["true", "false", "yes", "no", "on", "off", "y", "n", "null", "nan", "inf", "infinity"];
     (first.is_alphabetic() || first == '_')
         && !last.is_whitespace()
         && text.chars().all(|c| is_printable(c) && c != '\t')
@@ -94,12 +85,7 @@ fn is_safe_plain(text: &str, context: Context) -> bool {
 /// Characters YAML lets stand for themselves in a one-line scalar. Line
 /// separators that YAML 1.1 readers break lines at are escaped too.
 fn is_printable(c: char) -> bool {
-    !(c.is_control()
-        || matches!(
-            c,
-            '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}'
-        ))
-        || c == '\t'
+    !(c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}')) || c == '\t'
 }
 
 /// Double quotes can write any string: everything unprintable is escaped.
@@ -156,10 +142,7 @@ pub(crate) fn token_len(value: &str) -> Option<usize> {
         '[' | '{' => flow_len(value),
         _ => {
             // A plain scalar (or a block scalar header) ends where a comment starts.
-            let end = value
-                .find(" #")
-                .or_else(|| value.find("\t#"))
-                .unwrap_or(value.len());
+            let end = value.find(" #").or_else(|| value.find("\t#")).unwrap_or(value.len());
             Some(value[..end].trim_end().len())
         }
     }
@@ -181,9 +164,7 @@ fn flow_len(value: &str) -> Option<usize> {
             Some(open) if c == open => quote = None,
             Some(_) => {}
             // Quotes open a scalar only at its start, after `[`, `{`, `,`, `:` or a space.
-            None if (c == '"' || c == '\'')
-                && matches!(previous, '[' | '{' | ',' | ':' | ' ' | '\t') =>
-            {
+            None if (c == '"' || c == '\'') && matches!(previous, '[' | '{' | ',' | ':' | ' ' | '\t') => {
                 quote = Some(c)
             }
             None if c == '[' || c == '{' => depth += 1,
@@ -207,16 +188,9 @@ mod tests {
 
     #[test]
     fn plain_only_when_safe() {
-        for text in [
-            "Hello",
-            "분산 학습",
-            "C# tips",
-            "it's fine",
-            "https://example.com/a",
-            "a - b",
-            "Rust 2024",
-            "say \"hi\"",
-        ] {
+        for text in
+            ["Hello", "분산 학습", "C# tips", "it's fine", "https://example.com/a", "a - b", "Rust 2024", "say \"hi\""]
+        {
             assert_eq!(scalar(text, Quote::Plain, Context::Block), text, "{text:?}");
         }
         for (text, written) in [
@@ -234,11 +208,7 @@ mod tests {
             ("\"hi\" she said", "\"\\\"hi\\\" she said\""),
             ("back\\slash", "back\\slash"),
         ] {
-            assert_eq!(
-                scalar(text, Quote::Plain, Context::Block),
-                written,
-                "{text:?}"
-            );
+            assert_eq!(scalar(text, Quote::Plain, Context::Block), written, "{text:?}");
         }
         assert_eq!(scalar("a, b", Quote::Plain, Context::Flow), "\"a, b\"");
         assert_eq!(scalar("a, b", Quote::Plain, Context::Block), "a, b");
@@ -247,18 +217,12 @@ mod tests {
     #[test]
     fn keeps_single_quotes_when_it_can() {
         assert_eq!(scalar("it's", Quote::Single, Context::Flow), "'it''s'");
-        assert_eq!(
-            scalar("two\nlines", Quote::Single, Context::Flow),
-            "\"two\\nlines\""
-        );
+        assert_eq!(scalar("two\nlines", Quote::Single, Context::Flow), "\"two\\nlines\"");
     }
 
     #[test]
     fn escapes_what_is_not_printable() {
-        assert_eq!(
-            double_quoted("\u{7}\u{2028}\u{feff}é"),
-            "\"\\u0007\\u2028\\uFEFFé\""
-        );
+        assert_eq!(double_quoted("\u{7}\u{2028}\u{feff}é"), "\"\\u0007\\u2028\\uFEFFé\"");
     }
 
     #[test]

@@ -44,79 +44,46 @@ fn setting_the_title_changes_only_its_line() {
     let edited = set_field(YAML_POST, "title", &text("Rust: the \"good\" parts")).unwrap();
     assert_eq!(
         edited,
-        YAML_POST.replace(
-            "title:    Old title   # keep me",
-            "title:    \"Rust: the \\\"good\\\" parts\"   # keep me"
-        )
+        YAML_POST.replace("title:    Old title   # keep me", "title:    \"Rust: the \\\"good\\\" parts\"   # keep me")
     );
-    assert_eq!(
-        parse(&edited).unwrap().front_matter.title.as_deref(),
-        Some("Rust: the \"good\" parts")
-    );
+    assert_eq!(parse(&edited).unwrap().front_matter.title.as_deref(), Some("Rust: the \"good\" parts"));
 }
 
 #[test]
 fn setting_block_list_tags_keeps_block_style() {
     let edited = set_field(YAML_POST, "tags", &list(&["rust", "분산 학습", "it's"])).unwrap();
-    assert_eq!(
-        edited,
-        YAML_POST.replace(
-            "  - rust\n  - 'async io'\n",
-            "  - rust\n  - 분산 학습\n  - it's\n"
-        )
-    );
+    assert_eq!(edited, YAML_POST.replace("  - rust\n  - 'async io'\n", "  - rust\n  - 분산 학습\n  - it's\n"));
 }
 
 #[test]
 fn list_items_keep_the_quoting_of_the_first_item() {
     let post = "---\ntags:\n  - 'a'\n  - b\n---\n";
-    assert_eq!(
-        set_field(post, "tags", &list(&["x", "it's"])).unwrap(),
-        "---\ntags:\n  - 'x'\n  - 'it''s'\n---\n"
-    );
+    assert_eq!(set_field(post, "tags", &list(&["x", "it's"])).unwrap(), "---\ntags:\n  - 'x'\n  - 'it''s'\n---\n");
     let post = "---\ntags: [\"a\"]\n---\n";
-    assert_eq!(
-        set_field(post, "tags", &list(&["x", "y"])).unwrap(),
-        "---\ntags: [\"x\", \"y\"]\n---\n"
-    );
+    assert_eq!(set_field(post, "tags", &list(&["x", "y"])).unwrap(), "---\ntags: [\"x\", \"y\"]\n---\n");
 }
 
 #[test]
 fn setting_flow_list_tags_keeps_flow_style() {
     let post = "---\ntitle: T\ntags: [a, b] # old\ndraft: false\n---\nbody\n";
     let edited = set_field(post, "tags", &list(&["c", "d, e"])).unwrap();
-    assert_eq!(
-        edited,
-        "---\ntitle: T\ntags: [c, \"d, e\"] # old\ndraft: false\n---\nbody\n"
-    );
+    assert_eq!(edited, "---\ntitle: T\ntags: [c, \"d, e\"] # old\ndraft: false\n---\nbody\n");
 }
 
 #[test]
 fn a_missing_key_is_added_at_the_end() {
     let edited = set_field(YAML_POST, "slug", &text("my-post")).unwrap();
-    assert_eq!(
-        edited,
-        YAML_POST.replace("toc: true\n---", "toc: true\nslug: my-post\n---")
-    );
+    assert_eq!(edited, YAML_POST.replace("toc: true\n---", "toc: true\nslug: my-post\n---"));
     let edited = set_field(YAML_POST, "draft", &FieldValue::Bool(true)).unwrap();
-    assert_eq!(
-        edited,
-        YAML_POST.replace("toc: true\n---", "toc: true\ndraft: true\n---")
-    );
+    assert_eq!(edited, YAML_POST.replace("toc: true\n---", "toc: true\ndraft: true\n---"));
 }
 
 #[test]
 fn removing_a_multi_line_key_takes_all_its_lines() {
     let edited = remove_field(YAML_POST, "summary").unwrap();
-    assert_eq!(
-        edited,
-        YAML_POST.replace("summary: >-\n  A long\n  summary.\n", "")
-    );
+    assert_eq!(edited, YAML_POST.replace("summary: >-\n  A long\n  summary.\n", ""));
     let edited = remove_field(YAML_POST, "tags").unwrap();
-    assert_eq!(
-        edited,
-        YAML_POST.replace("tags:\n  - rust\n  - 'async io'\n", "")
-    );
+    assert_eq!(edited, YAML_POST.replace("tags:\n  - rust\n  - 'async io'\n", ""));
     assert_eq!(remove_field(YAML_POST, "layout").unwrap(), YAML_POST);
 }
 
@@ -130,23 +97,14 @@ fn one_text_fields_stay_one_text() {
     let edited = set_field(post, "authors", &list(&["lee"])).unwrap();
     assert_eq!(edited, "---\ntags: \"rust, async\"\nauthor: lee\n---\n");
     let edited = set_field(post, "authors", &list(&["lee", "kim"])).unwrap();
-    assert_eq!(
-        edited,
-        "---\ntags: \"rust, async\"\nauthor: [lee, kim]\n---\n"
-    );
+    assert_eq!(edited, "---\ntags: \"rust, async\"\nauthor: [lee, kim]\n---\n");
 }
 
 #[test]
 fn summary_edits_description_when_that_is_what_there_is() {
     let post = "---\ntitle: T\ndescription: Old # d\n---\n";
-    assert_eq!(
-        set_field(post, "summary", &text("New")).unwrap(),
-        "---\ntitle: T\ndescription: New # d\n---\n"
-    );
-    assert_eq!(
-        remove_field(post, "summary").unwrap(),
-        "---\ntitle: T\n---\n"
-    );
+    assert_eq!(set_field(post, "summary", &text("New")).unwrap(), "---\ntitle: T\ndescription: New # d\n---\n");
+    assert_eq!(remove_field(post, "summary").unwrap(), "---\ntitle: T\n---\n");
     let both = "---\nsummary: S\ndescription: D\n---\n";
     assert_eq!(remove_field(both, "summary").unwrap(), "---\n---\n");
 }
@@ -154,10 +112,7 @@ fn summary_edits_description_when_that_is_what_there_is() {
 #[test]
 fn updated_edits_lastmod_when_that_is_what_there_is() {
     let post = "---\nlastmod: 2026-01-01\n---\n";
-    assert_eq!(
-        set_field(post, "updated", &date("2026-07-18")).unwrap(),
-        "---\nlastmod: 2026-07-18\n---\n"
-    );
+    assert_eq!(set_field(post, "updated", &date("2026-07-18")).unwrap(), "---\nlastmod: 2026-07-18\n---\n");
 }
 
 const TOML_POST: &str = "\
@@ -182,10 +137,7 @@ Body
 #[test]
 fn toml_title_changes_only_its_value() {
     let edited = set_field(TOML_POST, "title", &text("New 'one'")).unwrap();
-    assert_eq!(
-        edited,
-        TOML_POST.replace("title = \"Old\"", "title = \"New 'one'\"")
-    );
+    assert_eq!(edited, TOML_POST.replace("title = \"Old\"", "title = \"New 'one'\""));
 }
 
 #[test]
@@ -199,70 +151,40 @@ fn toml_tags_are_edited_in_taxonomies_keeping_layout() {
             "    \"nccl\",\n    \"분산 학습\",\n    \"cuda\", # fast\n]"
         )
     );
-    assert_eq!(
-        parse(&edited).unwrap().front_matter.tags,
-        ["nccl", "분산 학습", "cuda"]
-    );
+    assert_eq!(parse(&edited).unwrap().front_matter.tags, ["nccl", "분산 학습", "cuda"]);
 }
 
 #[test]
 fn toml_new_keys_go_before_tables_and_dates_stay_native() {
     let edited = set_field(TOML_POST, "draft", &FieldValue::Bool(false)).unwrap();
-    assert_eq!(
-        edited,
-        TOML_POST.replace("+09:00\n", "+09:00\ndraft = false\n")
-    );
+    assert_eq!(edited, TOML_POST.replace("+09:00\n", "+09:00\ndraft = false\n"));
     let edited = set_field(TOML_POST, "date", &date("2026-07-18")).unwrap();
-    assert_eq!(
-        edited,
-        TOML_POST.replace("2026-07-17T09:30:00+09:00", "2026-07-18")
-    );
+    assert_eq!(edited, TOML_POST.replace("2026-07-17T09:30:00+09:00", "2026-07-18"));
 }
 
 #[test]
 fn toml_remove_takes_the_line() {
     let edited = remove_field(TOML_POST, "tags").unwrap();
-    assert_eq!(
-        edited,
-        TOML_POST.replace("tags = [\n    \"nccl\",\n    \"gpu\", # fast\n]\n", "")
-    );
-    assert_eq!(
-        parse(&edited).unwrap().front_matter.tags,
-        Vec::<String>::new()
-    );
+    assert_eq!(edited, TOML_POST.replace("tags = [\n    \"nccl\",\n    \"gpu\", # fast\n]\n", ""));
+    assert_eq!(parse(&edited).unwrap().front_matter.tags, Vec::<String>::new());
 }
 
 #[test]
 fn crlf_files_stay_crlf() {
     let yaml = YAML_POST.replace('\n', "\r\n");
     let edited = set_field(&yaml, "tags", &list(&["a", "b", "c"])).unwrap();
-    assert_eq!(
-        edited,
-        yaml.replace(
-            "  - rust\r\n  - 'async io'\r\n",
-            "  - a\r\n  - b\r\n  - c\r\n"
-        )
-    );
+    assert_eq!(edited, yaml.replace("  - rust\r\n  - 'async io'\r\n", "  - a\r\n  - b\r\n  - c\r\n"));
     let edited = set_field(&yaml, "layout", &text("post")).unwrap();
-    assert_eq!(
-        edited,
-        yaml.replace("toc: true\r\n", "toc: true\r\nlayout: post\r\n")
-    );
+    assert_eq!(edited, yaml.replace("toc: true\r\n", "toc: true\r\nlayout: post\r\n"));
 
     let toml = TOML_POST.replace('\n', "\r\n");
     let edited = set_field(&toml, "tags", &list(&["a", "b"])).unwrap();
     assert_eq!(
         edited,
-        toml.replace(
-            "    \"nccl\",\r\n    \"gpu\", # fast\r\n]",
-            "    \"a\",\r\n    \"b\", # fast\r\n]"
-        )
+        toml.replace("    \"nccl\",\r\n    \"gpu\", # fast\r\n]", "    \"a\",\r\n    \"b\", # fast\r\n]")
     );
     let edited = set_field(&toml, "slug", &text("s")).unwrap();
-    assert_eq!(
-        edited,
-        toml.replace("+09:00\r\n", "+09:00\r\nslug = \"s\"\r\n")
-    );
+    assert_eq!(edited, toml.replace("+09:00\r\n", "+09:00\r\nslug = \"s\"\r\n"));
 }
 
 #[test]
@@ -271,22 +193,13 @@ fn a_bom_is_kept() {
     let edited = set_field(&post, "title", &text("New")).unwrap();
     assert_eq!(edited, post.replace("title:    Old title", "title:    New"));
     let bare = "\u{feff}# Hello\n";
-    assert_eq!(
-        set_field(bare, "title", &text("Hello")).unwrap(),
-        "\u{feff}---\ntitle: Hello\n---\n# Hello\n"
-    );
+    assert_eq!(set_field(bare, "title", &text("Hello")).unwrap(), "\u{feff}---\ntitle: Hello\n---\n# Hello\n");
 }
 
 #[test]
 fn text_without_front_matter_gets_a_yaml_block() {
-    assert_eq!(
-        set_field("# Hi\n", "title", &text("Hi")).unwrap(),
-        "---\ntitle: Hi\n---\n# Hi\n"
-    );
-    assert_eq!(
-        set_field("", "tags", &list(&["a"])).unwrap(),
-        "---\ntags: [a]\n---\n"
-    );
+    assert_eq!(set_field("# Hi\n", "title", &text("Hi")).unwrap(), "---\ntitle: Hi\n---\n# Hi\n");
+    assert_eq!(set_field("", "tags", &list(&["a"])).unwrap(), "---\ntags: [a]\n---\n");
     assert_eq!(
         set_field("# Hi\r\nbody\r\n", "draft", &FieldValue::Bool(true)).unwrap(),
         "---\r\ndraft: true\r\n---\r\n# Hi\r\nbody\r\n"
@@ -296,42 +209,21 @@ fn text_without_front_matter_gets_a_yaml_block() {
 
 #[test]
 fn refuses_what_it_cannot_do_safely() {
-    assert!(matches!(
-        set_field("---\ntitle: a: b\n---\n", "title", &text("x")),
-        Err(EditError::Unreadable(_))
-    ));
-    assert!(matches!(
-        set_field("---\ntitle: x\n", "title", &text("x")),
-        Err(EditError::Unreadable(_))
-    ));
-    assert!(matches!(
-        set_field("---\n---\n", "a b", &text("x")),
-        Err(EditError::BadKey(_))
-    ));
-    assert!(matches!(
-        set_field("---\n---\n", "null", &text("x")),
-        Err(EditError::BadKey(_))
-    ));
-    assert!(matches!(
-        set_field("+++\n[extra]\n+++\n", "extra", &text("x")),
-        Err(EditError::Unsupported { .. })
-    ));
+    assert!(matches!(set_field("---\ntitle: a: b\n---\n", "title", &text("x")), Err(EditError::Unreadable(_))));
+    assert!(matches!(set_field("---\ntitle: x\n", "title", &text("x")), Err(EditError::Unreadable(_))));
+    assert!(matches!(set_field("---\n---\n", "a b", &text("x")), Err(EditError::BadKey(_))));
+    assert!(matches!(set_field("---\n---\n", "null", &text("x")), Err(EditError::BadKey(_))));
+    assert!(matches!(set_field("+++\n[extra]\n+++\n", "extra", &text("x")), Err(EditError::Unsupported { .. })));
     // An alias elsewhere reads the old title; a line edit would break it.
     let aliased = "---\ntitle: &t Old\nog_title: *t\n---\n";
-    assert!(matches!(
-        set_field(aliased, "title", &text("New")),
-        Err(EditError::WouldBreak { .. })
-    ));
+    assert!(matches!(set_field(aliased, "title", &text("New")), Err(EditError::WouldBreak { .. })));
 }
 
 #[test]
 fn zola_yaml_taxonomies_are_followed() {
     let post = "---\ntitle: T\ntaxonomies:\n  tags: [a]\n  categories: [c]\n---\n";
     let edited = set_field(post, "tags", &list(&["b"])).unwrap();
-    assert_eq!(
-        edited,
-        "---\ntitle: T\ntaxonomies:\n  tags: [b]\n  categories: [c]\n---\n"
-    );
+    assert_eq!(edited, "---\ntitle: T\ntaxonomies:\n  tags: [b]\n  categories: [c]\n---\n");
 }
 
 /// Posts the property test edits: YAML and TOML, tags in three places.
@@ -349,28 +241,14 @@ const POSTS: &[&str] = &[
     "\u{feff}# no front matter\n",
     "",
 ];
-const KEYS: &[&str] = &[
-    "title",
-    "summary",
-    "slug",
-    "layout",
-    "canonicalUrl",
-    "subtitle",
-    "tags",
-    "authors",
-    "images",
-];
+const KEYS: &[&str] = &["title", "summary", "slug", "layout", "canonicalUrl", "subtitle", "tags", "authors", "images"];
 
 /// What `parse` should read after `key` was set to `value`.
 fn expected(mut front_matter: FrontMatter, key: &str, value: &FieldValue) -> FrontMatter {
     match (key, value) {
         ("tags" | "authors" | "images", FieldValue::List(items)) => {
             let mut cleaned: Vec<String> = Vec::new();
-            for item in items
-                .iter()
-                .map(|item| item.trim())
-                .filter(|item| !item.is_empty())
-            {
+            for item in items.iter().map(|item| item.trim()).filter(|item| !item.is_empty()) {
                 if !cleaned.iter().any(|seen| seen == item) {
                     cleaned.push(item.to_string());
                 }
