@@ -133,6 +133,7 @@ pub struct PostPage {
     pub word_count: usize,
     pub newer: Option<PostLink>,
     pub older: Option<PostLink>,
+    /// Full addresses of the front matter's `images`, for Open Graph.
     pub images: Vec<String>,
     pub canonical_url: Option<String>,
     pub layout: Option<String>,

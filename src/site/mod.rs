@@ -239,7 +239,7 @@ impl<'a> Site<'a> {
             word_count: rendered.word_count,
             newer: neighbour(-1),
             older: neighbour(1),
-            images: post.images.clone(),
+            images: post.images.iter().map(|image| self.image_address(&links, image)).collect(),
             canonical_url: post.canonical_url.clone(),
             layout: post.layout.clone(),
             extra: post.extra.clone(),
@@ -256,6 +256,16 @@ impl<'a> Site<'a> {
         let text = self.page(&template, info, root, context! { post => v(&page) })?;
         let problems = rendered.problems.into_iter().map(|p| p.in_file(&post.path)).collect();
         Ok(RenderedPage { text, problems })
+    }
+
+    /// The full address of an image named in front matter (`images:`), for
+    /// Open Graph: written beside the post, under `static/`, or already full.
+    fn image_address(&self, links: &Links, image: &str) -> String {
+        let on_top = Links { root: "", ..*links };
+        match crate::markdown::LinkResolver::resolve_image(&on_top, image) {
+            markdown::Link::Rewrite(site_path) => url::absolute(&self.config.base_url, &site_path),
+            _ => image.to_string(),
+        }
     }
 
     fn page_info(&self, kind: &'static str, path: &str, title: &str, description: &str, feed: &str) -> PageInfo {

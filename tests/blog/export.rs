@@ -106,6 +106,14 @@ fn links_are_relative_and_addresses_use_the_base_url() {
     assert!(bundle.contains("src=\"../../posts/bundle/diagram.png\""), "{bundle}");
     assert!(bundle.contains("A bundle with &lt;angle&gt; &amp; ampersand"), "titles are escaped");
     assert!(bundle.contains("<math"), "math rendered to MathML");
+    // Front matter images become full addresses for Open Graph.
+    for image in [
+        "https://me.github.io/blog/posts/bundle/diagram.png",
+        "https://me.github.io/blog/images/icon.png",
+        "https://cdn.example.com/x.png",
+    ] {
+        assert!(bundle.contains(&format!("content=\"{image}\"")), "{image} in {bundle}");
+    }
 }
 
 #[test]
