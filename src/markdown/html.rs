@@ -12,7 +12,9 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use pulldown_cmark::{Alignment, BlockQuoteKind, CodeBlockKind, CowStr, Event, HeadingLevel, LinkType, Parser, Tag, TagEnd};
+use pulldown_cmark::{
+    Alignment, BlockQuoteKind, CodeBlockKind, CowStr, Event, HeadingLevel, LinkType, Parser, Tag, TagEnd,
+};
 
 use super::lines::LineIndex;
 use super::text::WordCount;
@@ -42,8 +44,13 @@ struct Writer<'a, 'o> {
     code: Option<CodeBlock>,
     image: Option<Image<'a>>,
     table: Table,
+    /// Inside a link: a footnote reference there cannot be a link itself.
+    in_link: bool,
     /// Inside `<https://…>` or `<a@b.c>`: the text is a URL, not prose.
     in_autolink: bool,
+    /// The body has more than whitespace: it takes a minute to read, even
+    /// if all of it is code.
+    has_content: bool,
     /// Where the attributes of the last `<li>` go, until its content starts.
     item_attributes_at: Option<usize>,
     footnotes: Footnotes,
@@ -107,7 +114,9 @@ impl<'a, 'o> Writer<'a, 'o> {
             code: None,
             image: None,
             table: Table::default(),
+            in_link: false,
             in_autolink: false,
+            has_content: !body.trim().is_empty(),
             item_attributes_at: None,
             footnotes: Footnotes::default(),
         }
@@ -198,7 +207,7 @@ impl<'a, 'o> Writer<'a, 'o> {
             Tag::BlockQuote(Some(kind)) => {
                 let (class, title) = alert(kind);
                 self.open_block("div", offset);
-                let _ = write!(self.out, " class=\"alert alert-{class}\">\n<p class=\"alert-title\">{title}</p>\n");
+                let _ = writeln!(self.out, " class=\"alert alert-{class}\">\n<p class=\"alert-title\">{title}</p>");
             }
             Tag::CodeBlock(kind) => {
                 let lang = match &kind {
@@ -214,7 +223,7 @@ impl<'a, 'o> Writer<'a, 'o> {
             }
             Tag::List(Some(start)) => {
                 self.open_block("ol", offset);
-                let _ = write!(self.out, " start=\"{start}\">\n");
+                let _ = writeln!(self.out, " start=\"{start}\">");
             }
             Tag::List(None) => {
                 self.open_block("ul", offset);
@@ -289,6 +298,7 @@ impl<'a, 'o> Writer<'a, 'o> {
                     escape::attr(&mut self.out, &title);
                 }
                 self.out.push_str("\">");
+                self.in_link = true;
                 self.in_autolink = matches!(link_type, LinkType::Autolink | LinkType::Email);
             }
             Tag::Image { dest_url, title, .. } => {
@@ -345,6 +355,7 @@ impl<'a, 'o> Writer<'a, 'o> {
             TagEnd::Superscript => self.out.push_str("</sup>"),
             TagEnd::Subscript => self.out.push_str("</sub>"),
             TagEnd::Link => {
+                self.in_link = false;
                 self.in_autolink = false;
                 self.out.push_str("</a>");
             }
@@ -522,11 +533,16 @@ impl<'a, 'o> Writer<'a, 'o> {
         let (number, count) = self.footnotes.numbers.entry(label.to_lowercase()).or_insert((next, 0));
         *count += 1;
         let (number, count) = (*number, *count);
-        let _ = write!(self.out, "<sup class=\"footnote-ref\"><a href=\"#fn-{number}\" id=\"fnref-{number}");
-        if count > 1 {
-            let _ = write!(self.out, "-{count}");
+        let suffix = if count > 1 { format!("-{count}") } else { String::new() };
+        if self.in_link {
+            // `<a>` cannot nest: the number alone, still a target for the back link.
+            let _ = write!(self.out, "<sup class=\"footnote-ref\" id=\"fnref-{number}{suffix}\">{number}</sup>");
+        } else {
+            let _ = write!(
+                self.out,
+                "<sup class=\"footnote-ref\"><a href=\"#fn-{number}\" id=\"fnref-{number}{suffix}\">{number}</a></sup>"
+            );
         }
-        let _ = write!(self.out, "\">{number}</a></sup>");
     }
 
     /// The footnotes, in the order of their first reference, each with links
@@ -599,7 +615,10 @@ impl<'a, 'o> Writer<'a, 'o> {
             html: self.out,
             toc: self.toc,
             word_count: self.words.words(),
-            reading_minutes: self.words.reading_minutes(),
+            reading_minutes: match self.words.reading_minutes() {
+                0 if self.has_content => 1,
+                minutes => minutes,
+            },
             problems: self.problems,
         }
     }

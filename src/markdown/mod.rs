@@ -24,7 +24,7 @@ mod tests;
 
 use crate::diagnostics::Problem;
 
-pub use highlight::{highlight, language as highlight_language};
+pub use highlight::{HIGHLIGHT_VERSION, highlight, language as highlight_language};
 
 /// What a [`LinkResolver`] says about one link destination or image source.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,7 +75,8 @@ pub struct Rendered {
     pub toc: Vec<TocEntry>,
     /// Prose words; see `text.rs` for how Korean and other CJK text counts.
     pub word_count: usize,
-    /// At least 1 for a post with any prose, 0 for an empty one.
+    /// At least 1 for a body with anything in it (even only code), 0 for an
+    /// empty one.
     pub reading_minutes: usize,
     /// Broken links and math that could not be rendered, at file lines.
     pub problems: Vec<Problem>,

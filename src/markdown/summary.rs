@@ -166,7 +166,9 @@ mod tests {
     #[test]
     fn references_defined_at_the_end_of_a_long_post_resolve() {
         let filler = "Filler paragraph with some words.\n\n".repeat(400);
-        let body = format!("Intro with a [link][ref] and a note[^1].\n\n{filler}[ref]: https://example.com\n\n[^1]: The note.\n");
+        let body = format!(
+            "Intro with a [link][ref] and a note[^1].\n\n{filler}[ref]: https://example.com\n\n[^1]: The note.\n"
+        );
         assert_eq!(first_paragraph(&body).as_deref(), Some("Intro with a link and a note."));
         // Undefined ones stay literal, as in the rendered post.
         let body = format!("Tagged [WIP] here.\n\n{filler}");

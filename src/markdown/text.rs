@@ -42,8 +42,15 @@ impl WordCount {
                 continue;
             }
             if piece.is_ascii() {
-                // Latin-only: skip the per-character CJK test.
-                self.latin_words += piece.unicode_words().count();
+                self.latin_words += ascii_words(piece.as_bytes());
+                continue;
+            }
+            // The usual Korean word, maybe with punctuation around it (`학습은,`):
+            // one word, no segmentation needed.
+            let core = piece.trim_matches(|c: char| c.is_ascii_punctuation());
+            if !core.is_empty() && core.chars().all(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)) {
+                self.korean_words += 1;
+                self.cjk_chars += core.len() / 3; // each syllable is 3 bytes
                 continue;
             }
             for word in piece.unicode_words() {
@@ -85,6 +92,45 @@ impl WordCount {
         let weighted = self.latin_words * CJK_CHARS_PER_MINUTE + self.cjk_chars * LATIN_WORDS_PER_MINUTE;
         weighted.div_ceil(per).max(1)
     }
+}
+
+/// `unicode_words().count()` for ASCII text, several times faster: the rules
+/// of UAX #29 that ASCII can meet. Letters, digits and `_` join; `:` joins
+/// letters, `,` and `;` join digits, `.` and `'` join either (`e.g`, `3.14`,
+/// `it's`); a word counts when it has a letter or digit.
+fn ascii_words(piece: &[u8]) -> usize {
+    let at = |i: usize| piece.get(i).copied().unwrap_or(b' ');
+    let (mut count, mut in_word, mut has_alphanumeric) = (0, false, false);
+    for (i, &b) in piece.iter().enumerate() {
+        let joins = match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_' => true,
+            _ if !in_word => false,
+            b':' => at(i - 1).is_ascii_alphabetic() && at(i + 1).is_ascii_alphabetic(),
+            b',' | b';' => at(i - 1).is_ascii_digit() && at(i + 1).is_ascii_digit(),
+            b'.' | b'\'' => {
+                let (before, after) = (at(i - 1), at(i + 1));
+                (before.is_ascii_alphabetic() && after.is_ascii_alphabetic())
+                    || (before.is_ascii_digit() && after.is_ascii_digit())
+            }
+            _ => false,
+        };
+        if joins {
+            if !in_word {
+                in_word = true;
+                has_alphanumeric = false;
+            }
+            has_alphanumeric |= b.is_ascii_alphanumeric();
+        } else {
+            if in_word && has_alphanumeric {
+                count += 1;
+            }
+            in_word = false;
+        }
+    }
+    if in_word && has_alphanumeric {
+        count += 1;
+    }
+    count
 }
 
 fn is_hangul(c: char) -> bool {
@@ -134,7 +180,7 @@ mod tests {
         let c = count("분산 학습은 여러 GPU를 씁니다.");
         assert_eq!(c.words(), 5);
         assert_eq!(c.korean_words, 5);
-        assert_eq!(c.cjk_chars, 12); // 분산 학습은 여러 를 씁니다
+        assert_eq!(c.cjk_chars, 11); // 분산 학습은 여러 를 씁니다
         // 500 syllables a minute: 501 take two minutes.
         assert_eq!(count(&"가".repeat(500)).reading_minutes(), 1);
         assert_eq!(count(&"가".repeat(501)).reading_minutes(), 2);
@@ -148,6 +194,26 @@ mod tests {
         assert_eq!(c.korean_words, 2);
         assert_eq!(c.han_kana_chars, 4);
         assert_eq!(c.words(), 6);
+    }
+
+    #[test]
+    fn ascii_words_agree_with_unicode_segmentation() {
+        let alphabet = b"aZq09_:.',; -!x";
+        let mut seed = 0x2545_f491_u32;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed as usize
+        };
+        let mut tested = std::collections::HashSet::new();
+        for _ in 0..20_000 {
+            let piece: Vec<u8> = (0..next() % 12).map(|_| alphabet[next() % alphabet.len()]).collect();
+            tested.insert(piece.clone());
+            let text = std::str::from_utf8(&piece).unwrap();
+            assert_eq!(ascii_words(&piece), text.unicode_words().count(), "{text:?}");
+        }
+        assert!(tested.len() > 10_000, "{}", tested.len());
     }
 
     #[test]

@@ -258,3 +258,16 @@ fn template_errors_name_the_template_and_line() {
     assert!(out.path().join("site/tags/index.html").exists());
     assert!(!out.path().join("site/404.html").exists());
 }
+
+/// The pages of a small blog as they are written, for review when the theme
+/// changes: `INSTA_UPDATE=always cargo test --test blog snapshots` rewrites them.
+#[test]
+fn snapshots_of_the_main_pages() {
+    let blog = BlogTest::fixture("site");
+    let (out, _) = exported(&blog);
+    let site = out.path().join("site");
+    insta::assert_snapshot!("tag_page", read(site.join("tags/rust/index.html")));
+    insta::assert_snapshot!("post_page", read(site.join("posts/first/index.html")));
+    insta::assert_snapshot!("home_page", read(site.join("index.html")));
+    insta::assert_snapshot!("feed", read(site.join("feed.xml")));
+}
