@@ -3,7 +3,8 @@
 //! of an earlier export that are gone are removed, and nothing else is ever
 //! deleted.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
@@ -14,13 +15,27 @@ use rayon::prelude::*;
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::links::asset_site_path;
+use crate::markdown::HighlightCache;
 use crate::load::Blog;
 use crate::site::theme::Theme;
 use crate::site::{Site, SiteOptions, url};
 
-/// Left in every folder Hanji exports to; lists the files of that export, so
-/// the next one knows what it may remove.
+/// Left in every folder Hanji exports to: the files of that export (so the
+/// next one knows what it may remove), what it was made from, and the problems
+/// it found (so an export of an unchanged blog can skip the work).
 pub const MARKER: &str = ".hanji-export";
+
+/// What `.hanji-export` holds.
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+struct Record {
+    /// A hash of everything the site is made from: Hanji itself, the settings,
+    /// the templates, every post and every file copied.
+    fingerprint: String,
+    /// Each file written, with its size and modification time then, to notice
+    /// a file changed or deleted in the output since.
+    files: BTreeMap<String, (u64, u128)>,
+    problems: Vec<Diagnostic>,
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
@@ -64,17 +79,27 @@ pub fn export(blog: &Blog, out: &Path, force: bool, progress: Progress) -> Resul
     let out = absolute(out).map_err(|source| ExportError::Io { path: out.into(), source })?;
     let previous = check_destination(blog, &out, force)?;
 
+    let mut summary = Summary { problems: blog.diagnostics(), ..Summary::default() };
+    summary.left_out = blog.library.posts().filter(|p| p.has_errors).map(|p| p.path.clone()).collect();
+    let fingerprint = fingerprint(blog);
+    if previous.fingerprint == fingerprint && previous.files.iter().all(|(file, stamp)| stamp_of(&out.join(file)) == Some(*stamp)) {
+        // Made from the same files by the same Hanji, and nothing touched since:
+        // every page would come out byte for byte the same.
+        summary.unchanged = previous.files.len();
+        summary.problems = previous.problems;
+        summary.elapsed = started.elapsed();
+        return Ok(summary);
+    }
+
     let (theme, theme_problems) = Theme::new(&blog.templates);
-    let site = Site::new(&blog.config, &blog.library, &blog.assets, &theme, SiteOptions::default());
+    let site = Site::new(&blog.config, &blog.library, &blog.assets, &theme, SiteOptions::default())
+        .with_highlights(read_highlights());
     let pages = site.pages();
     let copies = copies(blog, &site);
     let total = pages.len() + copies.len();
     let done = AtomicUsize::new(0);
     let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-
-    let mut summary = Summary { problems: blog.diagnostics(), ..Summary::default() };
     summary.problems.extend(theme_problems);
-    summary.left_out = blog.library.posts().filter(|p| p.has_errors).map(|p| p.path.clone()).collect();
 
     let rendered: Vec<_> = pages
         .par_iter()
@@ -122,14 +147,43 @@ pub fn export(blog: &Blog, out: &Path, force: bool, progress: Progress) -> Resul
     for (file, written) in copied {
         count(file, written)?;
     }
-    summary.removed = remove_stale(&out, &previous, &files)?;
-    let list: String = files.iter().map(|f| format!("{f}\n")).collect();
-    write_if_changed(&out.join(MARKER), list.as_bytes())?;
-
+    let old_files: BTreeSet<String> = previous.files.into_keys().collect();
+    summary.removed = remove_stale(&out, &old_files, &files)?;
     summary.problems.sort();
     summary.problems.dedup();
+    let record = Record {
+        fingerprint,
+        files: files.into_iter().filter_map(|f| Some((f.clone(), stamp_of(&out.join(&f))?))).collect(),
+        problems: summary.problems.clone(),
+    };
+    let record = serde_json::to_vec(&record).expect("a record serializes");
+    write_if_changed(&out.join(MARKER), &record)?;
+    keep_highlights(site.highlights());
     summary.elapsed = started.elapsed();
     Ok(summary)
+}
+
+/// Where highlighted code is kept between exports: `$HANJI_CACHE_DIR`, else
+/// the user's cache folder. Not the blog folder (it is not the author's text)
+/// and not the output (it would be published).
+fn highlights_file() -> Option<PathBuf> {
+    let dir = std::env::var_os("HANJI_CACHE_DIR")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("hanji")))
+        .or_else(|| std::env::var_os("HOME").map(|d| PathBuf::from(d).join(".cache/hanji")))?;
+    Some(dir.join("highlight.bin"))
+}
+
+fn read_highlights() -> HighlightCache {
+    highlights_file().and_then(|file| fs::read(file).ok()).map_or_else(HighlightCache::new, |b| HighlightCache::from_bytes(&b))
+}
+
+/// Saves the cache for the next export. It is only a cache: if it cannot be
+/// written, the next export highlights again, so a failure is not reported.
+fn keep_highlights(highlights: &HighlightCache) {
+    if let Some(file) = highlights_file() {
+        let _ = write_if_changed(&file, &highlights.to_bytes());
+    }
 }
 
 /// The files copied as they are: `static/` and the files beside shown posts.
@@ -149,8 +203,8 @@ fn copies(blog: &Blog, site: &Site) -> Vec<(PathBuf, String)> {
         .collect()
 }
 
-/// The files of the previous export, if `out` is fit to export into.
-fn check_destination(blog: &Blog, out: &Path, force: bool) -> Result<BTreeSet<String>, ExportError> {
+/// What the previous export into `out` left, if `out` is fit to export into.
+fn check_destination(blog: &Blog, out: &Path, force: bool) -> Result<Record, ExportError> {
     let refuse = |message: String, hint: &str| ExportError::Refused { message, hint: hint.to_string() };
     let root = absolute(&blog.root).map_err(|source| ExportError::Io { path: blog.root.clone(), source })?;
     let configured = root.join(&blog.config.output_dir);
@@ -173,14 +227,20 @@ fn check_destination(blog: &Blog, out: &Path, force: bool) -> Result<BTreeSet<St
         ));
     }
     match fs::read_dir(out) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(BTreeSet::new()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Record::default()),
         Err(e) if e.kind() == io::ErrorKind::NotADirectory => {
             Err(refuse(format!("`{}` is a file", out.display()), "export to a folder"))
         }
         Err(source) => Err(ExportError::Io { path: out.into(), source }),
-        Ok(mut entries) => match fs::read_to_string(out.join(MARKER)) {
-            Ok(list) => Ok(list.lines().filter(|l| is_plain_relative(l)).map(str::to_string).collect()),
-            Err(_) if entries.next().is_none() || force => Ok(BTreeSet::new()),
+        Ok(mut entries) => match fs::read(out.join(MARKER)) {
+            Ok(bytes) => {
+                // A record that cannot be read still marks the folder as ours;
+                // then nothing is removed and everything is written again.
+                let mut record: Record = serde_json::from_slice(&bytes).unwrap_or_default();
+                record.files.retain(|f, _| is_plain_relative(f));
+                Ok(record)
+            }
+            Err(_) if entries.next().is_none() || force => Ok(Record::default()),
             Err(_) => Err(refuse(
                 format!("`{}` has files that Hanji did not export", out.display()),
                 "export to an empty or new folder, or add --force to write over it (no file is deleted)",
@@ -205,6 +265,32 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, ExportError> {
     temp.write_all(bytes).map_err(io_error)?;
     temp.persist(path).map_err(|e| io_error(e.error))?;
     Ok(true)
+}
+
+/// Size and modification time of a file, if it is there.
+fn stamp_of(path: &Path) -> Option<(u64, u128)> {
+    let meta = fs::metadata(path).ok()?;
+    let modified = meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?;
+    Some((meta.len(), modified.as_nanos()))
+}
+
+/// A hash of everything the site is made from. Files copied as they are count
+/// by size and modification time (reading every image would cost more than
+/// copying it); the running `hanji` by the same, so a new build renders again.
+fn fingerprint(blog: &Blog) -> String {
+    let mut hasher = DefaultHasher::new();
+    let program = std::env::current_exe().ok().and_then(|exe| stamp_of(&exe));
+    (env!("CARGO_PKG_VERSION"), program).hash(&mut hasher);
+    format!("{:?}", blog.config).hash(&mut hasher);
+    blog.templates.hash(&mut hasher);
+    for post in blog.library.posts() {
+        (&post.path, post.source()).hash(&mut hasher);
+    }
+    for asset in &blog.assets {
+        (asset, stamp_of(&blog.root.join(asset))).hash(&mut hasher);
+    }
+    format!("{:?}", blog.diagnostics()).hash(&mut hasher);
+    format!("{:016x}", hasher.finish())
 }
 
 /// Removes the files the previous export wrote that this one did not, and

@@ -11,5 +11,7 @@ pub mod export;
 pub mod links;
 pub mod load;
 pub mod markdown;
+pub mod serve;
 pub mod site;
 pub mod slug;
+pub mod watch;

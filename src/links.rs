@@ -13,6 +13,7 @@ use crate::site::url;
 /// Resolves the links and images of one post. Links to another post's file
 /// become that post's page; files become their place in the site; all of it
 /// relative to the page being written (`root` leads from it to the site's top).
+#[derive(Clone, Copy)]
 pub struct Links<'a> {
     pub config: &'a Config,
     pub library: &'a Library,
@@ -59,10 +60,10 @@ impl Links<'_> {
         if let Some(post) = self.library.post(&target) {
             return Link::Rewrite(format!("{}{fragment}", url::link(self.root, &post_site_path(post))));
         }
-        if self.assets.contains(&target) {
-            if let Some(site_path) = asset_site_path(self.config, self.library, &target) {
-                return Link::Rewrite(format!("{}{fragment}", url::link(self.root, &site_path)));
-            }
+        if self.assets.contains(&target)
+            && let Some(site_path) = asset_site_path(self.config, self.library, &target)
+        {
+            return Link::Rewrite(format!("{}{fragment}", url::link(self.root, &site_path)));
         }
         let hint = if crate::load::is_post_file(&target) {
             format!("no post at `{}`; check the file name", target.display())

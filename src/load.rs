@@ -85,7 +85,8 @@ pub fn load(root: &Path) -> Result<Blog, LoadError> {
     Ok(Blog { root: root.to_path_buf(), config, library, assets, templates, problems })
 }
 
-fn read_config(root: &Path, problems: &mut Vec<Diagnostic>) -> Config {
+/// Reads `hanji.toml`; its problems go to `problems` and defaults are used.
+pub fn read_config(root: &Path, problems: &mut Vec<Diagnostic>) -> Config {
     let path = root.join(config::FILE_NAME);
     let text = match fs::read_to_string(&path) {
         Ok(text) => text,
@@ -105,12 +106,12 @@ fn read_config(root: &Path, problems: &mut Vec<Diagnostic>) -> Config {
 }
 
 /// The files of `templates/`, by name (its subfolders are not read).
-fn read_templates(root: &Path, problems: &mut Vec<Diagnostic>) -> BTreeMap<String, String> {
+pub fn read_templates(root: &Path, problems: &mut Vec<Diagnostic>) -> BTreeMap<String, String> {
     let mut templates = BTreeMap::new();
     let Ok(entries) = fs::read_dir(root.join(TEMPLATES_DIR)) else { return templates };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') || !entry.path().is_file() {
+        if is_skipped(&name) || !entry.path().is_file() {
             continue;
         }
         match fs::read_to_string(entry.path()) {
@@ -126,6 +127,34 @@ fn read_templates(root: &Path, problems: &mut Vec<Diagnostic>) -> BTreeMap<Strin
     templates
 }
 
+/// Names the loader passes over wherever they are: hidden files and folders
+/// (`.git`, `.a.md.swp`, `.#a.md`), `node_modules`, and the temp files editors
+/// leave while saving (`a.md~`, `4913`, `a.md.tmp`, JetBrains' `___jb_tmp___`).
+pub fn is_skipped(name: &str) -> bool {
+    name.starts_with('.')
+        || name == "node_modules"
+        || name == "4913"
+        || name.ends_with('~')
+        || name.ends_with(".tmp")
+        || name.ends_with("___jb_tmp___")
+        || name.ends_with("___jb_old___")
+}
+
+/// The files at `path` (relative to `root`), as the loader would find them:
+/// the file itself, every file under a folder, or none if nothing is there.
+pub fn files_at(root: &Path, path: &Path) -> Vec<PathBuf> {
+    match fs::metadata(root.join(path)) {
+        Ok(meta) if meta.is_dir() => walk(root, path, &mut Vec::new()),
+        Ok(_) => vec![path.to_path_buf()],
+        Err(_) => Vec::new(),
+    }
+}
+
+/// The bytes of a file of the blog (an image to serve, a file to compare).
+pub fn read_file(root: &Path, path: &Path) -> io::Result<Vec<u8>> {
+    fs::read(root.join(path))
+}
+
 /// Markdown files are posts; Zola's `_index.md` section files are not.
 pub fn is_post_file(path: &Path) -> bool {
     let markdown = path.extension().is_some_and(|e| e == "md" || e == "markdown");
@@ -133,7 +162,7 @@ pub fn is_post_file(path: &Path) -> bool {
     markdown && !section
 }
 
-/// Every file under `root/folder`, relative to `root`, hidden ones skipped.
+/// Every file under `root/folder`, relative to `root`, skipped names left out.
 /// Symlinks are followed, so a loop is reported rather than walked forever.
 fn walk(root: &Path, folder: &Path, problems: &mut Vec<Diagnostic>) -> Vec<PathBuf> {
     let start = root.join(folder);
@@ -145,7 +174,7 @@ fn walk(root: &Path, folder: &Path, problems: &mut Vec<Diagnostic>) -> Vec<PathB
         .follow_links(true)
         .sort_by_file_name()
         .into_iter()
-        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+        .filter_entry(|e| e.depth() == 0 || !is_skipped(&e.file_name().to_string_lossy()));
     for entry in walker {
         match entry {
             Ok(entry) if entry.file_type().is_file() => {

@@ -1,6 +1,7 @@
 //! The `hanji` command: reads the arguments, calls the core, prints the result.
 
 use std::io::{self, IsTerminal, Write};
+use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -54,6 +55,21 @@ enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
+    /// Preview the site in a browser; pages reload when the files change
+    Serve {
+        /// The blog folder
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+        /// The address to listen on (0.0.0.0 lets other devices on the network in)
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: IpAddr,
+        /// The port to try first; the next free one is taken if it is in use (0: any)
+        #[arg(long, short, default_value_t = 4000)]
+        port: u16,
+        /// Show drafts, marked
+        #[arg(long)]
+        drafts: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -99,6 +115,48 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let out = out.unwrap_or_else(|| dir.join(&blog.config.output_dir));
             export(&blog, &dir, &out, force, strict, quiet)
         }
+        Command::Serve { dir, bind, port, drafts } => serve(&dir, bind, port, drafts),
+    }
+}
+
+fn serve(dir: &Path, bind: IpAddr, port: u16, drafts: bool) -> anyhow::Result<ExitCode> {
+    let options = hanji::serve::ServeOptions { bind, port, drafts, ..Default::default() };
+    let shown = dir.to_path_buf();
+    let server = hanji::serve::Server::bind(dir, options, move |update| print_update(&shown, update))
+        .with_context(|| format!("cannot serve the blog in `{}`", dir.display()))?;
+    println!("Serving {} at {}", dir.display(), server.url());
+    eprintln!("Pages reload when files change. Press Ctrl-C to stop.");
+    server.run(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })?;
+    eprintln!("stopped");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One line on stderr for each change the preview follows.
+fn print_update(dir: &Path, update: &hanji::watch::Update) {
+    use hanji::watch::Update;
+    match update {
+        Update::Changed(set) => {
+            let paths = set.added.iter().chain(&set.changed).map(|c| &c.path).chain(&set.removed);
+            let mut files: Vec<String> = paths.map(|p| shown_path(dir, p).display().to_string()).collect();
+            files.extend(set.renamed.iter().map(|r| format!("{} → {}", r.from.display(), r.to.display())));
+            files.extend(set.assets.iter().map(|p| shown_path(dir, p).display().to_string()));
+            if set.config {
+                files.push("settings".into());
+            }
+            if set.templates {
+                files.push("templates".into());
+            }
+            if !files.is_empty() {
+                eprintln!("changed: {}", files.join(", "));
+            }
+            for problem in &set.diagnostics_added {
+                let shown = Diagnostic { path: shown_path(dir, &problem.path), ..problem.clone() };
+                eprintln!("{shown}");
+            }
+        }
+        Update::Gone { message } | Update::Back { message } | Update::Notice { message } => eprintln!("{message}"),
     }
 }
 

@@ -155,6 +155,20 @@ impl Library {
         self.posts.get(path)
     }
 
+    /// Whether anything was read from the file at `path`: a post, or problems.
+    pub fn contains(&self, path: &Path) -> bool {
+        self.posts.contains_key(path) || self.problems.contains_key(path)
+    }
+
+    /// Every file read (with a post or only problems) at `path` or under it.
+    pub fn files_under(&self, path: &Path) -> BTreeSet<PathBuf> {
+        // Paths order by component, so the files of a folder come right after it.
+        let within = |p: &&PathBuf| p.starts_with(path);
+        let posts = self.posts.range(path.to_path_buf()..).map(|(p, _)| p).take_while(within);
+        let problems = self.problems.range(path.to_path_buf()..).map(|(p, _)| p).take_while(within);
+        posts.chain(problems).cloned().collect()
+    }
+
     /// Every post, drafts and posts with errors included, newest first.
     pub fn posts(&self) -> impl DoubleEndedIterator<Item = &Post> + '_ {
         self.newest_first.iter().filter_map(|(_, path)| self.posts.get(path))
@@ -191,13 +205,7 @@ impl Library {
 
     pub fn tag(&self, slug: &str) -> Option<Tag> {
         let entry = self.tags.get(slug)?;
-        // Most common spelling; on a tie the one that sorts first, so the name
-        // does not depend on the order posts were read in.
-        let name = entry
-            .spellings
-            .iter()
-            .max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0)))
-            .map(|(name, _)| name.clone())?;
+        let name = entry.name()?;
         let paths = |set: &BTreeSet<Order>| set.iter().map(|(_, p)| p.clone()).collect::<Vec<_>>();
         Some(Tag {
             slug: slug.to_string(),
@@ -210,6 +218,30 @@ impl Library {
         })
     }
 
+    /// A tag's name and counts, without its lists of posts (cheap to ask).
+    pub fn tag_count(&self, slug: &str) -> Option<TagCount> {
+        let entry = self.tags.get(slug)?;
+        Some(TagCount { name: entry.name()?, count: entry.published.len(), draft_count: entry.drafts.len() })
+    }
+
+    /// The files whose post has `slug` (more than one is a problem).
+    pub fn paths_with_slug(&self, slug: &str) -> impl Iterator<Item = &Path> + '_ {
+        self.slugs.get(slug).into_iter().flatten().map(PathBuf::as_path)
+    }
+
+    /// The posts just newer and just older than the post at `path` among the
+    /// posts `shown` lets through: its previous and next links.
+    pub fn neighbours(&self, path: &Path, shown: impl Fn(&Post) -> bool) -> (Option<&Post>, Option<&Post>) {
+        let Some(post) = self.posts.get(path) else { return (None, None) };
+        let key = order(post);
+        let posts = |keys: &mut dyn Iterator<Item = &Order>| {
+            keys.filter_map(|(_, p)| self.posts.get(p)).find(|p| shown(p))
+        };
+        let newer = posts(&mut self.newest_first.range(..key.clone()).rev());
+        let older = posts(&mut self.newest_first.range(key..).skip(1));
+        (newer, older)
+    }
+
     /// Every problem: each file's own, and those between files (two posts with
     /// one slug). Sorted by file, then line.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
@@ -218,18 +250,46 @@ impl Library {
             if paths.len() < 2 {
                 continue;
             }
-            for path in paths {
-                let others: Vec<String> =
-                    paths.iter().filter(|p| *p != path).map(|p| format!("`{}`", p.display())).collect();
-                all.push(
-                    Diagnostic::error(path, 1, 1, format!("slug `{slug}` is also the slug of {}", others.join(", ")))
-                        .with_hint("give one of them another `slug:` in its front matter, or rename its file"),
-                );
-            }
+            all.extend(paths.iter().map(|path| slug_clash(slug, paths, path)));
         }
         all.sort();
         all
     }
+
+    /// The problems of one file: its own, and a slug it shares with others.
+    pub fn diagnostics_of(&self, path: &Path) -> Vec<Diagnostic> {
+        let mut all = self.problems.get(path).cloned().unwrap_or_default();
+        if let Some(post) = self.posts.get(path)
+            && let Some(paths) = self.slugs.get(&post.slug)
+            && paths.len() > 1
+        {
+            all.push(slug_clash(&post.slug, paths, path));
+        }
+        all.sort();
+        all
+    }
+}
+
+/// A tag's name and how many posts have it, as the sidebar counts them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TagCount {
+    pub name: String,
+    pub count: usize,
+    pub draft_count: usize,
+}
+
+impl TagEntry {
+    /// Most common spelling; on a tie the one that sorts first, so the name
+    /// does not depend on the order posts were read in.
+    fn name(&self) -> Option<String> {
+        self.spellings.iter().max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0))).map(|(name, _)| name.clone())
+    }
+}
+
+fn slug_clash(slug: &str, paths: &BTreeSet<PathBuf>, path: &Path) -> Diagnostic {
+    let others: Vec<String> = paths.iter().filter(|p| *p != path).map(|p| format!("`{}`", p.display())).collect();
+    Diagnostic::error(path, 1, 1, format!("slug `{slug}` is also the slug of {}", others.join(", ")))
+        .with_hint("give one of them another `slug:` in its front matter, or rename its file")
 }
 
 #[cfg(test)]

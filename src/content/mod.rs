@@ -5,5 +5,5 @@ pub mod library;
 pub mod post;
 
 pub use front_matter::PostDate;
-pub use library::{Library, Tag};
+pub use library::{Library, Tag, TagCount};
 pub use post::Post;

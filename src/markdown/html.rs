@@ -455,9 +455,13 @@ impl<'a, 'o> Writer<'a, 'o> {
             self.out.push('"');
         }
         self.out.push('>');
-        match self.options.highlight.then(|| highlight::highlight(&code.lang, &code.text)).flatten() {
-            Some(html) => self.out.push_str(&html),
-            None => escape::text(&mut self.out, &code.text),
+        let pushed = match (self.options.highlight, self.options.highlights) {
+            (false, _) => false,
+            (true, Some(cache)) => cache.highlight(&code.lang, &code.text).map(|html| self.out.push_str(&html)).is_some(),
+            (true, None) => highlight::highlight(&code.lang, &code.text).map(|html| self.out.push_str(&html)).is_some(),
+        };
+        if !pushed {
+            escape::text(&mut self.out, &code.text);
         }
         self.out.push_str("</code></pre>\n");
     }

@@ -11,6 +11,7 @@
 //! Nothing here reads the disk: links are resolved by the caller's
 //! [`LinkResolver`].
 
+mod cache;
 mod escape;
 mod highlight;
 mod html;
@@ -24,6 +25,7 @@ mod tests;
 
 use crate::diagnostics::Problem;
 
+pub use cache::HighlightCache;
 pub use highlight::{HIGHLIGHT_VERSION, highlight, language as highlight_language};
 
 /// What a [`LinkResolver`] says about one link destination or image source.
@@ -56,6 +58,9 @@ pub struct Options<'a> {
     pub source_lines: bool,
     /// Highlight fenced code with CSS classes (see [`highlight()`]).
     pub highlight: bool,
+    /// Where highlighted code is remembered, so each distinct block is
+    /// highlighted once (only used with `highlight`).
+    pub highlights: Option<&'a HighlightCache>,
     pub links: Option<&'a dyn LinkResolver>,
 }
 

@@ -476,7 +476,7 @@ and a footnote<sup class="footnote-ref"><a href="#fn-1" id="fnref-1">1</a></sup>
 #[test]
 fn golden_document() {
     let links = TestLinks::default();
-    let options = Options { first_line: 3, source_lines: true, highlight: true, links: Some(&links) };
+    let options = Options { first_line: 3, source_lines: true, highlight: true, links: Some(&links), highlights: None };
     let out = render(GOLDEN_MARKDOWN, &options);
     if out.html != GOLDEN_HTML {
         // The whole output, to compare or paste when a change is intended.

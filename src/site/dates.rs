@@ -13,7 +13,7 @@ impl DateFormat {
     /// A long date format for `locale`; a locale ICU does not know falls back
     /// to its language, then to English.
     pub fn new(locale: &str) -> Self {
-        let locale = Locale::try_from_str(&locale.replace('_', "-")).unwrap_or_else(|_| Locale::UNKNOWN);
+        let locale = Locale::try_from_str(&locale.replace('_', "-")).unwrap_or(Locale::UNKNOWN);
         let formatter = FixedCalendarDateTimeFormatter::try_new((&locale).into(), YMD::long())
             .or_else(|_| FixedCalendarDateTimeFormatter::try_new((&Locale::UNKNOWN).into(), YMD::long()))
             .expect("ICU's compiled data has the root locale");

@@ -17,7 +17,7 @@ use crate::config::Config;
 use crate::content::{Library, Post, Tag};
 use crate::diagnostics::Diagnostic;
 use crate::links::{Links, post_site_path};
-use crate::markdown::{self, Options};
+use crate::markdown::{self, HighlightCache, Options};
 use context::{FeedItem, PageInfo, Pagination, PostLink, PostPage, PostSummary, SiteInfo, SitemapEntry, TagInfo};
 use dates::DateFormat;
 use theme::{Theme, ThemeError};
@@ -74,6 +74,7 @@ pub struct Site<'a> {
     /// The sidebar is the same on many pages: rendered once per way to the
     /// top and current tag.
     sidebars: Mutex<HashMap<(String, String), Arc<str>>>,
+    highlights: HighlightCache,
 }
 
 impl<'a> Site<'a> {
@@ -115,7 +116,19 @@ impl<'a> Site<'a> {
             tags,
             tag_index,
             sidebars: Mutex::default(),
+            highlights: HighlightCache::new(),
         }
+    }
+
+    /// Highlighted code from an earlier export, to be used again.
+    pub fn with_highlights(mut self, highlights: HighlightCache) -> Self {
+        self.highlights = highlights;
+        self
+    }
+
+    /// The code this site highlighted (and what it was given), to be kept.
+    pub fn highlights(&self) -> &HighlightCache {
+        &self.highlights
     }
 
     /// Every page of the site.
@@ -224,11 +237,12 @@ impl<'a> Site<'a> {
             first_line: post.body_line,
             source_lines: self.options.source_lines,
             highlight: true,
+            highlights: Some(&self.highlights),
             links: Some(&links),
         };
         let rendered = markdown::render(post.body(), &options);
         let neighbour = |offset: isize| {
-            let i = self.position.get(file.as_ref() as &Path)?.checked_add_signed(offset)?;
+            let i = self.position.get(file)?.checked_add_signed(offset)?;
             self.posts.get(i).map(|p| PostLink::of(p))
         };
         let page = PostPage {

@@ -180,6 +180,14 @@ fn a_second_export_writes_nothing_and_changes_write_only_what_changed() {
     assert!(again.stderr().contains(" 0 written,"), "{}", again.stderr());
     assert_eq!(fs::metadata(site.join("posts/first/index.html")).unwrap().modified().unwrap(), stamp);
 
+    // A page changed or deleted in the output by hand is written again.
+    fs::write(site.join("tags/index.html"), "edited by hand").unwrap();
+    fs::remove_file(site.join("feed.xml")).unwrap();
+    let repaired = export(&blog, &site, &[]);
+    assert!(repaired.stderr().contains(" 2 written,"), "{}", repaired.stderr());
+    assert!(read(site.join("tags/index.html")).contains("<!doctype html>"));
+    assert!(site.join("feed.xml").exists());
+
     // A file of the author's own in the output folder is never deleted.
     fs::write(site.join("keep-me.txt"), "mine").unwrap();
     // Delete a post: its page goes, and so does the tag only it had.

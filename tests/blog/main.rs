@@ -9,6 +9,7 @@ mod export;
 mod formats;
 mod library;
 mod sample;
+mod watch;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -1,0 +1,158 @@
+//! Highlighted code remembered: each distinct block is highlighted once per
+//! process, and the export keeps what it highlighted on disk, so that exporting
+//! a blog again costs milliseconds instead of seconds of tree-sitter work.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::{Arc, Mutex, RwLock};
+
+use super::highlight::{self, HIGHLIGHT_VERSION};
+
+/// What a saved cache starts with; a file without it (or of another
+/// highlighter version) is ignored, never trusted.
+const MAGIC: &[u8] = b"hanji highlight cache 1\n";
+
+/// (version, grammar, code) → 128 bits. Two SipHash runs with fixed keys: the
+/// same on every run, and collisions are out of reach for any blog.
+type Key = u128;
+
+#[derive(Default)]
+pub struct HighlightCache {
+    entries: RwLock<HashMap<Key, Arc<str>>>,
+    /// Keys looked up since the cache was made: only these are saved, so the
+    /// file holds what the blog uses now and does not grow without end.
+    used: Mutex<HashSet<Key>>,
+}
+
+impl HighlightCache {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The highlighted HTML of `code` in the language of fence `lang`, or None
+    /// for a language Hanji does not highlight (the caller escapes it as text).
+    pub fn highlight(&self, lang: &str, code: &str) -> Option<Arc<str>> {
+        let grammar = highlight::language(lang)?;
+        let key = key(grammar, code);
+        self.used.lock().expect("highlight cache").insert(key);
+        if let Some(html) = self.entries.read().expect("highlight cache").get(&key) {
+            return Some(html.clone());
+        }
+        let html: Arc<str> = highlight::highlight(lang, code)?.into();
+        self.entries.write().expect("highlight cache").insert(key, html.clone());
+        Some(html)
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.read().expect("highlight cache").len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// A cache read back from `bytes` as [`HighlightCache::to_bytes`] wrote
+    /// them; anything unreadable gives an empty cache.
+    pub fn from_bytes(bytes: &[u8]) -> Self {
+        let cache = Self::new();
+        let Some(mut rest) = bytes.strip_prefix(MAGIC) else { return cache };
+        let mut entries = HashMap::new();
+        let mut take = |n: usize| -> Option<&[u8]> {
+            let (head, tail) = rest.split_at_checked(n)?;
+            rest = tail;
+            Some(head)
+        };
+        let version_len = u32::from_le_bytes(take(4).and_then(|b| b.try_into().ok()).unwrap_or_default());
+        if take(version_len as usize) != Some(HIGHLIGHT_VERSION.as_bytes()) {
+            return cache;
+        }
+        while let Some(key) = take(16) {
+            let key = Key::from_le_bytes(key.try_into().expect("16 bytes"));
+            let Some(len) = take(4).map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes"))) else { break };
+            let Some(html) = take(len as usize).and_then(|b| std::str::from_utf8(b).ok()) else { break };
+            entries.insert(key, Arc::from(html));
+        }
+        *cache.entries.write().expect("highlight cache") = entries;
+        cache
+    }
+
+    /// The entries used since this cache was made, to be read back by
+    /// [`HighlightCache::from_bytes`].
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let entries = self.entries.read().expect("highlight cache");
+        let used = self.used.lock().expect("highlight cache");
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend((HIGHLIGHT_VERSION.len() as u32).to_le_bytes());
+        bytes.extend(HIGHLIGHT_VERSION.as_bytes());
+        let mut keys: Vec<&Key> = used.iter().filter(|k| entries.contains_key(k)).collect();
+        keys.sort();
+        for key in keys {
+            let html = &entries[key];
+            bytes.extend(key.to_le_bytes());
+            bytes.extend((html.len() as u32).to_le_bytes());
+            bytes.extend(html.as_bytes());
+        }
+        bytes
+    }
+}
+
+fn key(grammar: &str, code: &str) -> Key {
+    let half = |salt: u8| {
+        let mut hasher = DefaultHasher::new();
+        (salt, HIGHLIGHT_VERSION, grammar, code).hash(&mut hasher);
+        hasher.finish()
+    };
+    (u128::from(half(1)) << 64) | u128::from(half(2))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gives_what_highlighting_gives() {
+        let cache = HighlightCache::new();
+        let code = "fn main() { println!(\"hi\"); }\n";
+        let direct = highlight::highlight("rust", code).unwrap();
+        assert_eq!(cache.highlight("rust", code).as_deref(), Some(direct.as_str()));
+        assert_eq!(cache.highlight("rs", code).as_deref(), Some(direct.as_str()), "an alias is the same grammar");
+        assert_eq!(cache.len(), 1);
+        assert_eq!(cache.highlight("klingon", code), None);
+    }
+
+    #[test]
+    fn survives_a_round_trip_through_bytes() {
+        let cache = HighlightCache::new();
+        let rust = cache.highlight("rust", "let x = 1;\n").unwrap();
+        let python = cache.highlight("python", "x = '분산'\n").unwrap();
+        let again = HighlightCache::from_bytes(&cache.to_bytes());
+        assert_eq!(again.len(), 2);
+        // Served from the entries read back: equal to what was highlighted.
+        assert_eq!(again.highlight("rust", "let x = 1;\n"), Some(rust));
+        assert_eq!(again.highlight("py", "x = '분산'\n"), Some(python));
+    }
+
+    #[test]
+    fn saves_only_what_was_used() {
+        let old = HighlightCache::new();
+        old.highlight("rust", "let a = 1;\n");
+        old.highlight("rust", "let b = 2;\n");
+        let new = HighlightCache::from_bytes(&old.to_bytes());
+        new.highlight("rust", "let b = 2;\n");
+        assert_eq!(HighlightCache::from_bytes(&new.to_bytes()).len(), 1);
+    }
+
+    #[test]
+    fn unreadable_bytes_give_an_empty_cache() {
+        assert!(HighlightCache::from_bytes(b"").is_empty());
+        assert!(HighlightCache::from_bytes(b"something else entirely").is_empty());
+        let cache = HighlightCache::new();
+        cache.highlight("rust", "let a = 1;\n");
+        let bytes = cache.to_bytes();
+        // Cut short: the entries before the cut are kept, nothing breaks.
+        assert!(HighlightCache::from_bytes(&bytes[..bytes.len() - 3]).is_empty());
+        // Another highlighter version: ignored.
+        let other = String::from_utf8_lossy(&bytes).replace(HIGHLIGHT_VERSION, &"x".repeat(HIGHLIGHT_VERSION.len()));
+        assert!(HighlightCache::from_bytes(other.as_bytes()).is_empty());
+    }
+}

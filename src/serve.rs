@@ -1,0 +1,546 @@
+//! `hanji serve`: the site previewed in a browser, on this machine or a phone
+//! on the same network. Pages are rendered on request, from the blog the
+//! watch keeps current, by `Site::render` (the export's code); served HTML
+//! pages get one small script that reloads them when a change makes them
+//! stale (server-sent events). The export never has that script.
+
+use std::collections::{HashMap, VecDeque};
+use std::convert::Infallible;
+use std::future::Future;
+use std::io;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
+
+use axum::Router;
+use axum::extract::{Query, State};
+use axum::http::{StatusCode, Uri, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use futures_util::Stream;
+use tokio::sync::{broadcast, watch};
+
+use crate::diagnostics::Diagnostic;
+use crate::links::{asset_site_path, post_site_path};
+use crate::load::{self, Blog};
+use crate::site::theme::Theme;
+use crate::site::{Page, Site, SiteOptions, url};
+use crate::watch::changes::unreadable_site_path;
+use crate::watch::{SharedBlog, StalePages, Update, Watch, WatchError, WatchOptions};
+
+/// Where the live-reload script listens. Not a page of any blog: site paths
+/// never start with `__`.
+const EVENTS: &str = "/__hanji/events";
+
+/// How many past changes a page that connects late is checked against.
+const HISTORY: usize = 64;
+
+#[derive(Debug, Clone, Copy)]
+pub struct ServeOptions {
+    /// The address to listen on; 127.0.0.1 is this machine only, 0.0.0.0
+    /// lets a phone on the same network in.
+    pub bind: IpAddr,
+    /// Tried first; if it is taken, the next ones, then any free port. 0 is
+    /// any free port at once.
+    pub port: u16,
+    /// Show drafts, marked, as the app's preview does.
+    pub drafts: bool,
+    pub watch: WatchOptions,
+}
+
+impl Default for ServeOptions {
+    fn default() -> Self {
+        Self { bind: IpAddr::V4(Ipv4Addr::LOCALHOST), port: 4000, drafts: false, watch: WatchOptions::default() }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error(transparent)]
+    Watch(#[from] WatchError),
+    #[error("cannot listen on {address}: {source}")]
+    Listen { address: String, source: io::Error },
+    #[error("the server stopped: {0}")]
+    Io(#[from] io::Error),
+}
+
+/// A preview server, bound to its port and watching its blog; `run` serves.
+pub struct Server {
+    listener: TcpListener,
+    address: SocketAddr,
+    preview: Arc<Preview>,
+    watch: Watch,
+}
+
+impl Server {
+    /// Loads and watches the blog at `root` and takes a port. `on_update`
+    /// hears every update of the watch (for the command line to print).
+    pub fn bind(
+        root: &Path,
+        options: ServeOptions,
+        mut on_update: impl FnMut(&Update) + Send + 'static,
+    ) -> Result<Server, ServeError> {
+        let listener = listen(options.bind, options.port)
+            .map_err(|source| ServeError::Listen { address: format!("{}:{}", options.bind, options.port), source })?;
+        let address = listener.local_addr()?;
+        let preview = Arc::new(Preview::new(root, options.drafts));
+        let watching = preview.clone();
+        let watch = Watch::start(root, options.watch, move |update| {
+            watching.update(update);
+            on_update(update);
+        })?;
+        let _ = preview.blog.set(watch.blog().clone());
+        preview.rebuild(true);
+        Ok(Server { listener, address, preview, watch })
+    }
+
+    /// The address to open in a browser.
+    pub fn url(&self) -> String {
+        let host = match self.address.ip() {
+            // Listening everywhere: this machine is one of the places.
+            ip if ip.is_unspecified() => "localhost".to_string(),
+            IpAddr::V6(ip) => format!("[{ip}]"),
+            ip => ip.to_string(),
+        };
+        format!("http://{host}:{}/", self.address.port())
+    }
+
+    pub fn address(&self) -> SocketAddr {
+        self.address
+    }
+
+    /// Serves until `shutdown` completes, then closes every connection
+    /// (the live-reload streams too) and returns.
+    pub fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), ServeError> {
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+        let Server { listener, preview, watch, .. } = self;
+        runtime.block_on(async move {
+            listener.set_nonblocking(true)?;
+            let listener = tokio::net::TcpListener::from_std(listener)?;
+            let (stop, stopped) = watch::channel(false);
+            let state = Served { preview, stopped };
+            let app = Router::new().route(EVENTS, get(events)).fallback(get(page)).with_state(state);
+            axum::serve(listener, app)
+                .with_graceful_shutdown(async move {
+                    shutdown.await;
+                    let _ = stop.send(true);
+                })
+                .await
+        })?;
+        drop(watch);
+        Ok(())
+    }
+}
+
+/// The port `port` on `bind`, or the next free one, or any free one.
+fn listen(bind: IpAddr, port: u16) -> io::Result<TcpListener> {
+    if port != 0 {
+        for port in port..=port.saturating_add(10) {
+            match TcpListener::bind((bind, port)) {
+                Ok(listener) => return Ok(listener),
+                Err(e) if e.kind() == io::ErrorKind::AddrInUse => continue,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    TcpListener::bind((bind, 0))
+}
+
+#[derive(Clone)]
+struct Served {
+    preview: Arc<Preview>,
+    stopped: watch::Receiver<bool>,
+}
+
+/// What the server knows between requests.
+struct Preview {
+    root: PathBuf,
+    drafts: bool,
+    blog: OnceLock<SharedBlog>,
+    /// The theme and the address of every page, built again after each change.
+    built: RwLock<Arc<Built>>,
+    live: Mutex<Live>,
+    reloads: broadcast::Sender<Arc<Reload>>,
+}
+
+struct Built {
+    theme: Arc<Theme>,
+    routes: HashMap<String, Target>,
+}
+
+/// What is at a site path.
+#[derive(Debug, Clone)]
+enum Target {
+    Page(Page),
+    /// A file of the blog, sent as it is.
+    Asset(PathBuf),
+    /// A post with errors (left out of the site): its problems are shown.
+    Broken(PathBuf),
+}
+
+/// The changes open pages are told about.
+#[derive(Default)]
+struct Live {
+    /// Counts the changes; a page knows the one it was rendered at.
+    version: u64,
+    history: VecDeque<Arc<Reload>>,
+    /// Why the blog cannot be shown: its folder is gone.
+    gone: Option<String>,
+}
+
+#[derive(Debug)]
+struct Reload {
+    version: u64,
+    everything: bool,
+    stale: StalePages,
+}
+
+impl Reload {
+    fn affects(&self, site_path: &str) -> bool {
+        self.everything || self.stale.contains(site_path)
+    }
+}
+
+impl Live {
+    /// Whether a page rendered at `version` is out of date already.
+    fn stale_since(&self, version: u64, site_path: &str) -> bool {
+        if version >= self.version {
+            return false;
+        }
+        match self.history.front() {
+            // Changes since then were forgotten: to be sure, reload.
+            Some(oldest) if oldest.version > version + 1 => true,
+            None => true,
+            _ => self.history.iter().any(|r| r.version > version && r.affects(site_path)),
+        }
+    }
+}
+
+impl Preview {
+    fn new(root: &Path, drafts: bool) -> Self {
+        let (reloads, _) = broadcast::channel(256);
+        let theme = Arc::new(Theme::new(&Default::default()).0);
+        Preview {
+            root: root.to_path_buf(),
+            drafts,
+            blog: OnceLock::new(),
+            built: RwLock::new(Arc::new(Built { theme, routes: HashMap::new() })),
+            live: Mutex::default(),
+            reloads,
+        }
+    }
+
+    fn options(&self) -> SiteOptions {
+        SiteOptions { drafts: self.drafts, ..SiteOptions::default() }
+    }
+
+    /// Called by the watch, on its thread, after the blog changed.
+    fn update(&self, update: &Update) {
+        let reload = match update {
+            Update::Changed(set) => {
+                self.rebuild(set.templates || set.config || set.rescanned);
+                self.live.lock().expect("live").gone = None;
+                // Pages show images and link to other posts by file; which
+                // pages those are is not known, so such changes reload all.
+                let everything = !set.assets.is_empty()
+                    || !set.added.is_empty()
+                    || !set.removed.is_empty()
+                    || !set.renamed.is_empty();
+                Reload { version: 0, everything, stale: set.stale.clone() }
+            }
+            Update::Gone { message } => {
+                self.live.lock().expect("live").gone = Some(message.clone());
+                Reload { version: 0, everything: true, stale: StalePages::default() }
+            }
+            Update::Back { .. } | Update::Notice { .. } => return,
+        };
+        let mut live = self.live.lock().expect("live");
+        live.version += 1;
+        let reload = Arc::new(Reload { version: live.version, ..reload });
+        live.history.push_back(reload.clone());
+        if live.history.len() > HISTORY {
+            live.history.pop_front();
+        }
+        // Sent under the lock, so that a page connecting now either sees it
+        // in the history or receives it.
+        let _ = self.reloads.send(reload);
+    }
+
+    /// Builds the map of site paths again (and the theme, if `theme`).
+    fn rebuild(&self, theme: bool) {
+        let Some(blog) = self.blog.get() else { return };
+        let blog = blog.read().expect("blog lock");
+        let theme = if theme {
+            Arc::new(Theme::new(&blog.templates).0)
+        } else {
+            self.built.read().expect("built").theme.clone()
+        };
+        let routes = routes(&blog, &theme, self.options());
+        *self.built.write().expect("built") = Arc::new(Built { theme, routes });
+    }
+
+    /// The response to a request for `site_path` (decoded, without the
+    /// leading `/`).
+    fn respond(&self, site_path: &str) -> Response {
+        let (version, gone) = {
+            let live = self.live.lock().expect("live");
+            (live.version, live.gone.clone())
+        };
+        if let Some(message) = gone {
+            return problem_page(StatusCode::SERVICE_UNAVAILABLE, "The blog folder is gone", &message, &[], site_path, version);
+        }
+        let Some(blog) = self.blog.get() else {
+            return (StatusCode::SERVICE_UNAVAILABLE, "starting").into_response();
+        };
+        let blog = blog.read().expect("blog lock");
+        let built = self.built.read().expect("built").clone();
+        let path = site_path.strip_suffix("index.html").unwrap_or(site_path);
+        let target = built.routes.get(path).or_else(|| built.routes.get(site_path));
+        let Some(target) = target else {
+            if !path.is_empty() && !path.ends_with('/') && built.routes.contains_key(&format!("{path}/")) {
+                let location = format!("/{}/", url::encode_path(path));
+                return (StatusCode::PERMANENT_REDIRECT, [(header::LOCATION, location)]).into_response();
+            }
+            return self.render(&blog, &built.theme, &Page::NotFound, site_path, version, StatusCode::NOT_FOUND);
+        };
+        match target {
+            Target::Page(page) => self.render(&blog, &built.theme, page, path, version, StatusCode::OK),
+            Target::Asset(file) => match load::read_file(&self.root, file) {
+                Ok(bytes) => ([(header::CONTENT_TYPE, content_type(site_path))], bytes).into_response(),
+                Err(e) => (StatusCode::NOT_FOUND, format!("cannot read `{}`: {e}", file.display())).into_response(),
+            },
+            Target::Broken(file) => {
+                let problems = blog.library.diagnostics_of(file);
+                let title = format!("{} has errors", file.display());
+                let text = "The post is left out of the site until they are fixed; this page reloads when it is saved.";
+                problem_page(StatusCode::INTERNAL_SERVER_ERROR, &title, text, &problems, path, version)
+            }
+        }
+    }
+
+    fn render(&self, blog: &Blog, theme: &Theme, page: &Page, path: &str, version: u64, status: StatusCode) -> Response {
+        let site = Site::new(&blog.config, &blog.library, &blog.assets, theme, self.options());
+        match site.render(page) {
+            Ok(rendered) => {
+                let kind = content_type(&site.path_of(page));
+                let body = if kind.starts_with("text/html") { with_live_reload(&rendered.text, path, version) } else { rendered.text };
+                (status, [(header::CONTENT_TYPE, kind)], body).into_response()
+            }
+            Err(error) => {
+                let problem = error.to_diagnostic();
+                let text = "The theme could not render this page.";
+                problem_page(StatusCode::INTERNAL_SERVER_ERROR, "Template error", text, &[problem], path, version)
+            }
+        }
+    }
+}
+
+/// Every address of the site: its pages, its files, and the pages of posts
+/// with errors (which show their problems instead).
+fn routes(blog: &Blog, theme: &Theme, options: SiteOptions) -> HashMap<String, Target> {
+    let site = Site::new(&blog.config, &blog.library, &blog.assets, theme, options);
+    let mut routes: HashMap<String, Target> =
+        site.pages().into_iter().map(|page| (site.path_of(&page), Target::Page(page))).collect();
+    for asset in &blog.assets {
+        if let Some(path) = asset_site_path(&blog.config, &blog.library, asset) {
+            routes.entry(path).or_insert_with(|| Target::Asset(asset.clone()));
+        }
+    }
+    for post in blog.library.posts().filter(|p| p.has_errors && (options.drafts || !p.draft)) {
+        routes.entry(post_site_path(post)).or_insert_with(|| Target::Broken(post.path.clone()));
+    }
+    for file in blog.library.unreadable() {
+        routes.entry(unreadable_site_path(file)).or_insert_with(|| Target::Broken(file.to_path_buf()));
+    }
+    routes
+}
+
+async fn page(State(served): State<Served>, uri: Uri) -> Response {
+    let path = percent_decode(uri.path().trim_start_matches('/'));
+    let preview = served.preview.clone();
+    tokio::task::spawn_blocking(move || preview.respond(&path))
+        .await
+        .unwrap_or_else(|e| (StatusCode::INTERNAL_SERVER_ERROR, format!("rendering failed: {e}")).into_response())
+}
+
+#[derive(serde::Deserialize)]
+struct Listen {
+    path: String,
+    version: u64,
+}
+
+/// The live-reload stream of one open page: one `reload` message when a
+/// change makes it stale (at once, if one did since it was rendered).
+async fn events(
+    State(served): State<Served>,
+    Query(listen): Query<Listen>,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let (receiver, stale) = {
+        let live = served.preview.live.lock().expect("live");
+        (served.preview.reloads.subscribe(), live.stale_since(listen.version, &listen.path))
+    };
+    let state = (receiver, served.stopped, listen.path, stale);
+    let stream = futures_util::stream::unfold(state, |(mut receiver, mut stopped, path, stale)| async move {
+        let reload = || Ok(Event::default().data("reload"));
+        if stale {
+            return Some((reload(), (receiver, stopped, path, false)));
+        }
+        loop {
+            let message = tokio::select! {
+                message = receiver.recv() => Some(message),
+                _ = stopped.wait_for(|stop| *stop) => None,
+            };
+            match message {
+                // The server stops: end the stream, so the connection closes.
+                None | Some(Err(broadcast::error::RecvError::Closed)) => return None,
+                Some(Ok(change)) if !change.affects(&path) => continue,
+                // Stale, or so many changes came that some were missed.
+                Some(_) => return Some((reload(), (receiver, stopped, path, false))),
+            }
+        }
+    });
+    Sse::new(stream).keep_alive(KeepAlive::default())
+}
+
+/// The page with the script that reloads it, before `</body>`.
+fn with_live_reload(html: &str, site_path: &str, version: u64) -> String {
+    let path = serde_json::to_string(site_path).unwrap_or_default().replace("</", "<\\/");
+    let script = format!(
+        "<script>\n// Hanji preview: reload when this page changes (hanji serve only, never exported).\n\
+         new EventSource(\"{EVENTS}?version={version}&path=\" + encodeURIComponent({path})).onmessage = () => location.reload();\n\
+         </script>\n"
+    );
+    match html.rfind("</body>") {
+        Some(at) => format!("{}{script}{}", &html[..at], &html[at..]),
+        None => format!("{html}{script}"),
+    }
+}
+
+/// A page of the server's own (not the theme's): the problems, with their
+/// files, lines and hints; it reloads when the blog changes.
+fn problem_page(
+    status: StatusCode,
+    title: &str,
+    text: &str,
+    problems: &[Diagnostic],
+    site_path: &str,
+    version: u64,
+) -> Response {
+    let mut items = String::new();
+    for problem in problems {
+        items.push_str(&format!("<li><code>{}</code>", escape(&problem.to_string())));
+        if let Some(hint) = &problem.hint {
+            items.push_str(&format!("<br>hint: {}", escape(hint)));
+        }
+        items.push_str("</li>\n");
+    }
+    let html = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{title}</title>\n\
+         <style>body{{font:16px/1.5 system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem}}\
+         li{{margin:.5rem 0}}code{{color:#b00020;white-space:pre-wrap}}</style>\n</head>\n<body>\n\
+         <h1>{title}</h1>\n<p>{text}</p>\n<ul>\n{items}</ul>\n</body>\n</html>\n",
+        title = escape(title),
+        text = escape(text),
+    );
+    let body = with_live_reload(&html, site_path, version);
+    (status, [(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response()
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// The type of what is at a site path, by its name.
+fn content_type(site_path: &str) -> &'static str {
+    if site_path.is_empty() || site_path.ends_with('/') {
+        return "text/html; charset=utf-8";
+    }
+    let extension = site_path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+    match extension.as_str() {
+        "html" | "htm" => "text/html; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "json" => "application/json",
+        "xml" => "application/xml; charset=utf-8",
+        "txt" | "md" => "text/plain; charset=utf-8",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "avif" => "image/avif",
+        "svg" => "image/svg+xml",
+        "ico" => "image/x-icon",
+        "pdf" => "application/pdf",
+        "woff" => "font/woff",
+        "woff2" => "font/woff2",
+        "mp4" => "video/mp4",
+        "webm" => "video/webm",
+        "mp3" => "audio/mpeg",
+        _ => "application/octet-stream",
+    }
+}
+
+/// `%EB%B6%84` → `분`; what is not valid UTF-8 afterwards is kept as it was.
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: Option<&u8>| b.and_then(|b| (*b as char).to_digit(16));
+        if bytes[i] == b'%'
+            && let (Some(h), Some(l)) = (hex(bytes.get(i + 1)), hex(bytes.get(i + 2)))
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_script_goes_before_the_end_of_the_body() {
+        let html = with_live_reload("<html><body><p>x</p></body></html>", "posts/a/", 7);
+        let script = html.find("<script>").unwrap();
+        assert!(script > html.find("<p>x</p>").unwrap() && script < html.find("</body>").unwrap());
+        assert!(html.contains("version=7&path=\" + encodeURIComponent(\"posts/a/\")"));
+        assert!(with_live_reload("plain", "", 1).starts_with("plain<script>"));
+        assert!(!with_live_reload("x", "</script><b>", 1).contains("</script><b>"), "no way out of the script");
+    }
+
+    #[test]
+    fn a_late_page_learns_what_it_missed() {
+        let reload = |version, path: &str| {
+            Arc::new(Reload {
+                version,
+                everything: false,
+                stale: StalePages { paths: [path.to_string()].into(), ..StalePages::default() },
+            })
+        };
+        let live = Live { version: 3, history: [reload(2, "posts/a/"), reload(3, "posts/b/")].into(), gone: None };
+        assert!(live.stale_since(1, "posts/a/"));
+        assert!(!live.stale_since(2, "posts/a/"));
+        assert!(live.stale_since(2, "posts/b/"));
+        assert!(!live.stale_since(3, "posts/b/"));
+        assert!(live.stale_since(0, "tags/"), "changes before the history: reload to be sure");
+    }
+
+    #[test]
+    fn types_and_addresses() {
+        assert_eq!(content_type(""), "text/html; charset=utf-8");
+        assert_eq!(content_type("tags/nccl/"), "text/html; charset=utf-8");
+        assert_eq!(content_type("feed.xml"), "application/xml; charset=utf-8");
+        assert_eq!(content_type("images/Logo.PNG"), "image/png");
+        assert_eq!(content_type("CNAME"), "application/octet-stream");
+        assert_eq!(percent_decode("tags/%EB%B6%84%EC%82%B0-%ED%95%99%EC%8A%B5/"), "tags/분산-학습/");
+        assert_eq!(percent_decode("100%"), "100%");
+    }
+}

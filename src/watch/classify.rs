@@ -1,0 +1,139 @@
+//! What a path in the blog folder is to Hanji, decided from the path alone:
+//! the watcher asks this of every path an event names, and drops the ignored.
+
+use std::path::{Component, Path};
+
+use serde::Serialize;
+
+use crate::config::{self, Config};
+use crate::load::{self, STATIC_DIR};
+use crate::site::theme::TEMPLATES_DIR;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileKind {
+    /// A Markdown file under the posts folder.
+    Post,
+    /// Any other file the site copies: under `static/`, or beside the posts
+    /// (a bundle's images).
+    Asset,
+    /// A file of `templates/` that replaces or adds to the theme.
+    Template,
+    /// `hanji.toml`.
+    Config,
+    /// Nothing the blog is made of: `.git/`, `node_modules/`, the export
+    /// folder, editor temp files, anything outside the folders above.
+    Ignored,
+}
+
+/// What the file at `path` (relative to the blog folder) is. Agrees with the
+/// loader: a file is read by `load` exactly when this says it is not ignored.
+pub fn classify(config: &Config, path: &Path) -> FileKind {
+    if path.as_os_str().is_empty() || !path.components().all(|c| matches!(c, Component::Normal(_))) {
+        return FileKind::Ignored;
+    }
+    if path == Path::new(config::FILE_NAME) {
+        return FileKind::Config;
+    }
+    if path.starts_with(&config.output_dir) {
+        return FileKind::Ignored;
+    }
+    // Below the folder it is in, every part of the path must be a name the
+    // loader reads: `posts/.drafts/a.md` and `static/x.png~` are passed over.
+    let read = |folder: &Path| path.strip_prefix(folder).ok().filter(|rest| !rest.as_os_str().is_empty() && !skipped(rest));
+    if read(&config.posts_dir).is_some() {
+        return if load::is_post_file(path) { FileKind::Post } else { FileKind::Asset };
+    }
+    if read(Path::new(STATIC_DIR)).is_some() {
+        return FileKind::Asset;
+    }
+    // Templates are the files directly in `templates/`; its subfolders are not read.
+    match read(Path::new(TEMPLATES_DIR)) {
+        Some(rest) if rest.components().count() == 1 => FileKind::Template,
+        _ => FileKind::Ignored,
+    }
+}
+
+fn skipped(rest: &Path) -> bool {
+    rest.components().any(|c| load::is_skipped(&c.as_os_str().to_string_lossy()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(path: &str) -> FileKind {
+        classify(&Config::default(), Path::new(path))
+    }
+
+    #[test]
+    fn the_parts_of_a_blog() {
+        assert_eq!(kind("posts/a.md"), FileKind::Post);
+        assert_eq!(kind("posts/b/index.md"), FileKind::Post);
+        assert_eq!(kind("posts/notes.markdown"), FileKind::Post);
+        assert_eq!(kind("posts/b/diagram.png"), FileKind::Asset);
+        assert_eq!(kind("posts/_index.md"), FileKind::Asset, "Zola section files are not posts");
+        assert_eq!(kind("static/images/logo.png"), FileKind::Asset);
+        assert_eq!(kind("static/CNAME"), FileKind::Asset);
+        assert_eq!(kind("templates/post.html"), FileKind::Template);
+        assert_eq!(kind("hanji.toml"), FileKind::Config);
+    }
+
+    #[test]
+    fn editor_temp_files_are_ignored() {
+        for path in [
+            "posts/a.md~",
+            "posts/.a.md.swp",
+            "posts/.a.md.swx",
+            "posts/4913",
+            "posts/.#a.md",
+            "posts/a.md.tmp",
+            "posts/a.md___jb_tmp___",
+            "posts/a.md___jb_old___",
+            "static/.DS_Store",
+            "templates/.post.html.swp",
+            "templates/post.html~",
+        ] {
+            assert_eq!(kind(path), FileKind::Ignored, "{path}");
+        }
+    }
+
+    #[test]
+    fn folders_that_are_not_the_blog_are_ignored() {
+        for path in [
+            ".git/index",
+            ".git/objects/ab/cdef",
+            "posts/.git/HEAD",
+            "node_modules/x/index.md",
+            "posts/node_modules/x.md",
+            "static/node_modules/x.js",
+            "public/index.html",
+            "public/posts/a/index.html",
+            "README.md",
+            "notes/a.md",
+            "templates/partials/x.html",
+            "posts",
+            "static",
+            "templates",
+            "",
+            "../elsewhere/a.md",
+            "/etc/passwd",
+        ] {
+            assert_eq!(kind(path), FileKind::Ignored, "{path}");
+        }
+    }
+
+    #[test]
+    fn the_settings_move_the_folders() {
+        let config = Config {
+            posts_dir: "content/blog".into(),
+            output_dir: "site".into(),
+            ..Config::default()
+        };
+        let kind = |path: &str| classify(&config, Path::new(path));
+        assert_eq!(kind("content/blog/a.md"), FileKind::Post);
+        assert_eq!(kind("posts/a.md"), FileKind::Ignored);
+        assert_eq!(kind("site/index.html"), FileKind::Ignored);
+        assert_eq!(kind("public/index.html"), FileKind::Ignored);
+    }
+}

@@ -1,0 +1,467 @@
+//! Following the blog folder: the folder is watched recursively (notify,
+//! debounced), each batch of paths is applied to the blog, and what changed
+//! is reported as one change set. Used by the app and by `hanji serve`.
+//!
+//! When the system cannot keep up, the watch says so and falls back: lost
+//! events (a full queue) read the whole folder again; a folder that cannot be
+//! watched (out of inotify watches) is polled instead; a blog folder deleted
+//! or moved away leaves the last blog in place, is reported, and is picked up
+//! again when it comes back.
+
+pub mod changes;
+pub mod classify;
+pub mod own_writes;
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex, RwLock};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use notify::event::{AccessKind, AccessMode};
+use notify::{EventKind, PollWatcher, RecommendedWatcher, RecursiveMode};
+use notify_debouncer_full::{DebounceEventResult, Debouncer, NoCache, RecommendedCache, new_debouncer_opt};
+use serde::Serialize;
+
+pub use changes::{Batch, ChangeSet, FileChange, Rename, StalePages, TagChange, apply, rescan};
+pub use classify::{FileKind, classify};
+pub use own_writes::OwnWrites;
+
+use crate::load::{self, Blog, LoadError};
+
+/// A batch of at least this many paths is a burst (a branch switch, a copy)
+/// even if it came at once: it is held until the events stop.
+const BURST: usize = 64;
+
+/// How often a watch that has nothing to do checks that the folder is there.
+const HEARTBEAT: Duration = Duration::from_millis(250);
+
+#[derive(Debug, Clone, Copy)]
+pub struct WatchOptions {
+    /// Events on a path are held this long, so that a file written in chunks
+    /// or saved through a temp file is read once, when it is whole.
+    pub debounce: Duration,
+    /// Poll instead of asking the system for events (the fallback when the
+    /// system cannot watch the folder).
+    pub poll: bool,
+    pub poll_interval: Duration,
+}
+
+impl Default for WatchOptions {
+    fn default() -> Self {
+        Self { debounce: Duration::from_millis(50), poll: false, poll_interval: Duration::from_millis(500) }
+    }
+}
+
+/// What a watch tells its owner, on the watch's own thread.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Update {
+    /// The blog changed on disk; the shared `Blog` already shows it.
+    Changed(ChangeSet),
+    /// The blog folder was deleted or moved away. The last blog is kept
+    /// until the folder is back (then a `Changed` follows).
+    Gone { message: String },
+    /// The blog folder is there again; a `Changed` with what it holds follows.
+    Back { message: String },
+    /// Something worth telling the author: a fallback taken, events lost.
+    Notice { message: String },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WatchState {
+    /// The system reports changes as they happen.
+    Watching,
+    /// The folder is read every `poll_interval` for changes.
+    Polling,
+    /// The blog folder is not there.
+    Gone,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum WatchError {
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    #[error("cannot watch `{path}`: {source}")]
+    Notify { path: PathBuf, source: notify::Error },
+}
+
+/// The blog as the watch keeps it: read it, render from it; the watch alone
+/// writes it, for the moment it takes to apply one batch.
+pub type SharedBlog = Arc<RwLock<Blog>>;
+
+/// A watched blog folder. Stops watching when dropped.
+pub struct Watch {
+    blog: SharedBlog,
+    own_writes: Arc<OwnWrites>,
+    state: Arc<Mutex<WatchState>>,
+    signals: Sender<Signal>,
+    thread: Option<JoinHandle<()>>,
+}
+
+enum Signal {
+    Events(DebounceEventResult),
+    Stop,
+}
+
+impl Watch {
+    /// Starts watching `root`, then loads it (so no change made meanwhile is
+    /// missed), and calls `on_update` after every change from then on.
+    pub fn start(
+        root: &Path,
+        mut options: WatchOptions,
+        on_update: impl FnMut(&Update) + Send + 'static,
+    ) -> Result<Watch, WatchError> {
+        let (signals, receiver) = mpsc::channel();
+        let watched = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+        let identity = identity(root);
+        // Watch first, then load: a change made meanwhile is then in the
+        // load, or in an event, or both (which applies the same again).
+        let (watcher, notice) = match start_watcher(&watched, &mut options, &signals) {
+            Ok(started) => started,
+            Err(_) if !root.is_dir() => return Err(load::load(root).err().unwrap_or(LoadError::NotFound(root.into())).into()),
+            Err(source) => return Err(WatchError::Notify { path: root.into(), source }),
+        };
+        let state = if options.poll { WatchState::Polling } else { WatchState::Watching };
+        let mut follower = Follower {
+            root: root.to_path_buf(),
+            watched,
+            identity,
+            options,
+            signals: signals.clone(),
+            watcher: Some(watcher),
+            state: Arc::new(Mutex::new(state)),
+            blog: Arc::new(RwLock::new(load::load(root)?)),
+            own_writes: Arc::new(OwnWrites::new()),
+            on_update: Box::new(on_update),
+        };
+        if let Some(message) = notice {
+            follower.notify(Update::Notice { message });
+        }
+        let (blog, own_writes, state) = (follower.blog.clone(), follower.own_writes.clone(), follower.state.clone());
+        let thread = std::thread::Builder::new()
+            .name("hanji watch".into())
+            .spawn(move || follower.run(receiver))
+            .expect("a thread for the watch");
+        Ok(Watch { blog, own_writes, state, signals, thread: Some(thread) })
+    }
+
+    pub fn blog(&self) -> &SharedBlog {
+        &self.blog
+    }
+
+    /// Where Hanji says what it is about to write, so that the change comes
+    /// back marked as its own (`FileChange::external` false).
+    pub fn own_writes(&self) -> &Arc<OwnWrites> {
+        &self.own_writes
+    }
+
+    pub fn state(&self) -> WatchState {
+        *self.state.lock().expect("watch state")
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let _ = self.signals.send(Signal::Stop);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// A running debouncer, kept only to be dropped: that stops it.
+type Watcher = Box<dyn std::any::Any + Send>;
+
+/// The watch's thread: turns events into batches and batches into updates.
+struct Follower {
+    root: PathBuf,
+    /// The blog folder with symlinks resolved: events name paths under it.
+    watched: PathBuf,
+    /// Which folder is at `root` (device and inode), to notice another
+    /// folder put in its place.
+    identity: Option<(u64, u64)>,
+    options: WatchOptions,
+    signals: Sender<Signal>,
+    watcher: Option<Watcher>,
+    state: Arc<Mutex<WatchState>>,
+    blog: SharedBlog,
+    own_writes: Arc<OwnWrites>,
+    on_update: Box<dyn FnMut(&Update) + Send>,
+}
+
+impl Follower {
+    /// Watches the folder again (it came back, or polling is needed).
+    fn watch(&mut self) -> Result<Option<String>, notify::Error> {
+        self.watcher = None;
+        self.watched = self.root.canonicalize().unwrap_or_else(|_| self.root.clone());
+        self.identity = identity(&self.root);
+        let (watcher, notice) = start_watcher(&self.watched, &mut self.options, &self.signals)?;
+        self.watcher = Some(watcher);
+        self.set_state(if self.options.poll { WatchState::Polling } else { WatchState::Watching });
+        Ok(notice)
+    }
+
+    fn run(mut self, receiver: Receiver<Signal>) {
+        loop {
+            let result = match receiver.recv_timeout(HEARTBEAT) {
+                Ok(Signal::Events(result)) => result,
+                Ok(Signal::Stop) | Err(RecvTimeoutError::Disconnected) => return,
+                Err(RecvTimeoutError::Timeout) => {
+                    self.check_folder();
+                    continue;
+                }
+            };
+            if self.state() == WatchState::Gone {
+                continue; // events from the watcher of the folder that went
+            }
+            let mut batch = Batch::default();
+            let mut errors = Vec::new();
+            self.collect(result, &mut batch, &mut errors);
+            // The debouncer hands over events as each one ripens, so a burst
+            // (a branch switch, a copy) comes as a stream of small batches a
+            // tick apart. Wait briefly for the next; once a burst shows, hold
+            // everything until it has been quiet for a debounce, and apply it
+            // as one update.
+            let mut batches = 1;
+            loop {
+                let burst = batches > 1 || batch.paths.len() >= BURST || batch.rescan;
+                let wait = if burst { self.options.debounce } else { tick(self.options.debounce) * 2 };
+                match receiver.recv_timeout(wait) {
+                    Ok(Signal::Events(result)) => {
+                        self.collect(result, &mut batch, &mut errors);
+                        batches += 1;
+                    }
+                    Ok(Signal::Stop) | Err(RecvTimeoutError::Disconnected) => return,
+                    Err(RecvTimeoutError::Timeout) => break,
+                }
+            }
+            self.handle_errors(errors, &mut batch);
+            self.apply(batch);
+        }
+    }
+
+    fn collect(&self, result: DebounceEventResult, batch: &mut Batch, errors: &mut Vec<notify::Error>) {
+        match result {
+            Ok(events) => {
+                for event in events {
+                    batch.rescan |= event.need_rescan();
+                    if !changes_files(&event.kind) {
+                        continue;
+                    }
+                    for path in &event.paths {
+                        if let Some(relative) = self.relative(path) {
+                            batch.paths.insert(relative);
+                        }
+                    }
+                }
+            }
+            Err(more) => errors.extend(more),
+        }
+    }
+
+    /// `path` relative to the blog folder, from either name of it.
+    fn relative(&self, path: &Path) -> Option<PathBuf> {
+        let relative = path.strip_prefix(&self.watched).or_else(|_| path.strip_prefix(&self.root)).ok()?;
+        Some(relative.to_path_buf())
+    }
+
+    fn handle_errors(&mut self, errors: Vec<notify::Error>, batch: &mut Batch) {
+        if errors.is_empty() {
+            return;
+        }
+        if errors.iter().any(out_of_watches) && !self.options.poll {
+            // Folders added since are not watched: poll instead, and read
+            // everything again, since events may have been missed.
+            self.options.poll = true;
+            let message = polling_notice(&self.options);
+            match self.watch() {
+                Ok(_) => self.notify(Update::Notice { message }),
+                Err(error) => self.notify(Update::Notice { message: format!("cannot watch the folder: {error}") }),
+            }
+            batch.rescan = true;
+            return;
+        }
+        for error in errors {
+            self.notify(Update::Notice { message: format!("watching the folder: {error}") });
+        }
+        batch.rescan = true;
+    }
+
+    fn apply(&mut self, batch: Batch) {
+        if !self.folder_is_there() {
+            return self.gone();
+        }
+        let lost = batch.rescan;
+        let result = {
+            let mut blog = self.blog.write().expect("blog lock");
+            changes::apply(&mut blog, &batch, &self.own_writes)
+        };
+        match result {
+            Ok(set) => {
+                if lost {
+                    let message = "some changes were not reported by the system; the folder was read again";
+                    self.notify(Update::Notice { message: message.into() });
+                }
+                if !set.is_empty() {
+                    self.notify(Update::Changed(set));
+                }
+            }
+            Err(_) => self.gone(),
+        }
+    }
+
+    /// On the heartbeat: is the folder gone, or back?
+    fn check_folder(&mut self) {
+        match self.state() {
+            WatchState::Gone if self.root.is_dir() => self.back(),
+            WatchState::Gone => {}
+            _ if !self.folder_is_there() => self.gone(),
+            _ => {}
+        }
+    }
+
+    fn folder_is_there(&self) -> bool {
+        self.root.is_dir() && identity(&self.root) == self.identity
+    }
+
+    fn gone(&mut self) {
+        if self.state() == WatchState::Gone {
+            return;
+        }
+        self.watcher = None;
+        self.set_state(WatchState::Gone);
+        let message = format!(
+            "the blog folder `{}` was deleted or moved away; showing the blog as it was until it is back",
+            self.root.display()
+        );
+        self.notify(Update::Gone { message });
+    }
+
+    fn back(&mut self) {
+        let notice = match self.watch() {
+            Ok(notice) => notice,
+            Err(_) => return self.set_state(WatchState::Gone), // try again on the next heartbeat
+        };
+        let result = {
+            let mut blog = self.blog.write().expect("blog lock");
+            changes::rescan(&mut blog, &self.own_writes)
+        };
+        match result {
+            Ok(set) => {
+                let message = format!("the blog folder `{}` is back", self.root.display());
+                self.notify(Update::Back { message });
+                if let Some(message) = notice {
+                    self.notify(Update::Notice { message });
+                }
+                if !set.is_empty() {
+                    self.notify(Update::Changed(set));
+                }
+            }
+            Err(_) => {
+                self.watcher = None;
+                self.set_state(WatchState::Gone);
+            }
+        }
+    }
+
+    fn notify(&mut self, update: Update) {
+        (self.on_update)(&update);
+    }
+
+    fn state(&self) -> WatchState {
+        *self.state.lock().expect("watch state")
+    }
+
+    fn set_state(&self, state: WatchState) {
+        *self.state.lock().expect("watch state") = state;
+    }
+}
+
+/// Starts the system's watcher on `path`, or the polling one if `options`
+/// ask for it or the system cannot watch the folder (then `options.poll` is
+/// set, and the notice to pass on is given).
+fn start_watcher(
+    path: &Path,
+    options: &mut WatchOptions,
+    signals: &Sender<Signal>,
+) -> Result<(Watcher, Option<String>), notify::Error> {
+    let handler = |signals: Sender<Signal>| {
+        move |result| {
+            let _ = signals.send(Signal::Events(result));
+        }
+    };
+    let mut notice = None;
+    if !options.poll {
+        let started = new_debouncer_opt(
+            options.debounce,
+            Some(tick(options.debounce)),
+            handler(signals.clone()),
+            RecommendedCache::new(),
+            notify::Config::default(),
+        )
+        .and_then(|mut watcher: Debouncer<RecommendedWatcher, RecommendedCache>| {
+            watcher.watch(path, RecursiveMode::Recursive).map(|()| watcher)
+        });
+        match started {
+            Ok(watcher) => return Ok((Box::new(watcher), None)),
+            Err(error) if out_of_watches(&error) => {
+                options.poll = true;
+                notice = Some(polling_notice(options));
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    let config = notify::Config::default().with_poll_interval(options.poll_interval);
+    let mut watcher: Debouncer<PollWatcher, NoCache> =
+        new_debouncer_opt(options.debounce, Some(tick(options.debounce)), handler(signals.clone()), NoCache, config)?;
+    watcher.watch(path, RecursiveMode::Recursive)?;
+    Ok((Box::new(watcher), notice))
+}
+
+/// The debouncer looks for ripe events this often: a small part of the
+/// debounce, so that a change arrives within the debounce and a few ms.
+fn tick(debounce: Duration) -> Duration {
+    (debounce / 16).clamp(Duration::from_millis(1), debounce.max(Duration::from_millis(1)))
+}
+
+/// Whether an event can mean a file changed. Reading a file is an event too
+/// (opened, closed unwritten); those are Hanji's own reads, and must not set
+/// off another read.
+fn changes_files(kind: &EventKind) -> bool {
+    match kind {
+        EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
+        EventKind::Access(_) => false,
+        _ => true,
+    }
+}
+
+/// The system has no more watches to give (inotify's `max_user_watches`).
+fn out_of_watches(error: &notify::Error) -> bool {
+    match &error.kind {
+        notify::ErrorKind::MaxFilesWatch => true,
+        // ENOSPC, as inotify_add_watch reports it.
+        notify::ErrorKind::Io(io) => io.raw_os_error() == Some(28),
+        _ => false,
+    }
+}
+
+fn polling_notice(options: &WatchOptions) -> String {
+    format!(
+        "the system cannot watch more folders (on Linux, raise fs.inotify.max_user_watches); \
+         looking for changes every {:.1} s instead",
+        options.poll_interval.as_secs_f64()
+    )
+}
+
+#[cfg(unix)]
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    path.is_dir().then_some((0, 0))
+}
