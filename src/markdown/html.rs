@@ -565,7 +565,8 @@ impl<'a, 'o> Writer<'a, 'o> {
         }
         notes.sort_by_key(|note| note.0);
         self.newline();
-        self.out.push_str("<section class=\"footnotes\">\n<ol>\n");
+        // A heading for screen readers (and for the outline), as GitHub does.
+        self.out.push_str("<section class=\"footnotes\">\n<h2 class=\"sr-only\">Footnotes</h2>\n<ol>\n");
         for (number, count, line, mut html) in notes {
             let mut back = String::new();
             for k in 1..=count {

@@ -151,7 +151,7 @@ fn footnotes_go_to_the_end_in_reference_order_with_back_links() {
         out,
         "<p>First<sup class=\"footnote-ref\"><a href=\"#fn-1\" id=\"fnref-1\">1</a></sup> then<sup class=\"footnote-ref\"><a href=\"#fn-2\" id=\"fnref-2\">2</a></sup> and<sup class=\"footnote-ref\"><a href=\"#fn-1\" id=\"fnref-1-2\">1</a></sup> again.</p>\n\
          <p>After.</p>\n\
-         <section class=\"footnotes\">\n<ol>\n\
+         <section class=\"footnotes\">\n<h2 class=\"sr-only\">Footnotes</h2>\n<ol>\n\
          <li id=\"fn-1\">\n<p>Note B. <a href=\"#fnref-1\" class=\"footnote-backref\" aria-label=\"Back to reference 1\">↩</a> <a href=\"#fnref-1-2\" class=\"footnote-backref\" aria-label=\"Back to reference 1-2\">↩<sup>2</sup></a></p>\n</li>\n\
          <li id=\"fn-2\">\n<p>Note A. <a href=\"#fnref-2\" class=\"footnote-backref\" aria-label=\"Back to reference 2\">↩</a></p>\n</li>\n\
          </ol>\n</section>\n"
@@ -465,6 +465,7 @@ and a footnote<sup class="footnote-ref"><a href="#fn-1" id="fnref-1">1</a></sup>
 <p data-line="32"><img src="/posts/a/pic.png" alt="Diagram" loading="lazy"></p>
 <hr data-line="34">
 <section class="footnotes">
+<h2 class="sr-only">Footnotes</h2>
 <ol>
 <li id="fn-1" data-line="36">
 <p data-line="36">The footnote. <a href="#fnref-1" class="footnote-backref" aria-label="Back to reference 1">↩</a></p>
@@ -498,51 +499,4 @@ fn summary_text_of_bodies() {
     assert_eq!(summary_text("<p>html block</p>\n\n텍스트 요약").as_deref(), Some("텍스트 요약"));
     assert_eq!(summary_text("## Only\n\n- a list\n\n```\ncode\n```\n"), None);
     assert_eq!(summary_text(""), None);
-}
-
-/// `cargo test --release --lib render_speed -- --ignored --nocapture`
-#[test]
-#[ignore = "a timing to read, not a check"]
-fn render_speed() {
-    let section = "## 분산 학습 {#s}\n\nNCCL의 **all-reduce**는 여러 GPU에서 [gradient](other.md)를 모읍니다. \
-                   This paragraph mixes English and 한국어 text, with `inline code` and a footnote[^1].\n\n\
-                   - first item with *emphasis*\n- second item\n  - nested item\n\n\
-                   ```python\nimport torch\nprint(torch.cuda.device_count())\n```\n\n\
-                   | a | b |\n|---|---|\n| 1 | 2 |\n\n> [!NOTE]\n> 참고하세요.\n\n";
-    let mut body = String::new();
-    while body.len() < 10 * 1024 {
-        body.push_str(section);
-    }
-    body.push_str("[^1]: The note.\n");
-    // The fastest of many batches: the machine may be busy with other work.
-    let fastest = |runs: u32, f: &dyn Fn()| {
-        (0..50)
-            .map(|_| {
-                let start = std::time::Instant::now();
-                for _ in 0..runs {
-                    f();
-                }
-                start.elapsed() / runs
-            })
-            .min()
-            .unwrap()
-    };
-    let options = Options { first_line: 7, source_lines: true, ..Options::default() };
-    let highlighted = Options { highlight: true, ..Options::default() };
-    let render_time = fastest(20, &|| drop(std::hint::black_box(render(&body, &options))));
-    let highlight_time = fastest(2, &|| drop(std::hint::black_box(render(&body, &highlighted))));
-    let parse_time = fastest(20, &|| {
-        std::hint::black_box(pulldown_cmark::Parser::new_ext(&body, parser_options()).into_offset_iter().count());
-    });
-    let words_time = fastest(20, &|| {
-        let mut words = text::WordCount::default();
-        words.add(&body);
-        std::hint::black_box(words.words());
-    });
-    let summary_time = fastest(20, &|| drop(std::hint::black_box(summary_text(&body))));
-    eprintln!(
-        "{} bytes: render {render_time:?} (pulldown-cmark alone {parse_time:?}, counting words of all the text {words_time:?}), \
-         with highlighting {highlight_time:?}; summary_text {summary_time:?}",
-        body.len()
-    );
 }
