@@ -44,3 +44,6 @@ deps:
 	@command -v $(CARGO) >/dev/null || { echo "Rust is missing: install it from https://rustup.rs (cargo 1.89 or newer)"; exit 1; }
 	@$(CARGO) fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 	@$(CARGO) clippy --version >/dev/null 2>&1 || rustup component add clippy
+	@# The test of `hanji serve`'s live reload drives a headless Chromium.
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+	  { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium chromium-driver; }

@@ -253,7 +253,12 @@ impl Preview {
                 self.live.lock().expect("live").gone = Some(message.clone());
                 Reload { version: 0, everything: true, stale: StalePages::default() }
             }
-            Update::Back { .. } | Update::Notice { .. } => return,
+            Update::Back { .. } => {
+                self.rebuild(true);
+                self.live.lock().expect("live").gone = None;
+                Reload { version: 0, everything: true, stale: StalePages::default() }
+            }
+            Update::Notice { .. } => return,
         };
         let mut live = self.live.lock().expect("live");
         live.version += 1;
@@ -288,7 +293,14 @@ impl Preview {
             (live.version, live.gone.clone())
         };
         if let Some(message) = gone {
-            return problem_page(StatusCode::SERVICE_UNAVAILABLE, "The blog folder is gone", &message, &[], site_path, version);
+            return problem_page(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "The blog folder is gone",
+                &message,
+                &[],
+                site_path,
+                version,
+            );
         }
         let Some(blog) = self.blog.get() else {
             return (StatusCode::SERVICE_UNAVAILABLE, "starting").into_response();
@@ -319,12 +331,24 @@ impl Preview {
         }
     }
 
-    fn render(&self, blog: &Blog, theme: &Theme, page: &Page, path: &str, version: u64, status: StatusCode) -> Response {
+    fn render(
+        &self,
+        blog: &Blog,
+        theme: &Theme,
+        page: &Page,
+        path: &str,
+        version: u64,
+        status: StatusCode,
+    ) -> Response {
         let site = Site::new(&blog.config, &blog.library, &blog.assets, theme, self.options());
         match site.render(page) {
             Ok(rendered) => {
                 let kind = content_type(&site.path_of(page));
-                let body = if kind.starts_with("text/html") { with_live_reload(&rendered.text, path, version) } else { rendered.text };
+                let body = if kind.starts_with("text/html") {
+                    with_live_reload(&rendered.text, path, version)
+                } else {
+                    rendered.text
+                };
                 (status, [(header::CONTENT_TYPE, kind)], body).into_response()
             }
             Err(error) => {

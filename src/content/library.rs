@@ -234,9 +234,8 @@ impl Library {
     pub fn neighbours(&self, path: &Path, shown: impl Fn(&Post) -> bool) -> (Option<&Post>, Option<&Post>) {
         let Some(post) = self.posts.get(path) else { return (None, None) };
         let key = order(post);
-        let posts = |keys: &mut dyn Iterator<Item = &Order>| {
-            keys.filter_map(|(_, p)| self.posts.get(p)).find(|p| shown(p))
-        };
+        let posts =
+            |keys: &mut dyn Iterator<Item = &Order>| keys.filter_map(|(_, p)| self.posts.get(p)).find(|p| shown(p));
         let newer = posts(&mut self.newest_first.range(..key.clone()).rev());
         let older = posts(&mut self.newest_first.range(key..).skip(1));
         (newer, older)

@@ -527,7 +527,8 @@ fn stale_asset(stale: &mut StalePages, config: &Config, library: &Library, asset
 /// `posts/<its name>/`, the address the preview shows its problems at.
 pub fn unreadable_site_path(file: &Path) -> String {
     // As `Post::parse` names a post from its file.
-    let bundle = file.file_stem().is_some_and(|s| s == "index") && file.parent().is_some_and(|p| p.file_name().is_some());
+    let bundle =
+        file.file_stem().is_some_and(|s| s == "index") && file.parent().is_some_and(|p| p.file_name().is_some());
     let name = if bundle { file.parent().and_then(Path::file_name) } else { file.file_stem() };
     let name = name.map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let slug = crate::slug::slug(&name);

@@ -40,7 +40,8 @@ pub fn classify(config: &Config, path: &Path) -> FileKind {
     }
     // Below the folder it is in, every part of the path must be a name the
     // loader reads: `posts/.drafts/a.md` and `static/x.png~` are passed over.
-    let read = |folder: &Path| path.strip_prefix(folder).ok().filter(|rest| !rest.as_os_str().is_empty() && !skipped(rest));
+    let read =
+        |folder: &Path| path.strip_prefix(folder).ok().filter(|rest| !rest.as_os_str().is_empty() && !skipped(rest));
     if read(&config.posts_dir).is_some() {
         return if load::is_post_file(path) { FileKind::Post } else { FileKind::Asset };
     }
@@ -125,11 +126,7 @@ mod tests {
 
     #[test]
     fn the_settings_move_the_folders() {
-        let config = Config {
-            posts_dir: "content/blog".into(),
-            output_dir: "site".into(),
-            ..Config::default()
-        };
+        let config = Config { posts_dir: "content/blog".into(), output_dir: "site".into(), ..Config::default() };
         let kind = |path: &str| classify(&config, Path::new(path));
         assert_eq!(kind("content/blog/a.md"), FileKind::Post);
         assert_eq!(kind("posts/a.md"), FileKind::Ignored);

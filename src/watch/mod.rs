@@ -29,8 +29,8 @@ pub use own_writes::OwnWrites;
 
 use crate::load::{self, Blog, LoadError};
 
-/// A batch of at least this many paths is a burst (a branch switch, a copy)
-/// even if it came at once: it is held until the events stop.
+/// A batch of at least this many paths is a burst (a branch switch, a copy):
+/// it is held until the events stop.
 const BURST: usize = 64;
 
 /// How often a watch that has nothing to do checks that the folder is there.
@@ -58,7 +58,7 @@ impl Default for WatchOptions {
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Update {
     /// The blog changed on disk; the shared `Blog` already shows it.
-    Changed(ChangeSet),
+    Changed(Box<ChangeSet>),
     /// The blog folder was deleted or moved away. The last blog is kept
     /// until the folder is back (then a `Changed` follows).
     Gone { message: String },
@@ -120,7 +120,9 @@ impl Watch {
         // load, or in an event, or both (which applies the same again).
         let (watcher, notice) = match start_watcher(&watched, &mut options, &signals) {
             Ok(started) => started,
-            Err(_) if !root.is_dir() => return Err(load::load(root).err().unwrap_or(LoadError::NotFound(root.into())).into()),
+            Err(_) if !root.is_dir() => {
+                return Err(load::load(root).err().unwrap_or(LoadError::NotFound(root.into())).into());
+            }
             Err(source) => return Err(WatchError::Notify { path: root.into(), source }),
         };
         let state = if options.poll { WatchState::Polling } else { WatchState::Watching };
@@ -220,19 +222,15 @@ impl Follower {
             let mut errors = Vec::new();
             self.collect(result, &mut batch, &mut errors);
             // The debouncer hands over events as each one ripens, so a burst
-            // (a branch switch, a copy) comes as a stream of small batches a
-            // tick apart. Wait briefly for the next; once a burst shows, hold
-            // everything until it has been quiet for a debounce, and apply it
-            // as one update.
-            let mut batches = 1;
+            // (a branch switch, a copy) comes as a stream of batches a tick
+            // apart. Wait two ticks for the next; once the paths show a
+            // burst, hold everything until it has been quiet for a debounce,
+            // and apply it as one update.
             loop {
-                let burst = batches > 1 || batch.paths.len() >= BURST || batch.rescan;
+                let burst = batch.paths.len() >= BURST || batch.rescan;
                 let wait = if burst { self.options.debounce } else { tick(self.options.debounce) * 2 };
                 match receiver.recv_timeout(wait) {
-                    Ok(Signal::Events(result)) => {
-                        self.collect(result, &mut batch, &mut errors);
-                        batches += 1;
-                    }
+                    Ok(Signal::Events(result)) => self.collect(result, &mut batch, &mut errors),
                     Ok(Signal::Stop) | Err(RecvTimeoutError::Disconnected) => return,
                     Err(RecvTimeoutError::Timeout) => break,
                 }
@@ -305,7 +303,7 @@ impl Follower {
                     self.notify(Update::Notice { message: message.into() });
                 }
                 if !set.is_empty() {
-                    self.notify(Update::Changed(set));
+                    self.notify(Update::Changed(Box::new(set)));
                 }
             }
             Err(_) => self.gone(),
@@ -356,7 +354,7 @@ impl Follower {
                     self.notify(Update::Notice { message });
                 }
                 if !set.is_empty() {
-                    self.notify(Update::Changed(set));
+                    self.notify(Update::Changed(Box::new(set)));
                 }
             }
             Err(_) => {
@@ -464,4 +462,85 @@ fn identity(path: &Path) -> Option<(u64, u64)> {
 #[cfg(not(unix))]
 fn identity(path: &Path) -> Option<(u64, u64)> {
     path.is_dir().then_some((0, 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use notify::event::Flag;
+    use notify::{Error, ErrorKind, Event};
+    use notify_debouncer_full::DebouncedEvent;
+
+    use super::*;
+
+    const DEADLINE: Duration = Duration::from_secs(20);
+
+    fn watched() -> (tempfile::TempDir, Watch, Receiver<Update>) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("posts")).unwrap();
+        std::fs::write(dir.path().join("posts/a.md"), "---\ntitle: A\ndate: 2026-01-01\n---\n").unwrap();
+        let (send, updates) = mpsc::channel();
+        let watch = Watch::start(dir.path(), WatchOptions::default(), move |u| {
+            let _ = send.send(u.clone());
+        })
+        .unwrap();
+        (dir, watch, updates)
+    }
+
+    fn next(updates: &Receiver<Update>, wanted: impl Fn(&Update) -> bool) -> Update {
+        let deadline = Instant::now() + DEADLINE;
+        loop {
+            match updates.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                Ok(update) if wanted(&update) => return update,
+                Ok(_) => {}
+                Err(_) => panic!("no such update within {DEADLINE:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn out_of_watches_falls_back_to_polling() {
+        let (dir, watch, updates) = watched();
+        assert_eq!(watch.state(), WatchState::Watching);
+        // What notify reports when inotify cannot add a watch for a new folder.
+        let error = Error::new(ErrorKind::MaxFilesWatch);
+        watch.signals.send(Signal::Events(Err(vec![error]))).unwrap();
+        next(&updates, |u| matches!(u, Update::Notice { message } if message.contains("max_user_watches")));
+        assert_eq!(watch.state(), WatchState::Polling);
+        std::fs::write(dir.path().join("posts/b.md"), "---\ntitle: B\ndate: 2026-01-02\n---\n").unwrap();
+        next(&updates, |u| matches!(u, Update::Changed(set) if !set.added.is_empty()));
+        assert_eq!(watch.blog().read().unwrap().library.len(), 2);
+    }
+
+    #[test]
+    fn a_queue_overflow_reads_the_folder_again() {
+        let (dir, watch, updates) = watched();
+        // The change whose events the overflow lost…
+        std::fs::write(dir.path().join("posts/a.md"), "---\ntitle: A again\ndate: 2026-01-01\n---\n").unwrap();
+        // …and the event notify sends for an overflow.
+        let overflow = DebouncedEvent::new(Event::new(EventKind::Other).set_flag(Flag::Rescan), Instant::now());
+        watch.signals.send(Signal::Events(Ok(vec![overflow]))).unwrap();
+        next(&updates, |u| matches!(u, Update::Notice { message } if message.contains("read again")));
+        let fresh = load::load(dir.path()).unwrap();
+        assert_eq!(watch.blog().read().unwrap().library, fresh.library);
+    }
+
+    #[test]
+    fn out_of_watches_is_told_apart() {
+        assert!(out_of_watches(&Error::new(ErrorKind::MaxFilesWatch)));
+        assert!(out_of_watches(&Error::io(std::io::Error::from_raw_os_error(28))));
+        assert!(!out_of_watches(&Error::new(ErrorKind::PathNotFound)));
+        assert!(!out_of_watches(&Error::generic("other")));
+    }
+
+    #[test]
+    fn reading_is_not_changing() {
+        use notify::event::{CreateKind, ModifyKind};
+        assert!(!changes_files(&EventKind::Access(AccessKind::Open(AccessMode::Any))));
+        assert!(!changes_files(&EventKind::Access(AccessKind::Close(AccessMode::Read))));
+        assert!(changes_files(&EventKind::Access(AccessKind::Close(AccessMode::Write))));
+        assert!(changes_files(&EventKind::Create(CreateKind::File)));
+        assert!(changes_files(&EventKind::Modify(ModifyKind::Any)));
+    }
 }

@@ -9,6 +9,7 @@ mod export;
 mod formats;
 mod library;
 mod sample;
+mod serve;
 mod watch;
 
 use std::fs;

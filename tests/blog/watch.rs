@@ -86,7 +86,7 @@ impl Watched {
     pub fn change(&self, what: &str, wanted: impl Fn(&ChangeSet) -> bool) -> (ChangeSet, Vec<Update>) {
         let (update, before) = self.wait_for(what, |u| matches!(u, Update::Changed(set) if wanted(set)));
         let Update::Changed(set) = update else { unreachable!() };
-        (set, before)
+        (*set, before)
     }
 
     /// Waits until the watched blog is what a fresh load of the folder gives.
@@ -189,8 +189,11 @@ fn tags_added_and_removed_move_the_counts() {
     let w = Watched::start(blog());
     w.write("posts/b.md", B.replace("tags: [nccl]", "tags: [cuda, Rust]"));
     let (set, _) = w.change("tags changed", |s| !s.tags.is_empty());
-    let changed: Vec<_> =
-        set.tags.iter().map(|t| (t.slug.as_str(), t.before.as_ref().map(|c| c.count), t.after.as_ref().map(|c| c.count))).collect();
+    let changed: Vec<_> = set
+        .tags
+        .iter()
+        .map(|t| (t.slug.as_str(), t.before.as_ref().map(|c| c.count), t.after.as_ref().map(|c| c.count)))
+        .collect();
     assert_eq!(changed, [("cuda", Some(1), Some(2)), ("nccl", Some(1 + 1), Some(1)), ("rust", Some(1), Some(2))]);
     assert!(set.stale.lists, "every sidebar shows the counts");
     assert_eq!(w.tag("nccl"), count("nccl", 1));
@@ -246,9 +249,10 @@ fn a_save_through_a_temp_file_is_one_change() {
     w.write("posts/.a.md.swp", "swap");
     w.write("posts/b.md~", B);
     w.write("posts/b.md", B.replace("Beta body.", "Beta, saved by vim."));
-    let (set, before) = w.change("both saves", |s| s.changed.len() == 2 || paths(&s.changed).contains(&p("posts/b.md")));
+    let (set, before) =
+        w.change("both saves", |s| s.changed.len() == 2 || paths(&s.changed).contains(&p("posts/b.md")));
     let mut all = vec![set];
-    all.extend(before.into_iter().filter_map(|u| if let Update::Changed(s) = u { Some(s) } else { None }));
+    all.extend(before.into_iter().filter_map(|u| if let Update::Changed(s) = u { Some(*s) } else { None }));
     for set in &all {
         assert!(set.added.is_empty() && set.removed.is_empty() && set.assets.is_empty(), "temp files seen: {set:?}");
         assert!(set.renamed.is_empty());
@@ -261,7 +265,8 @@ fn a_save_through_a_temp_file_is_one_change() {
 #[test]
 fn a_file_written_in_chunks_ends_whole() {
     let w = Watched::start(blog());
-    let text = format!("---\ntitle: Chunky\ndate: 2026-09-09\ntags: [chunks]\n---\n{}", "A line of text.\n".repeat(2000));
+    let text =
+        format!("---\ntitle: Chunky\ndate: 2026-09-09\ntags: [chunks]\n---\n{}", "A line of text.\n".repeat(2000));
     let mut file = fs::File::create(w.path("posts/chunky.md")).unwrap();
     for chunk in text.as_bytes().chunks(4096) {
         file.write_all(chunk).unwrap();
@@ -478,4 +483,113 @@ fn write_to_change_set_latency() {
         ms(times[47]),
         ms(times[49])
     );
+}
+
+/// `apply` alone, without the watcher: whatever is done to the folder, a
+/// batch naming the touched paths leaves the blog as a fresh load makes it.
+mod apply {
+    use std::collections::BTreeSet;
+    use std::fs;
+    use std::path::PathBuf;
+
+    use hanji::watch::{Batch, OwnWrites, apply};
+    use proptest::prelude::*;
+
+    const FILES: [&str; 8] = [
+        "posts/a.md",
+        "posts/b.md",
+        "posts/c/index.md",
+        "posts/c/img.png",
+        "posts/d/e/index.md",
+        "static/logo.png",
+        "templates/post.html",
+        "posts/a.md~",
+    ];
+    const FOLDERS: [&str; 3] = ["posts/c", "posts/d", "posts/z"];
+
+    #[derive(Debug, Clone)]
+    enum Op {
+        Write(usize, u8),
+        Remove(usize),
+        Rename(usize, usize),
+        MoveFolder(usize, usize),
+        RemoveFolder(usize),
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            4 => (0..FILES.len(), 0u8..6).prop_map(|(f, v)| Op::Write(f, v)),
+            1 => (0..FILES.len()).prop_map(Op::Remove),
+            1 => (0..FILES.len(), 0..FILES.len()).prop_map(|(a, b)| Op::Rename(a, b)),
+            1 => (0..FOLDERS.len(), 0..FOLDERS.len()).prop_map(|(a, b)| Op::MoveFolder(a, b)),
+            1 => (0..FOLDERS.len()).prop_map(Op::RemoveFolder),
+        ]
+    }
+
+    fn text(version: u8) -> String {
+        match version {
+            0 => "---\ntitle: [unclosed\n".to_string(),
+            1 => "{% if %}".to_string(),
+            v => format!(
+                "---\ntitle: T{v}\ndate: 2026-03-0{v}\ntags: [t{}, shared]\nslug: s{}\n---\nBody {v}.\n",
+                v % 3,
+                v % 2
+            ),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        #[test]
+        fn any_batch_ends_as_a_fresh_load(ops in prop::collection::vec(op(), 1..12), split in 0usize..12) {
+            let dir = tempfile::tempdir().unwrap();
+            let root = dir.path();
+            fs::create_dir_all(root.join("posts")).unwrap();
+            fs::write(root.join("posts/a.md"), text(2)).unwrap();
+            let mut blog = hanji::load::load(root).unwrap();
+            let own = OwnWrites::new();
+            let mut touched = BTreeSet::new();
+            for (i, op) in ops.iter().enumerate() {
+                let path = |p: &str| root.join(p);
+                let parent = |p: &PathBuf| fs::create_dir_all(p.parent().unwrap()).unwrap();
+                match op {
+                    Op::Write(f, v) => {
+                        parent(&path(FILES[*f]));
+                        let _ = fs::write(path(FILES[*f]), text(*v));
+                        touched.insert(PathBuf::from(FILES[*f]));
+                    }
+                    Op::Remove(f) => {
+                        let _ = fs::remove_file(path(FILES[*f]));
+                        touched.insert(PathBuf::from(FILES[*f]));
+                    }
+                    Op::Rename(a, b) => {
+                        parent(&path(FILES[*b]));
+                        if fs::rename(path(FILES[*a]), path(FILES[*b])).is_ok() {
+                            touched.extend([PathBuf::from(FILES[*a]), PathBuf::from(FILES[*b])]);
+                        }
+                    }
+                    Op::MoveFolder(a, b) => {
+                        if a != b && !path(FOLDERS[*b]).exists() && fs::rename(path(FOLDERS[*a]), path(FOLDERS[*b])).is_ok() {
+                            touched.extend([PathBuf::from(FOLDERS[*a]), PathBuf::from(FOLDERS[*b])]);
+                        }
+                    }
+                    Op::RemoveFolder(a) => {
+                        let _ = fs::remove_dir_all(path(FOLDERS[*a]));
+                        touched.insert(PathBuf::from(FOLDERS[*a]));
+                    }
+                }
+                // Some batches end midway, as the debouncer cuts them.
+                if i == split {
+                    apply(&mut blog, &Batch { paths: std::mem::take(&mut touched), rescan: false }, &own).unwrap();
+                }
+            }
+            apply(&mut blog, &Batch { paths: touched, rescan: false }, &own).unwrap();
+            let fresh = hanji::load::load(root).unwrap();
+            prop_assert_eq!(&blog.library, &fresh.library);
+            prop_assert_eq!(&blog.assets, &fresh.assets);
+            prop_assert_eq!(&blog.templates, &fresh.templates);
+            prop_assert_eq!(blog.diagnostics(), fresh.diagnostics());
+        }
+    }
 }

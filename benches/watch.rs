@@ -1,0 +1,123 @@
+//! Benchmarks of following the folder, on the 10,000-post corpus from
+//! `bench/gen_corpus.py`: one incremental update (a post's body edited, a
+//! post's tags changed) against reading the whole folder again, and the time
+//! from writing a file to its change set with the real watcher.
+//! `cargo bench --bench watch`.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use hanji::watch::{Batch, OwnWrites, Update, Watch, WatchOptions, apply, rescan};
+
+/// The corpus of `posts` posts, generated once into the target folder (as
+/// `benches/core.rs` does), then copied: these benchmarks write into it.
+fn corpus(posts: usize) -> tempfile::TempDir {
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from);
+    let dir = target.join(format!("bench-corpus/c{posts}"));
+    if !dir.join("posts").is_dir() {
+        let status = Command::new("python3")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/gen_corpus.py"))
+            .args(["--posts", &posts.to_string(), "--seed", "1", "--format", "yaml", "--out"])
+            .arg(&dir)
+            .status()
+            .expect("python3 runs bench/gen_corpus.py");
+        assert!(status.success(), "gen_corpus.py failed");
+    }
+    let copy = tempfile::tempdir().unwrap();
+    for entry in walkdir::WalkDir::new(&dir) {
+        let entry = entry.unwrap();
+        let to = copy.path().join(entry.path().strip_prefix(&dir).unwrap());
+        if entry.file_type().is_dir() {
+            fs::create_dir_all(&to).unwrap();
+        } else {
+            fs::copy(entry.path(), &to).unwrap();
+        }
+    }
+    copy
+}
+
+fn incremental(c: &mut Criterion) {
+    let dir = corpus(10_000);
+    let mut blog = hanji::load::load(dir.path()).unwrap();
+    assert_eq!(blog.library.len(), 10_000);
+    let own = OwnWrites::new();
+    let post = blog.library.posts().nth(5_000).unwrap().clone();
+    let before = post.source().to_string();
+    let body_edit = format!("{before}\nA paragraph added at the end.\n");
+    let tag_edit = before.replacen("tags: [", "tags: [freshly-added, ", 1);
+    assert_ne!(before, tag_edit, "the corpus writes tags as a flow list");
+    let file = dir.path().join(&post.path);
+    let batch = Batch { paths: BTreeSet::from([post.path.clone()]), rescan: false };
+
+    let mut group = c.benchmark_group("watch/apply one change, 10000 posts");
+    // Criterion calls each routine more than once: which version is on disk
+    // must outlive the calls.
+    let mut flip = false;
+    for (name, edited) in [("body edited", &body_edit), ("tags changed", &tag_edit)] {
+        group.bench_function(name, |b| {
+            // Each iteration writes one version of the post (not timed) and
+            // applies it: read the file, parse it, update the library, and
+            // work out the change set and the stale pages.
+            b.iter_custom(|iterations| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iterations {
+                    flip = !flip;
+                    fs::write(&file, if flip { edited.as_str() } else { before.as_str() }).unwrap();
+                    let started = Instant::now();
+                    let set = apply(&mut blog, &batch, &own).unwrap();
+                    total += started.elapsed();
+                    assert_eq!(set.changed.len(), 1);
+                }
+                total
+            })
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("watch/read everything again, 10000 posts");
+    group.sample_size(10);
+    group.bench_function("rescan", |b| b.iter(|| rescan(&mut blog, &own).unwrap()));
+    group.finish();
+}
+
+/// From writing a file to the change set, with the real watcher (its
+/// debounce included: 50 ms by default).
+fn latency(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    let post = "---\ntitle: A\ndate: 2026-01-01\ntags: [a]\n---\nBody\n";
+    fs::create_dir(dir.path().join("posts")).unwrap();
+    fs::write(dir.path().join("posts/a.md"), post).unwrap();
+    let (send, updates) = mpsc::channel();
+    let _watch = Watch::start(dir.path(), WatchOptions::default(), move |update| {
+        if let Update::Changed(_) = update {
+            let _ = send.send(Instant::now());
+        }
+    })
+    .unwrap();
+    let mut group = c.benchmark_group("watch");
+    group.sample_size(20);
+    // Counts every write across criterion's calls, so that each writes new text.
+    let mut version = 0;
+    group.bench_function("write to change set", |b| {
+        b.iter_custom(|iterations| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iterations {
+                version += 1;
+                let started = Instant::now();
+                fs::write(dir.path().join("posts/a.md"), post.replace("Body", &format!("Body {version}"))).unwrap();
+                let arrived = updates.recv_timeout(Duration::from_secs(10)).expect("a change set");
+                total += arrived - started;
+            }
+            total
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, incremental, latency);
+criterion_main!(benches);

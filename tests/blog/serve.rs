@@ -1,0 +1,366 @@
+//! `hanji serve`: the real command on a temp blog, fetched over HTTP, and a
+//! page open in headless Chromium that reloads by itself.
+
+use std::io::{BufRead, BufReader, Read};
+use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::{BlogTest, visible_text};
+
+const DEADLINE: Duration = Duration::from_secs(30);
+
+fn post(title: &str, date: &str, tags: &str, body: &str) -> String {
+    format!("---\ntitle: {title}\ndate: {date}\ntags: [{tags}]\n---\n{body}\n")
+}
+
+fn blog() -> BlogTest {
+    BlogTest::empty()
+        .write("hanji.toml", "title = \"Served\"\n")
+        .write("posts/a.md", post("Alpha", "2026-07-17", "nccl, cuda", "Alpha body."))
+        .write("posts/b.md", post("Beta", "2026-05-16", "nccl", "Beta body."))
+        .write("posts/c/index.md", post("Gamma", "2026-06-01", "rust", "Gamma ![d](diagram.png)"))
+        .write("posts/c/diagram.png", b"\x89PNG\r\n")
+        .write("posts/secret.md", "---\ntitle: Secret draft\ndate: 2026-08-01\ndraft: true\ntags: [nccl]\n---\nSoon.\n")
+}
+
+/// `hanji serve` running on a blog; killed when dropped, whatever happened.
+struct Serving {
+    child: Child,
+    url: String,
+    stderr: mpsc::Receiver<String>,
+}
+
+impl Serving {
+    fn start(blog: &BlogTest, args: &[&str]) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hanji"))
+            .arg("serve")
+            .arg(blog.path())
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let url = line.trim().rsplit(' ').next().unwrap().to_string();
+        assert!(line.starts_with("Serving ") && url.starts_with("http://127.0.0.1:"), "printed: {line:?}");
+        let (send, stderr) = mpsc::channel();
+        let mut err = BufReader::new(child.stderr.take().unwrap());
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            while err.read_line(&mut line).is_ok_and(|n| n > 0) {
+                let _ = send.send(std::mem::take(&mut line));
+            }
+        });
+        Serving { child, url, stderr }
+    }
+
+    fn get(&self, path: &str) -> (u16, String) {
+        let (status, bytes, _) = self.get_bytes(path);
+        (status, String::from_utf8(bytes).unwrap())
+    }
+
+    /// Status, body and content type.
+    fn get_bytes(&self, path: &str) -> (u16, Vec<u8>, String) {
+        let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+        let mut response = agent.get(format!("{}{path}", self.url)).call().unwrap();
+        let kind = response.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+        (response.status().as_u16(), response.body_mut().read_to_vec().unwrap(), kind)
+    }
+
+    /// Fetches `path` until `wanted` accepts its text.
+    fn wait_for(&self, path: &str, what: &str, wanted: impl Fn(u16, &str) -> bool) -> String {
+        let deadline = Instant::now() + DEADLINE;
+        loop {
+            let (status, text) = self.get(path);
+            if wanted(status, &text) {
+                return text;
+            }
+            assert!(Instant::now() < deadline, "{path} never showed {what}; last ({status}):\n{}", visible_text(&text));
+            std::thread::sleep(Duration::from_millis(25));
+        }
+    }
+}
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn count(page: &str, tag: &str) -> Option<String> {
+    let text = visible_text(page);
+    let at = text.find(&format!("{tag} ("))?;
+    Some(text[at..].split(')').next()?.to_string() + ")")
+}
+
+#[test]
+fn a_tag_page_follows_the_tags_on_disk() {
+    let blog = blog();
+    let server = Serving::start(&blog, &["--port", "0"]);
+    let (status, page) = server.get("tags/nccl/");
+    assert_eq!(status, 200);
+    assert_eq!(count(&page, "nccl").as_deref(), Some("nccl (2)"), "{}", visible_text(&page));
+    // Links end in index.html (for file://); the server knows them too.
+    assert_eq!(server.get("tags/nccl/index.html").0, 200);
+
+    std::fs::write(blog.path().join("posts/b.md"), post("Beta", "2026-05-16", "cuda, zig", "Beta body.")).unwrap();
+    let page = server.wait_for("tags/nccl/", "nccl (1)", |_, page| count(page, "nccl").as_deref() == Some("nccl (1)"));
+    assert_eq!(count(&page, "cuda").as_deref(), Some("cuda (2)"));
+    assert_eq!(count(&page, "zig").as_deref(), Some("zig (1)"));
+    server.wait_for("tags/zig/", "the new tag's page", |status, page| status == 200 && page.contains("Beta"));
+}
+
+#[test]
+fn pages_files_and_what_is_not_there() {
+    let blog = blog();
+    let server = Serving::start(&blog, &["--port", "0"]);
+    let (status, home) = server.get("");
+    assert_eq!(status, 200);
+    assert!(home.contains("Alpha") && !home.contains("Secret draft"));
+    assert!(home.contains("/__hanji/events"), "served pages reload themselves");
+    let image = server.get_bytes("posts/c/diagram.png");
+    assert_eq!(image, (200, b"\x89PNG\r\n".to_vec(), "image/png".to_string()));
+    let (status, feed) = server.get("feed.xml");
+    assert!(status == 200 && feed.starts_with("<?xml") && !feed.contains("__hanji"), "no script in feeds");
+    let (status, missing) = server.get("posts/nope/");
+    assert_eq!(status, 404);
+    assert!(missing.contains("__hanji/events"), "a 404 reloads too, when the page appears");
+    assert_eq!(server.get("posts/secret/").0, 404, "drafts only with --drafts");
+}
+
+#[test]
+fn drafts_are_shown_with_the_flag() {
+    let blog = blog();
+    let server = Serving::start(&blog, &["--port", "0", "--drafts"]);
+    let (status, page) = server.get("posts/secret/");
+    assert_eq!(status, 200);
+    assert!(page.contains("Secret draft"));
+    assert_eq!(count(&server.get("tags/nccl/").1, "nccl").as_deref(), Some("nccl (3)"));
+}
+
+#[test]
+fn a_broken_post_shows_its_error_and_the_server_stays_up() {
+    let blog = blog();
+    let server = Serving::start(&blog, &["--port", "0"]);
+    std::fs::write(blog.path().join("posts/b.md"), "---\ntitle: [unclosed\n---\nBody\n").unwrap();
+    let page = server.wait_for("posts/b/", "the error", |status, _| status == 500);
+    let text = visible_text(&page);
+    assert!(text.contains("posts/b.md has errors"), "{text}");
+    assert!(text.contains("posts/b.md:2:"), "file and line: {text}");
+    assert!(page.contains("__hanji/events"), "it reloads when fixed");
+    assert_eq!(server.get("").0, 200, "the rest of the site is served");
+    // A post with an error in its fields (a bad date) too.
+    std::fs::write(blog.path().join("posts/b.md"), post("Beta", "2026-05-99", "nccl", "Beta body.")).unwrap();
+    server.wait_for("posts/b/", "the date error", |status, page| status == 500 && page.contains("date"));
+    std::fs::write(blog.path().join("posts/b.md"), post("Beta", "2026-05-16", "nccl", "Beta body.")).unwrap();
+    server.wait_for("posts/b/", "the fixed post", |status, page| status == 200 && page.contains("Beta body."));
+}
+
+#[test]
+fn a_stale_page_is_told_to_reload() {
+    let blog = blog();
+    let server = Serving::start(&blog, &["--port", "0"]);
+    let (_, page) = server.get("posts/b/");
+    let version = page.split("version=").nth(1).unwrap().split('&').next().unwrap().to_string();
+    let agent: ureq::Agent = ureq::Agent::config_builder().build().into();
+    let events = format!("{}__hanji/events?version={version}&path=posts%2Fb%2F", server.url);
+    let response = agent.get(events).call().unwrap();
+    assert_eq!(response.headers()["content-type"], "text/event-stream");
+    let (send, received) = mpsc::channel();
+    let mut body = response.into_body().into_reader();
+    std::thread::spawn(move || {
+        let mut buffer = [0; 256];
+        while let Ok(n) = body.read(&mut buffer) {
+            if n == 0 || send.send(String::from_utf8_lossy(&buffer[..n]).into_owned()).is_err() {
+                break;
+            }
+        }
+    });
+    // Another post changing is not this page's business…
+    std::fs::write(blog.path().join("posts/a.md"), post("Alpha", "2026-07-17", "nccl, cuda", "Other text.")).unwrap();
+    server.wait_for("posts/a/", "the other change", |_, page| page.contains("Other text."));
+    let said: String = received.try_iter().collect();
+    assert!(!said.contains("data: reload"), "reloaded for another post's change: {said}");
+    // …this one's is.
+    std::fs::write(blog.path().join("posts/b.md"), post("Beta", "2026-05-16", "nccl", "New text.")).unwrap();
+    let mut seen = String::new();
+    while !seen.contains("data: reload") {
+        seen.push_str(&received.recv_timeout(DEADLINE).expect("no reload message"));
+    }
+}
+
+#[test]
+fn a_taken_port_moves_to_the_next_free_one() {
+    let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port();
+    let blog = blog();
+    let server = Serving::start(&blog, &["--port", &port.to_string()]);
+    assert!(!server.url.ends_with(&format!(":{port}/")), "{}", server.url);
+    assert_eq!(server.get("").0, 200);
+}
+
+#[test]
+fn ctrl_c_stops_it_cleanly() {
+    let blog = blog();
+    let mut server = Serving::start(&blog, &["--port", "0"]);
+    // An open live-reload stream must not keep the server from stopping.
+    let agent: ureq::Agent = ureq::Agent::config_builder().build().into();
+    let _stream = agent.get(format!("{}__hanji/events?version=0&path=", server.url)).call().unwrap();
+    let status = Command::new("kill").args(["-INT", &server.child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let deadline = Instant::now() + DEADLINE;
+    let exit = loop {
+        if let Some(exit) = server.child.try_wait().unwrap() {
+            break exit;
+        }
+        assert!(Instant::now() < deadline, "still running after Ctrl-C");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(exit.success(), "{exit:?}");
+    let said: String = server.stderr.try_iter().collect();
+    assert!(said.contains("stopped"), "{said}");
+}
+
+#[test]
+fn a_missing_folder_is_an_error() {
+    let run =
+        Command::new(env!("CARGO_BIN_EXE_hanji")).args(["serve", "/nonexistent/blog", "--port", "0"]).output().unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("no blog folder at `/nonexistent/blog`"), "{stderr}");
+}
+
+/// A browser driven over WebDriver (chromedriver); the browser and the
+/// driver are ended when this is dropped, even if the test failed.
+struct Browser {
+    driver: Child,
+    url: String,
+    session: String,
+    /// The browser's profile, removed after the browser is ended.
+    _profile: tempfile::TempDir,
+}
+
+impl Browser {
+    fn start() -> Self {
+        let chromium = program(&["chromium", "chromium-browser", "google-chrome"]);
+        let chromedriver = program(&["chromedriver"]);
+        let (Some(chromium), Some(chromedriver)) = (chromium, chromedriver) else {
+            panic!(
+                "this test needs Chromium and its driver: `make deps` installs them (apt-get install chromium chromium-driver)"
+            );
+        };
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let driver = Command::new(chromedriver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            // Its own process group, so the browsers it starts end with it.
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let profile = tempfile::tempdir().unwrap();
+        let user_data = format!("--user-data-dir={}", profile.path().display());
+        let mut browser =
+            Browser { driver, url: format!("http://127.0.0.1:{port}"), session: String::new(), _profile: profile };
+        let deadline = Instant::now() + DEADLINE;
+        while browser.call("GET", "/status", None).ok().and_then(|v| v["ready"].as_bool()) != Some(true) {
+            assert!(Instant::now() < deadline, "chromedriver did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let capabilities = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": chromium,
+                "args": [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                    "--no-first-run", user_data,
+                ],
+            },
+        }}});
+        let session = browser.call("POST", "/session", Some(capabilities)).expect("a browser session");
+        browser.session = session["sessionId"].as_str().expect("a session id").to_string();
+        browser
+    }
+
+    /// One WebDriver command; the `value` of its answer.
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Result<Value, String> {
+        let url = format!("{}{path}", self.url);
+        let agent: ureq::Agent =
+            ureq::Agent::config_builder().http_status_as_error(false).timeout_global(Some(DEADLINE)).build().into();
+        let response = match (method, body) {
+            ("GET", _) => agent.get(&url).call(),
+            ("DELETE", _) => agent.delete(&url).call(),
+            (_, body) => agent.post(&url).send_json(body.unwrap_or(json!({}))),
+        };
+        let mut response = response.map_err(|e| e.to_string())?;
+        let ok = response.status().is_success();
+        let answer: Value = response.body_mut().read_json().map_err(|e| e.to_string())?;
+        if ok { Ok(answer["value"].clone()) } else { Err(answer["value"].to_string()) }
+    }
+
+    fn session(&self, command: &str, body: Value) -> Result<Value, String> {
+        self.call("POST", &format!("/session/{}/{command}", self.session), Some(body))
+    }
+
+    fn script(&self, script: &str) -> Result<Value, String> {
+        self.session("execute/sync", json!({"script": script, "args": []}))
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if !self.session.is_empty() {
+            let _ = self.call("DELETE", &format!("/session/{}", self.session), None);
+        }
+        // The driver and every browser process it started, by group id.
+        let group = format!("-{}", self.driver.id());
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+/// The first of `names` found on the PATH.
+fn program(names: &[&str]) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    names.iter().find_map(|name| std::env::split_paths(&path).map(|dir| dir.join(name)).find(|p| is_program(p)))
+}
+
+fn is_program(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[test]
+fn a_page_open_in_chromium_reloads_by_itself() {
+    let blog = blog();
+    let server = Serving::start(&blog, &["--port", "0"]);
+    let browser = Browser::start();
+    browser.session("url", json!({"url": format!("{}posts/b/", server.url)})).unwrap();
+    let title = browser.script("window.__marker = 1; return document.title;").unwrap();
+    assert!(title.as_str().is_some_and(|t| t.contains("Beta")), "{title}");
+
+    std::fs::write(blog.path().join("posts/b.md"), post("Beta", "2026-05-16", "nccl", "Changed on disk.")).unwrap();
+    let deadline = Instant::now() + DEADLINE;
+    loop {
+        // While the page reloads, a script may fail: ask again.
+        let state = browser.script("return [window.__marker === undefined, document.body.innerText];");
+        if let Ok(state) = &state
+            && state[0] == json!(true)
+            && state[1].as_str().is_some_and(|t| t.contains("Changed on disk."))
+        {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the page did not reload by itself: {state:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
