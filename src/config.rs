@@ -155,7 +155,8 @@ fn toml_problem(text: &str, error: &toml::de::Error) -> Problem {
         Some(key) if KEYS.contains(&key) => format!("`{key}`: {message}"),
         _ => message,
     };
-    Problem::error(line, column, message).with_hint("see the settings in the README: strings are quoted, numbers are not")
+    Problem::error(line, column, message)
+        .with_hint("see the settings in the README: strings are quoted, numbers are not")
 }
 
 /// Where `key = …` stands in the text, for pointing at a setting.

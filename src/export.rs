@@ -4,8 +4,8 @@
 //! deleted.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::fs;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -15,8 +15,8 @@ use rayon::prelude::*;
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::links::asset_site_path;
-use crate::markdown::HighlightCache;
 use crate::load::Blog;
+use crate::markdown::HighlightCache;
 use crate::site::theme::Theme;
 use crate::site::{Site, SiteOptions, url};
 
@@ -82,7 +82,9 @@ pub fn export(blog: &Blog, out: &Path, force: bool, progress: Progress) -> Resul
     let mut summary = Summary { problems: blog.diagnostics(), ..Summary::default() };
     summary.left_out = blog.library.posts().filter(|p| p.has_errors).map(|p| p.path.clone()).collect();
     let fingerprint = fingerprint(blog);
-    if previous.fingerprint == fingerprint && previous.files.iter().all(|(file, stamp)| stamp_of(&out.join(file)) == Some(*stamp)) {
+    if previous.fingerprint == fingerprint
+        && previous.files.iter().all(|(file, stamp)| stamp_of(&out.join(file)) == Some(*stamp))
+    {
         // Made from the same files by the same Hanji, and nothing touched since:
         // every page would come out byte for byte the same.
         summary.unchanged = previous.files.len();
@@ -175,7 +177,9 @@ fn highlights_file() -> Option<PathBuf> {
 }
 
 fn read_highlights() -> HighlightCache {
-    highlights_file().and_then(|file| fs::read(file).ok()).map_or_else(HighlightCache::new, |b| HighlightCache::from_bytes(&b))
+    highlights_file()
+        .and_then(|file| fs::read(file).ok())
+        .map_or_else(HighlightCache::new, |b| HighlightCache::from_bytes(&b))
 }
 
 /// Saves the cache for the next export. It is only a cache: if it cannot be

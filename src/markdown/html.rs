@@ -457,7 +457,9 @@ impl<'a, 'o> Writer<'a, 'o> {
         self.out.push('>');
         let pushed = match (self.options.highlight, self.options.highlights) {
             (false, _) => false,
-            (true, Some(cache)) => cache.highlight(&code.lang, &code.text).map(|html| self.out.push_str(&html)).is_some(),
+            (true, Some(cache)) => {
+                cache.highlight(&code.lang, &code.text).map(|html| self.out.push_str(&html)).is_some()
+            }
             (true, None) => highlight::highlight(&code.lang, &code.text).map(|html| self.out.push_str(&html)).is_some(),
         };
         if !pushed {
