@@ -7,13 +7,14 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 VNU := .cache/vnu/node_modules/vnu-jar/build/dist/vnu.jar
 
-.PHONY: run test deps lint unit html bench
+.PHONY: run test deps test-deps lint unit html bench
 
 run: deps
-	$(CARGO) run --quiet -- check content
-	$(CARGO) run --quiet -- tags content
+	$(CARGO) build --quiet
+	-$(CARGO) run --quiet -- check content
+	$(CARGO) run --quiet -- serve content
 
-test: deps lint unit html
+test: deps test-deps lint unit html
 
 lint:
 	$(CARGO) fmt --check
@@ -44,6 +45,9 @@ deps:
 	@command -v $(CARGO) >/dev/null || { echo "Rust is missing: install it from https://rustup.rs (cargo 1.89 or newer)"; exit 1; }
 	@$(CARGO) fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 	@$(CARGO) clippy --version >/dev/null 2>&1 || rustup component add clippy
-	@# The test of `hanji serve`'s live reload drives a headless Chromium.
+
+# What the tests need besides: the test of `hanji serve`'s live reload drives
+# a headless Chromium.
+test-deps:
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
 	  { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium chromium-driver; }

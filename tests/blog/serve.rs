@@ -254,7 +254,7 @@ impl Browser {
         let chromedriver = program(&["chromedriver"]);
         let (Some(chromium), Some(chromedriver)) = (chromium, chromedriver) else {
             panic!(
-                "this test needs Chromium and its driver: `make deps` installs them (apt-get install chromium chromium-driver)"
+                "this test needs Chromium and its driver: `make test-deps` installs them (apt-get install chromium chromium-driver)"
             );
         };
         let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
