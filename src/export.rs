@@ -264,8 +264,16 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, ExportError> {
         return Ok(false);
     }
     let folder = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(folder).map_err(io_error)?;
-    let mut temp = tempfile::Builder::new().prefix(".hanji-").tempfile_in(folder).map_err(io_error)?;
+    let temp_in = |folder| tempfile::Builder::new().prefix(".hanji-").tempfile_in(folder);
+    // Most folders are there already: make one only when it is missing.
+    let mut temp = match temp_in(folder) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            fs::create_dir_all(folder).map_err(io_error)?;
+            temp_in(folder)
+        }
+        made => made,
+    }
+    .map_err(io_error)?;
     temp.write_all(bytes).map_err(io_error)?;
     temp.persist(path).map_err(|e| io_error(e.error))?;
     Ok(true)
