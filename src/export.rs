@@ -264,7 +264,15 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, ExportError> {
         return Ok(false);
     }
     let folder = path.parent().unwrap_or(Path::new("."));
-    let temp_in = |folder| tempfile::Builder::new().prefix(".hanji-").tempfile_in(folder);
+    // Readable by everyone, as the user's umask allows (a temp file would be
+    // the owner's only, and a web server running as another user could not
+    // serve the page).
+    let temp_in = |folder| {
+        tempfile::Builder::new()
+            .prefix(".hanji-")
+            .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
+            .tempfile_in(folder)
+    };
     // Most folders are there already: make one only when it is missing.
     let mut temp = match temp_in(folder) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {

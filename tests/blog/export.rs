@@ -64,6 +64,11 @@ fn every_page_of_the_site_is_written() {
     ] {
         assert!(all.contains(&expected.to_string()), "{expected} missing from {all:?}");
     }
+    // Readable by a web server running as another user (umask 022 here).
+    for file in ["index.html", "posts/bundle/diagram.png", "images/icon.png"] {
+        let mode = std::os::unix::fs::PermissionsExt::mode(&fs::metadata(site.join(file)).unwrap().permissions());
+        assert_eq!(mode & 0o044, 0o044, "{file} has mode {mode:o}");
+    }
     // Three public posts, two per page.
     assert!(!all.contains(&"page/3/index.html".to_string()));
     assert!(!all.iter().any(|f| f.contains("broken") || f.contains("secret")), "{all:?}");
