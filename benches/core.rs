@@ -2,28 +2,13 @@
 //! loading 10,000 posts, rendering one 10 KB post, and updating the library
 //! after one post changes. `cargo bench --bench core` (or `make bench`).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
 use criterion::{Criterion, criterion_group, criterion_main};
 use hanji::content::post::Post;
 use hanji::markdown::{self, Options};
 
-/// The corpus of `posts` posts, generated once into the target folder.
-fn corpus(posts: usize) -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from);
-    let dir = target.join(format!("bench-corpus/c{posts}"));
-    if !dir.join("posts").is_dir() {
-        let status = Command::new("python3")
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/gen_corpus.py"))
-            .args(["--posts", &posts.to_string(), "--seed", "1", "--format", "yaml", "--out"])
-            .arg(&dir)
-            .status()
-            .expect("python3 runs bench/gen_corpus.py");
-        assert!(status.success(), "gen_corpus.py failed");
-    }
-    dir
-}
+#[path = "support/corpus.rs"]
+mod support;
+use support::corpus;
 
 fn load(c: &mut Criterion) {
     let dir = corpus(10_000);

@@ -6,28 +6,18 @@
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
+
+#[path = "support/corpus.rs"]
+mod support;
 use hanji::watch::{Batch, OwnWrites, Update, Watch, WatchOptions, apply, rescan};
 
-/// The corpus of `posts` posts, generated once into the target folder (as
-/// `benches/core.rs` does), then copied: these benchmarks write into it.
+/// A copy of the corpus of `posts` posts: these benchmarks write into it.
 fn corpus(posts: usize) -> tempfile::TempDir {
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from);
-    let dir = target.join(format!("bench-corpus/c{posts}"));
-    if !dir.join("posts").is_dir() {
-        let status = Command::new("python3")
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/gen_corpus.py"))
-            .args(["--posts", &posts.to_string(), "--seed", "1", "--format", "yaml", "--out"])
-            .arg(&dir)
-            .status()
-            .expect("python3 runs bench/gen_corpus.py");
-        assert!(status.success(), "gen_corpus.py failed");
-    }
+    let dir = support::corpus(posts);
     let copy = tempfile::tempdir().unwrap();
     for entry in walkdir::WalkDir::new(&dir) {
         let entry = entry.unwrap();

@@ -136,7 +136,7 @@ fn normalize(path: &Path) -> Option<PathBuf> {
 }
 
 /// `%EB%B6%84` → `분`; malformed escapes are left as they are.
-fn percent_decode(text: &str) -> String {
+pub(crate) fn percent_decode(text: &str) -> String {
     let bytes = text.as_bytes();
     let hex = |b: &u8| (*b as char).to_digit(16);
     let mut out = Vec::with_capacity(bytes.len());

@@ -22,7 +22,7 @@ use futures_util::Stream;
 use tokio::sync::{broadcast, watch};
 
 use crate::diagnostics::Diagnostic;
-use crate::links::{asset_site_path, post_site_path};
+use crate::links::{asset_site_path, percent_decode, post_site_path};
 use crate::load::{self, Blog};
 use crate::site::theme::Theme;
 use crate::site::{Page, Site, SiteOptions, url};
@@ -506,26 +506,6 @@ fn content_type(site_path: &str) -> &'static str {
     }
 }
 
-/// `%EB%B6%84` → `분`; what is not valid UTF-8 afterwards is kept as it was.
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: Option<&u8>| b.and_then(|b| (*b as char).to_digit(16));
-        if bytes[i] == b'%'
-            && let (Some(h), Some(l)) = (hex(bytes.get(i + 1)), hex(bytes.get(i + 2)))
-        {
-            out.push((h * 16 + l) as u8);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -564,7 +544,5 @@ mod tests {
         assert_eq!(content_type("feed.xml"), "application/xml; charset=utf-8");
         assert_eq!(content_type("images/Logo.PNG"), "image/png");
         assert_eq!(content_type("CNAME"), "application/octet-stream");
-        assert_eq!(percent_decode("tags/%EB%B6%84%EC%82%B0-%ED%95%99%EC%8A%B5/"), "tags/분산-학습/");
-        assert_eq!(percent_decode("100%"), "100%");
     }
 }
