@@ -284,6 +284,19 @@ fn a_file_written_in_chunks_ends_whole() {
 #[test]
 fn a_burst_of_a_thousand_changes_is_one_update_equal_to_a_fresh_load() {
     let w = Watched::start(blog());
+    // The watcher holds a burst until the writing has stopped for a debounce
+    // (50 ms); a writer the machine stalls for that long splits it, so count
+    // such stalls rather than assume a speed.
+    let mut stalls = 0;
+    let mut last = Instant::now();
+    let mut timed = |write: &mut dyn FnMut()| {
+        write();
+        let now = Instant::now();
+        if now - last >= Duration::from_millis(50) {
+            stalls += 1;
+        }
+        last = now;
+    };
     // Like a branch switch: many posts appear, some change, some go.
     for i in 0..990 {
         let tags = ["nccl", "cuda", "rust", "분산 학습", "zig"];
@@ -293,13 +306,13 @@ fn a_burst_of_a_thousand_changes_is_one_update_equal_to_a_fresh_load() {
             tags[i % 5],
             tags[(i / 5) % 5]
         );
-        w.write(&format!("posts/burst/{:03}/p{i}.md", i / 100), text);
+        timed(&mut || w.write(&format!("posts/burst/{:03}/p{i}.md", i / 100), &text));
     }
-    w.write("posts/a.md", A.replace("Alpha", "Alpha again"));
-    w.write("posts/b.md", B.replace("[nccl]", "[zig]"));
-    fs::remove_dir_all(w.path("posts/c")).unwrap();
+    timed(&mut || w.write("posts/a.md", A.replace("Alpha", "Alpha again")));
+    timed(&mut || w.write("posts/b.md", B.replace("[nccl]", "[zig]")));
+    timed(&mut || fs::remove_dir_all(w.path("posts/c")).unwrap());
     for i in 0..7 {
-        w.write(&format!("static/img/{i}.png"), b"png");
+        timed(&mut || w.write(&format!("static/img/{i}.png"), b"png"));
     }
     let mut updates = Vec::new();
     loop {
@@ -311,9 +324,18 @@ fn a_burst_of_a_thousand_changes_is_one_update_equal_to_a_fresh_load() {
             break;
         }
     }
-    eprintln!("a burst of 1,000 changes came as {} update(s)", updates.len());
-    // One, unless the machine stalled the writer for longer than the debounce.
-    assert!(updates.len() <= 2, "the burst was not coalesced: {} updates", updates.len());
+    let sizes: Vec<usize> = updates
+        .iter()
+        .map(|u| match u {
+            Update::Changed(c) => c.added.len() + c.changed.len() + c.removed.len() + c.renamed.len() + c.assets.len(),
+            _ => 0,
+        })
+        .collect();
+    eprintln!("a burst of 1,000 changes came as updates of {sizes:?} files; the writer stalled {stalls} time(s)");
+    // The first few files may go out on their own before the stream shows a
+    // burst (a single edit is applied at once); the burst itself is one update.
+    let large = sizes.iter().filter(|&&n| n >= 64).count();
+    assert!(large <= 1 + stalls, "the burst was not coalesced: updates of {sizes:?} files, {stalls} stalls");
     let Update::Changed(last) = updates.last().unwrap() else { unreachable!() };
     assert!(last.stale.lists);
     assert_eq!(w.watch.blog().read().unwrap().library.len(), 992);
