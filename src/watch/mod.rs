@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, RwLock};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use notify::event::{AccessKind, AccessMode};
 use notify::{EventKind, PollWatcher, RecommendedWatcher, RecursiveMode};
@@ -206,6 +206,7 @@ impl Follower {
     }
 
     fn run(mut self, receiver: Receiver<Signal>) {
+        let mut last_applied: Option<Instant> = None;
         loop {
             let result = match receiver.recv_timeout(HEARTBEAT) {
                 Ok(Signal::Events(result)) => result,
@@ -221,14 +222,18 @@ impl Follower {
             let mut batch = Batch::default();
             let mut errors = Vec::new();
             self.collect(result, &mut batch, &mut errors);
+            // Events still coming soon after an update mean a stream
+            // (a branch switch, a copy) that a busy machine hands over slowly.
+            let streaming = last_applied.is_some_and(|at| at.elapsed() < self.options.debounce / 2);
             // The debouncer hands over events as each one ripens, so a burst
-            // (a branch switch, a copy) comes as a stream of batches a tick
-            // apart. Wait two ticks for the next; once the paths show a
-            // burst, hold everything until it has been quiet for a debounce,
-            // and apply it as one update.
+            // comes as a stream of batches a tick apart. Wait two ticks for the
+            // next; once the paths show a burst, or the stream goes on, hold
+            // everything until it has been quiet for four debounces (the
+            // debouncer's thread may hand over the next batch late on a busy
+            // machine), and apply it as one update.
             loop {
-                let burst = batch.paths.len() >= BURST || batch.rescan;
-                let wait = if burst { self.options.debounce } else { tick(self.options.debounce) * 2 };
+                let burst = batch.paths.len() >= BURST || batch.rescan || streaming;
+                let wait = if burst { self.options.debounce * 4 } else { tick(self.options.debounce) * 2 };
                 match receiver.recv_timeout(wait) {
                     Ok(Signal::Events(result)) => self.collect(result, &mut batch, &mut errors),
                     Ok(Signal::Stop) | Err(RecvTimeoutError::Disconnected) => return,
@@ -237,6 +242,7 @@ impl Follower {
             }
             self.handle_errors(errors, &mut batch);
             self.apply(batch);
+            last_applied = Some(Instant::now());
         }
     }
 
