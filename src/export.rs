@@ -18,7 +18,7 @@ use crate::links::asset_site_path;
 use crate::load::Blog;
 use crate::markdown::HighlightCache;
 use crate::site::theme::Theme;
-use crate::site::{Site, SiteOptions, url};
+use crate::site::{Page, Site, SiteOptions, url};
 
 /// Left in every folder Hanji exports to: the files of that export (so the
 /// next one knows what it may remove), what it was made from, and the problems
@@ -81,7 +81,7 @@ pub fn export(blog: &Blog, out: &Path, force: bool, progress: Progress) -> Resul
 
     let mut summary = Summary { problems: blog.diagnostics(), ..Summary::default() };
     summary.left_out = blog.library.posts().filter(|p| p.has_errors).map(|p| p.path.clone()).collect();
-    let fingerprint = fingerprint(blog);
+    let fingerprint = fingerprint(blog, &summary.problems);
     if previous.fingerprint == fingerprint
         && previous.files.iter().all(|(file, stamp)| stamp_of(&out.join(file)) == Some(*stamp))
     {
@@ -97,7 +97,7 @@ pub fn export(blog: &Blog, out: &Path, force: bool, progress: Progress) -> Resul
     let site = Site::new(&blog.config, &blog.library, &blog.assets, &theme, SiteOptions::default())
         .with_highlights(read_highlights());
     let pages = site.pages();
-    let copies = copies(blog, &site);
+    let copies = copies(blog, &pages);
     let total = pages.len() + copies.len();
     let done = AtomicUsize::new(0);
     let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
@@ -191,18 +191,15 @@ fn keep_highlights(highlights: &HighlightCache) {
 }
 
 /// The files copied as they are: `static/` and the files beside shown posts.
-fn copies(blog: &Blog, site: &Site) -> Vec<(PathBuf, String)> {
-    let shown: BTreeSet<PathBuf> = site
-        .pages()
-        .into_iter()
-        .filter_map(|p| if let crate::site::Page::Post(path) = p { Some(path) } else { None })
-        .collect();
+fn copies(blog: &Blog, pages: &[Page]) -> Vec<(PathBuf, String)> {
+    let shown: BTreeSet<&Path> =
+        pages.iter().filter_map(|p| if let Page::Post(path) = p { Some(path.as_path()) } else { None }).collect();
+    // Files in the folder of a draft's bundle stay private with it.
+    let private: Vec<&Path> =
+        blog.library.posts().filter(|p| p.bundle && !shown.contains(p.path.as_path())).map(|p| p.folder()).collect();
     blog.assets
         .iter()
-        .filter(|asset| {
-            // Files in the folder of a draft's bundle stay private with it.
-            !blog.library.posts().any(|p| p.bundle && asset.starts_with(p.folder()) && !shown.contains(&p.path))
-        })
+        .filter(|asset| !private.iter().any(|folder| asset.starts_with(folder)))
         .filter_map(|asset| Some((asset.clone(), asset_site_path(&blog.config, &blog.library, asset)?)))
         .collect()
 }
@@ -297,7 +294,7 @@ fn stamp_of(path: &Path) -> Option<(u64, u128)> {
 /// A hash of everything the site is made from. Files copied as they are count
 /// by size and modification time (reading every image would cost more than
 /// copying it); the running `hanji` by the same, so a new build renders again.
-fn fingerprint(blog: &Blog) -> String {
+fn fingerprint(blog: &Blog, diagnostics: &[Diagnostic]) -> String {
     let mut hasher = DefaultHasher::new();
     let program = std::env::current_exe().ok().and_then(|exe| stamp_of(&exe));
     (env!("CARGO_PKG_VERSION"), program).hash(&mut hasher);
@@ -309,7 +306,7 @@ fn fingerprint(blog: &Blog) -> String {
     for asset in &blog.assets {
         (asset, stamp_of(&blog.root.join(asset))).hash(&mut hasher);
     }
-    format!("{:?}", blog.diagnostics()).hash(&mut hasher);
+    format!("{diagnostics:?}").hash(&mut hasher);
     format!("{:016x}", hasher.finish())
 }
 

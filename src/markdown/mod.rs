@@ -26,7 +26,7 @@ mod tests;
 use crate::diagnostics::Problem;
 
 pub use cache::HighlightCache;
-pub use highlight::{HIGHLIGHT_VERSION, highlight, language as highlight_language};
+pub use highlight::{HIGHLIGHT_VERSION, highlight};
 
 /// What a [`LinkResolver`] says about one link destination or image source.
 #[derive(Debug, Clone, PartialEq, Eq)]

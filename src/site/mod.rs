@@ -174,7 +174,7 @@ impl<'a> Site<'a> {
     pub fn render(&self, page: &Page) -> Result<RenderedPage, ThemeError> {
         let path = self.path_of(page);
         // The 404 page is served at any address, so its links start from the top.
-        let root = if *page == Page::NotFound { base_path(&self.config.base_url) } else { url::root_of(&path) };
+        let root = if *page == Page::NotFound { url::base_path(&self.config.base_url) } else { url::root_of(&path) };
         let plain = |text: String| Ok(RenderedPage { text, problems: Vec::new() });
         match page {
             Page::Style => plain(self.theme.style().to_string()),
@@ -361,28 +361,4 @@ fn tag_posts<'a>(library: &'a Library, tag: &Tag, drafts: bool) -> Vec<&'a Post>
         posts.sort_by(|a, b| b.date.cmp(&a.date).then_with(|| a.path.cmp(&b.path)));
     }
     posts
-}
-
-/// The path part of `base_url`: `https://me.github.io/blog/` → `/blog/`.
-fn base_path(base_url: &str) -> String {
-    let after_scheme = base_url.split_once("://").map_or(base_url, |(_, rest)| rest);
-    let path =
-        if base_url.contains("://") { after_scheme.find('/').map_or("/", |i| &after_scheme[i..]) } else { base_url };
-    let path = path.trim_end_matches('/');
-    format!("{}/", if path.starts_with('/') { path.to_string() } else { format!("/{path}") }.trim_end_matches('/'))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn base_paths() {
-        assert_eq!(base_path("https://me.github.io/blog/"), "/blog/");
-        assert_eq!(base_path("https://me.github.io/blog"), "/blog/");
-        assert_eq!(base_path("https://example.com"), "/");
-        assert_eq!(base_path("https://example.com/"), "/");
-        assert_eq!(base_path("/"), "/");
-        assert_eq!(base_path("/docs/"), "/docs/");
-    }
 }

@@ -28,6 +28,16 @@ pub fn absolute(base_url: &str, site_path: &str) -> String {
     format!("{}/{}", base_url.trim_end_matches('/'), encode_path(site_path))
 }
 
+/// The path part of `base_url`: `https://me.github.io/blog/` → `/blog/`.
+pub fn base_path(base_url: &str) -> String {
+    let path = match base_url.split_once("://") {
+        Some((_, rest)) => rest.find('/').map_or("", |i| &rest[i..]),
+        None => base_url,
+    };
+    let path = path.trim_matches('/');
+    if path.is_empty() { "/".to_string() } else { format!("/{path}/") }
+}
+
 /// Percent-encodes everything but unreserved characters and `/`.
 pub fn encode_path(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
@@ -57,6 +67,16 @@ mod tests {
         assert_eq!(link("../../", "tags/분산-학습/"), "../../tags/%EB%B6%84%EC%82%B0-%ED%95%99%EC%8A%B5/index.html");
         assert_eq!(link("", "style.css"), "style.css");
         assert_eq!(link("", "posts/c++ notes/"), "posts/c%2B%2B%20notes/index.html");
+    }
+
+    #[test]
+    fn base_paths() {
+        assert_eq!(base_path("https://me.github.io/blog/"), "/blog/");
+        assert_eq!(base_path("https://me.github.io/blog"), "/blog/");
+        assert_eq!(base_path("https://example.com"), "/");
+        assert_eq!(base_path("https://example.com/"), "/");
+        assert_eq!(base_path("/"), "/");
+        assert_eq!(base_path("/docs/"), "/docs/");
     }
 
     #[test]
