@@ -7,21 +7,43 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 VNU := .cache/vnu/node_modules/vnu-jar/build/dist/vnu.jar
 
-.PHONY: run test deps test-deps lint unit html bench
+.PHONY: run test deps app-deps ui-deps ui test-deps e2e-deps lint unit ui-test html e2e bench
 
-run: deps
-	$(CARGO) build --quiet
-	-$(CARGO) run --quiet -- check content
-	$(CARGO) run --quiet -- serve content
+# The desktop app on the sample blog.
+run: deps app-deps ui
+	$(CARGO) run --quiet -p hanji-app -- content
 
-test: deps test-deps lint unit html
+test: deps app-deps test-deps e2e-deps ui lint unit ui-test html e2e
 
-lint:
-	$(CARGO) fmt --check
-	$(CARGO) clippy --all-targets --locked -- -D warnings
+lint: ui-deps
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
+	cd ui && npm run --silent check
 
 unit:
-	$(CARGO) test --locked
+	$(CARGO) test --workspace --locked
+
+# The UI's own logic (vitest).
+ui-test: ui-deps
+	cd ui && npm test --silent
+
+# The real app in its real webview, driven through tauri-driver and
+# WebKitWebDriver under Xvfb (see src-tauri/tests/e2e.rs).
+e2e: ui
+	$(CARGO) build --locked -p hanji-app
+	$(CARGO) test --locked -p hanji-app --test e2e -- --ignored --test-threads=1
+
+# The UI, built into ui/dist, which the app embeds.
+ui: ui-deps
+	cd ui && npm run --silent build
+
+ui-deps: ui/node_modules/.package-lock.json
+
+ui/node_modules/.package-lock.json: ui/package-lock.json
+	@command -v npm >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q nodejs npm; }
+	@node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>22||(a==22&&b>=12)||(a==20&&b>=19)?0:1)' || \
+	  { echo "Node $$(node -v) is too old for the UI's build (Vite): install Node 20.19+ or 22.12+ from https://nodejs.org"; exit 1; }
+	cd ui && npm ci --no-audit --no-fund
 
 # The exported sample blog must have zero errors in the Nu HTML Checker.
 html: $(VNU)
@@ -45,6 +67,18 @@ deps:
 	@command -v $(CARGO) >/dev/null || { echo "Rust is missing: install it from https://rustup.rs (cargo 1.89 or newer)"; exit 1; }
 	@$(CARGO) fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 	@$(CARGO) clippy --version >/dev/null 2>&1 || rustup component add clippy
+
+# The app's system libraries: the webview (WebKitGTK) and what builds against it.
+app-deps:
+	@pkg-config --exists webkit2gtk-4.1 2>/dev/null || \
+	  { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q libwebkit2gtk-4.1-dev; }
+
+# The end-to-end tests' tools: a virtual display, the webview's WebDriver,
+# and tauri-driver between them.
+e2e-deps:
+	@command -v Xvfb >/dev/null && command -v xauth >/dev/null && command -v WebKitWebDriver >/dev/null || \
+	  { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q xvfb xauth webkit2gtk-driver; }
+	@command -v tauri-driver >/dev/null || $(CARGO) install tauri-driver --version 2.1.0 --locked
 
 # What the tests need besides: the test of `hanji serve`'s live reload drives
 # a headless Chromium.

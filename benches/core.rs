@@ -57,5 +57,23 @@ fn update(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, load, render, update);
+/// The app's live preview: one keystroke's work on the Rust side, from the
+/// post's unsaved text to the page the preview shows (parse, put it in the
+/// blog, render through the theme, anchor the lines).
+fn preview(c: &mut Criterion) {
+    let sample = hanji::load::load(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/content"))).unwrap();
+    let corpus = hanji::load::load(&corpus(10_000)).unwrap();
+    let mut group = c.benchmark_group("preview");
+    for (name, blog) in [("sample blog", &sample), ("10000 posts", &corpus)] {
+        let theme = hanji::site::theme::Theme::new(&blog.templates).0;
+        let post = blog.library.posts().min_by_key(|p| p.source().len().abs_diff(10 * 1024)).unwrap();
+        let text = format!("{}\nOne more paragraph, typed.\n", post.source());
+        group.bench_function(format!("{} byte post, {name}", text.len()), |b| {
+            b.iter(|| hanji::preview::post_preview(blog, &theme, &post.path, &text))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, load, render, update, preview);
 criterion_main!(benches);

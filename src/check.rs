@@ -1,5 +1,6 @@
 //! Checks that need the whole blog: links between posts, images beside them,
-//! and what rendering each post finds (math that does not parse).
+//! and what rendering each post finds (math that does not parse, another
+//! tool's syntax that Hanji does not render).
 
 use rayon::prelude::*;
 
@@ -16,7 +17,12 @@ pub fn check(blog: &Blog) -> Vec<Diagnostic> {
         .par_iter()
         .map(|post| {
             let links = Links { config: &blog.config, library: &blog.library, assets: &blog.assets, post, root: "" };
-            let options = Options { first_line: post.body_line, links: Some(&links), ..Options::default() };
+            let options = Options {
+                first_line: post.body_line,
+                links: Some(&links),
+                syntax: blog.config.layout.syntax_of(&post.path),
+                ..Options::default()
+            };
             markdown::render(post.body(), &options).problems.into_iter().map(|p| p.in_file(&post.path)).collect()
         })
         .collect();

@@ -1,10 +1,13 @@
-//! `hanji.toml`: the site's settings, with defaults for everything.
+//! `hanji.toml`: the site's settings, with defaults for everything. In a blog
+//! made with another tool, the defaults are what its own settings say (see
+//! `layout`), and `hanji.toml` is read over them.
 
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use crate::diagnostics::Problem;
+use crate::layout::{Kind, Layout};
 
 /// The name of the settings file at the top of a blog folder.
 pub const FILE_NAME: &str = "hanji.toml";
@@ -53,6 +56,10 @@ pub struct Config {
     /// Where `hanji export` writes when no `--out` is given, inside the blog
     /// folder; the loader never reads it.
     pub output_dir: PathBuf,
+    /// How the folder is laid out: detected, or named by `layout = "hugo"`.
+    /// Not itself a setting (only its kind is), so not (de)serialized.
+    #[serde(skip)]
+    pub layout: Layout,
 }
 
 impl Default for Config {
@@ -68,6 +75,7 @@ impl Default for Config {
             tag_title: TagTitle::Capitalize,
             feed_limit: 20,
             output_dir: PathBuf::from("public"),
+            layout: Layout::default(),
         }
     }
 }
@@ -83,12 +91,23 @@ const KEYS: &[&str] = &[
     "tag_title",
     "feed_limit",
     "output_dir",
+    "layout",
 ];
+
+/// `layout = "auto"`, the default: the layout is detected from the folder.
+const AUTO: &str = "auto";
 
 impl Config {
     /// Reads `hanji.toml` text. Every problem names its line; an unknown key
     /// suggests the nearest known one.
     pub fn parse(text: &str) -> Result<Config, Problem> {
+        Config::parse_over(text, Config::default())
+    }
+
+    /// Reads `hanji.toml` text over `base` (the settings detected in a blog
+    /// made with another tool): each setting the text has replaces the
+    /// base's, the others stay.
+    pub fn parse_over(text: &str, base: Config) -> Result<Config, Problem> {
         let table: toml::Table = toml::from_str(text).map_err(|e| toml_problem(text, &e))?;
         for key in table.keys() {
             if !KEYS.contains(&key.as_str()) {
@@ -100,9 +119,32 @@ impl Config {
                 });
             }
         }
-        let config: Config = toml::from_str(text).map_err(|e| toml_problem(text, &e))?;
+        layout_setting(text)?;
+        let parsed: Config = toml::from_str(text).map_err(|e| toml_problem(text, &e))?;
+        let mut config = base;
+        for key in table.keys() {
+            config.take(key, &parsed);
+        }
         config.validate(text)?;
         Ok(config)
+    }
+
+    /// Takes the setting `key` from `other`.
+    fn take(&mut self, key: &str, other: &Config) {
+        match key {
+            "title" => self.title.clone_from(&other.title),
+            "description" => self.description.clone_from(&other.description),
+            "base_url" => self.base_url.clone_from(&other.base_url),
+            "locale" => self.locale.clone_from(&other.locale),
+            "author" => self.author.clone_from(&other.author),
+            "posts_per_page" => self.posts_per_page = other.posts_per_page,
+            "posts_dir" => self.posts_dir.clone_from(&other.posts_dir),
+            "tag_title" => self.tag_title = other.tag_title,
+            "feed_limit" => self.feed_limit = other.feed_limit,
+            "output_dir" => self.output_dir.clone_from(&other.output_dir),
+            // Chosen before the folder is read: see `layout_setting`.
+            _ => {}
+        }
     }
 
     fn validate(&self, text: &str) -> Result<(), Problem> {
@@ -128,17 +170,58 @@ impl Config {
             }
         }
         let overlap = |other: &Path| self.output_dir.starts_with(other) || other.starts_with(&self.output_dir);
-        if overlap(&self.posts_dir) || overlap(Path::new(crate::load::STATIC_DIR)) {
+        let statics = &self.layout.static_dirs;
+        if overlap(&self.posts_dir) || statics.iter().any(|dir| overlap(&dir.folder)) {
             let (line, column) = at("output_dir");
-            return Err(Problem::error(line, column, "`output_dir` overlaps the posts or `static/`")
-                .with_hint("export to a folder of its own, such as \"public\""));
+            let folders: Vec<String> = statics.iter().map(|dir| format!("`{}/`", dir.folder.display())).collect();
+            return Err(Problem::error(
+                line,
+                column,
+                format!("`output_dir` overlaps the posts or {}", folders.join(", ")),
+            )
+            .with_hint(format!("export to a folder of its own, such as \"{}\"", self.free_output_dir())));
         }
         Ok(())
     }
+
+    /// The default export folder for this layout.
+    fn free_output_dir(&self) -> &'static str {
+        if self.layout.kind == Kind::Hanji { "public" } else { crate::layout::OTHER_OUTPUT_DIR }
+    }
+}
+
+/// The layout `hanji.toml` names with `layout = "hugo"`; None for `"auto"` or
+/// when it names none, and the folder is looked at to find it.
+pub fn layout_setting(text: &str) -> Result<Option<Kind>, Problem> {
+    let table: toml::Table = toml::from_str(text).map_err(|e| toml_problem(text, &e))?;
+    let Some(value) = table.get("layout") else { return Ok(None) };
+    let names: Vec<&str> = std::iter::once(AUTO).chain(Kind::ALL.iter().map(|k| k.setting())).collect();
+    let (line, column) = key_position(text, "layout");
+    let Some(name) = value.as_str() else {
+        return Err(Problem::error(line, column, "`layout` should be text")
+            .with_hint(format!("write one of {}", quoted(&names))));
+    };
+    if name == AUTO {
+        return Ok(None);
+    }
+    match Kind::from_setting(name) {
+        Some(kind) => Ok(Some(kind)),
+        None => {
+            let problem = Problem::error(line, column, format!("`{name}` is not a layout"));
+            Err(match nearest(name, &names) {
+                Some(known) => problem.with_hint(format!("did you mean \"{known}\"?")),
+                None => problem.with_hint(format!("write one of {}", quoted(&names))),
+            })
+        }
+    }
+}
+
+fn quoted(names: &[&str]) -> String {
+    names.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", ")
 }
 
 /// `ko`, `ko-KR`, `zh-Hant-TW`: letters and digits in hyphen-separated parts.
-fn is_language_tag(tag: &str) -> bool {
+pub(crate) fn is_language_tag(tag: &str) -> bool {
     let mut parts = tag.split(['-', '_']);
     let language = parts.next().unwrap_or("");
     (2..=8).contains(&language.len())
@@ -294,5 +377,45 @@ tag_title = "as-is"
         assert_eq!(nearest("tittle", KEYS), Some("title"));
         assert_eq!(nearest("postsperpage", KEYS), Some("posts_per_page"));
         assert_eq!(nearest("banana", KEYS), None);
+    }
+
+    #[test]
+    fn settings_given_are_read_over_the_detected_ones() {
+        let detected = Config {
+            title: "From hugo.toml".into(),
+            locale: "en-US".into(),
+            posts_dir: "content/posts".into(),
+            output_dir: "hanji-public".into(),
+            layout: Layout::of(Kind::Hugo),
+            ..Config::default()
+        };
+        let config = Config::parse_over("locale = \"ko-KR\"\n", detected.clone()).unwrap();
+        assert_eq!(config.locale, "ko-KR");
+        assert_eq!(config.title, "From hugo.toml", "not set in hanji.toml: kept");
+        assert_eq!(config.posts_dir, PathBuf::from("content/posts"));
+        assert_eq!(config.layout.kind, Kind::Hugo);
+        assert_eq!(Config::parse_over("", detected.clone()).unwrap(), detected);
+    }
+
+    #[test]
+    fn output_dir_may_not_be_a_static_folder_of_the_layout() {
+        let next = Config { layout: Layout::of(Kind::NextStarter), ..Config::default() };
+        let problem = Config::parse_over("output_dir = \"public\"\n", next).unwrap_err();
+        assert_eq!(problem.line, 1);
+        assert_eq!(problem.message, "`output_dir` overlaps the posts or `public/`");
+        assert_eq!(problem.hint.as_deref(), Some("export to a folder of its own, such as \"hanji-public\""));
+    }
+
+    #[test]
+    fn the_layout_setting() {
+        assert_eq!(layout_setting("title = \"x\"").unwrap(), None);
+        assert_eq!(layout_setting("layout = \"auto\"").unwrap(), None);
+        assert_eq!(layout_setting("layout = \"next-starter\"").unwrap(), Some(Kind::NextStarter));
+        let problem = layout_setting("title = \"x\"\nlayout = \"hugp\"\n").unwrap_err();
+        assert_eq!((problem.line, problem.message.as_str()), (2, "`hugp` is not a layout"));
+        assert_eq!(problem.hint.as_deref(), Some("did you mean \"hugo\"?"));
+        let problem = Config::parse("layout = 3").unwrap_err();
+        assert_eq!(problem.message, "`layout` should be text");
+        assert!(Config::parse("layout = \"jekyll\"").is_ok(), "a known layout is a known setting");
     }
 }

@@ -1,12 +1,12 @@
 //! Where a link or image in a post leads: another post (by its file), a file
-//! beside the post or under `static/`, a page of the site, or nowhere.
+//! beside the post or in a static folder (`static/`, or the layout's), a page
+//! of the site, or nowhere.
 
 use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
 
 use crate::config::Config;
 use crate::content::{Library, Post};
-use crate::load::STATIC_DIR;
 use crate::markdown::{Link, LinkResolver};
 use crate::site::url;
 
@@ -47,7 +47,10 @@ impl Links<'_> {
                 // Site paths (`/tags/rust/`) name pages: keep them under the site's root.
                 return Link::Rewrite(format!("{}{}", self.root, &dest[1..]));
             }
-            normalize(&Path::new(STATIC_DIR).join(site_path))
+            // The static folder that has it, else the first that could.
+            let candidates = self.config.layout.static_files(site_path);
+            let found = candidates.iter().filter_map(|c| normalize(c)).find(|c| self.assets.contains(c));
+            found.or_else(|| normalize(candidates.first().map_or(Path::new(site_path), PathBuf::as_path)))
         } else {
             normalize(&self.post.folder().join(&decoded))
         };
@@ -65,7 +68,7 @@ impl Links<'_> {
         {
             return Link::Rewrite(format!("{}{fragment}", url::link(self.root, &site_path)));
         }
-        let hint = if crate::load::is_post_file(&target) {
+        let hint = if self.config.layout.is_post_file(&target) {
             format!("no post at `{}`; check the file name", target.display())
         } else {
             format!("no file at `{}`; check the name, or put the file there", target.display())
@@ -79,12 +82,13 @@ pub fn post_site_path(post: &Post) -> String {
     format!("posts/{}/", post.slug)
 }
 
-/// Where a file of the blog is copied to in the site: `static/x` to `x`; a file
-/// in a bundle beside its post's page; other files under the posts folder to
-/// the same place under `posts/`.
+/// Where a file of the blog is copied to in the site: `static/x` to `x` (a
+/// file of the layout's static folders to its place); a file in a bundle
+/// beside its post's page; other files under the posts folder to the same
+/// place under `posts/`.
 pub fn asset_site_path(config: &Config, library: &Library, asset: &Path) -> Option<String> {
-    if let Ok(rest) = asset.strip_prefix(STATIC_DIR) {
-        return Some(slash_path(rest));
+    if let Some(site_path) = config.layout.static_site_path(asset) {
+        return Some(site_path);
     }
     let within = asset.strip_prefix(&config.posts_dir).ok()?;
     for folder in asset.ancestors().skip(1) {
@@ -136,7 +140,7 @@ fn normalize(path: &Path) -> Option<PathBuf> {
 }
 
 /// `%EB%B6%84` → `분`; malformed escapes are left as they are.
-pub(crate) fn percent_decode(text: &str) -> String {
+pub fn percent_decode(text: &str) -> String {
     let bytes = text.as_bytes();
     let hex = |b: &u8| (*b as char).to_digit(16);
     let mut out = Vec::with_capacity(bytes.len());

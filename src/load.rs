@@ -12,7 +12,7 @@ use crate::config::{self, Config};
 use crate::content::Library;
 use crate::content::post::{Parsed, Post};
 use crate::diagnostics::{Diagnostic, Problem};
-use crate::site::theme::TEMPLATES_DIR;
+use crate::layout::{self, Layout};
 
 /// Posts larger than this are not read: no one writes 5 MB of prose, and a
 /// file that large is most likely data put in the wrong folder.
@@ -37,6 +37,12 @@ pub struct Blog {
 }
 
 impl Blog {
+    /// How the folder is laid out: a Hanji blog, or one made with Hugo, Zola,
+    /// Jekyll or the Next.js starter, opened as it is.
+    pub fn layout(&self) -> &Layout {
+        &self.config.layout
+    }
+
     /// Every problem known without rendering, sorted by file and line.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         let mut all = self.library.diagnostics();
@@ -70,9 +76,11 @@ pub fn load(root: &Path) -> Result<Blog, LoadError> {
 
     let mut post_paths = Vec::new();
     let mut assets = BTreeSet::new();
-    for folder in [config.posts_dir.as_path(), Path::new(STATIC_DIR)] {
+    let layout = &config.layout;
+    let statics = layout.static_dirs.iter().map(|dir| dir.folder.as_path());
+    for folder in std::iter::once(config.posts_dir.as_path()).chain(statics) {
         for entry in walk(root, folder, &mut problems) {
-            if folder == config.posts_dir && is_post_file(&entry) {
+            if folder == config.posts_dir && layout.is_post_file(&entry) {
                 post_paths.push(entry);
             } else {
                 assets.insert(entry);
@@ -81,34 +89,68 @@ pub fn load(root: &Path) -> Result<Blog, LoadError> {
     }
     let parsed: Vec<Parsed> = post_paths.par_iter().map(|path| read_post(root, path)).collect();
     let library = Library::from_parsed(config.tag_title, parsed);
-    let templates = read_templates(root, &mut problems);
+    let templates = read_templates(root, &config, &mut problems);
     Ok(Blog { root: root.to_path_buf(), config, library, assets, templates, problems })
 }
 
-/// Reads `hanji.toml`; its problems go to `problems` and defaults are used.
+/// Reads the settings: how the folder is laid out and what the settings file
+/// of the tool it was made with says (see `layout`), then `hanji.toml` over
+/// that. Problems go to `problems`, and what could be read is used.
 pub fn read_config(root: &Path, problems: &mut Vec<Diagnostic>) -> Config {
     let path = root.join(config::FILE_NAME);
     let text = match fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Config::default(),
+        Ok(text) => Some(text),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
         Err(e) => {
             problems.push(
                 Diagnostic::error(config::FILE_NAME, 1, 1, format!("cannot read the settings: {e}"))
                     .with_hint("check the file's permissions; default settings are used meanwhile"),
             );
-            return Config::default();
+            None
         }
     };
-    Config::parse(text.trim_start_matches('\u{feff}')).unwrap_or_else(|problem| {
+    let text = text.as_deref().map(|text| text.trim_start_matches('\u{feff}'));
+    // A `layout` that is not one is reported with the rest of hanji.toml below.
+    let wanted = text.and_then(|text| config::layout_setting(text).ok().flatten());
+    let detected = layout::detect(&Disk(root), wanted);
+    problems.extend(detected.problems);
+    let Some(text) = text else { return detected.config };
+    Config::parse_over(text, detected.config.clone()).unwrap_or_else(|problem| {
         problems.push(problem.in_file(config::FILE_NAME));
-        Config::default()
+        detected.config
     })
 }
 
-/// The files of `templates/`, by name (its subfolders are not read).
-pub fn read_templates(root: &Path, problems: &mut Vec<Diagnostic>) -> BTreeMap<String, String> {
+/// The blog folder, as layout detection asks about it.
+struct Disk<'a>(&'a Path);
+
+impl layout::Folder for Disk<'_> {
+    fn is_file(&self, path: &Path) -> bool {
+        self.0.join(path).is_file()
+    }
+
+    fn is_dir(&self, path: &Path) -> bool {
+        self.0.join(path).is_dir()
+    }
+
+    fn read(&self, path: &Path) -> Result<String, String> {
+        let full = self.0.join(path);
+        match fs::metadata(&full) {
+            Ok(meta) if meta.len() > MAX_POST_BYTES => return Err("it is over 5 MB".to_string()),
+            Ok(_) => {}
+            Err(e) => return Err(e.to_string()),
+        }
+        let bytes = fs::read(full).map_err(|e| e.to_string())?;
+        String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".to_string())
+    }
+}
+
+/// The files of the templates folder (`templates/`, or `hanji-templates/` in
+/// a Zola blog), by name; its subfolders are not read.
+pub fn read_templates(root: &Path, config: &Config, problems: &mut Vec<Diagnostic>) -> BTreeMap<String, String> {
     let mut templates = BTreeMap::new();
-    let Ok(entries) = fs::read_dir(root.join(TEMPLATES_DIR)) else { return templates };
+    let folder = &config.layout.templates_dir;
+    let Ok(entries) = fs::read_dir(root.join(folder)) else { return templates };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         if is_skipped(&name) || !entry.path().is_file() {
@@ -119,7 +161,7 @@ pub fn read_templates(root: &Path, problems: &mut Vec<Diagnostic>) -> BTreeMap<S
                 templates.insert(name, text);
             }
             Err(e) => problems.push(
-                Diagnostic::error(Path::new(TEMPLATES_DIR).join(&name), 1, 1, format!("cannot read the template: {e}"))
+                Diagnostic::error(folder.join(&name), 1, 1, format!("cannot read the template: {e}"))
                     .with_hint("save it as UTF-8 text; the built-in one is used meanwhile"),
             ),
         }
@@ -155,7 +197,8 @@ pub fn read_file(root: &Path, path: &Path) -> io::Result<Vec<u8>> {
     fs::read(root.join(path))
 }
 
-/// Markdown files are posts; Zola's `_index.md` section files are not.
+/// Markdown files are posts; Zola's and Hugo's `_index.md` section files are
+/// not. (The Next.js starter's `.mdx` are posts too: see `Layout::is_post_file`.)
 pub fn is_post_file(path: &Path) -> bool {
     let markdown = path.extension().is_some_and(|e| e == "md" || e == "markdown");
     let section = path.file_stem().is_some_and(|s| s == "_index");

@@ -42,7 +42,8 @@ enum Command {
         /// The blog folder
         #[arg(default_value = ".")]
         dir: PathBuf,
-        /// Where to write the site [default: the blog's `output_dir`, `public`]
+        /// Where to write the site [default: the blog's `output_dir`: `public`, or
+        /// `hanji-public` in a blog made with another tool]
         #[arg(long, short)]
         out: Option<PathBuf>,
         /// Write into a folder that has files Hanji did not put there (none is deleted)
@@ -102,6 +103,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             let errors = problems.iter().filter(|p| p.is_error()).count();
             let warnings = problems.len() - errors;
+            if let Some(layout) = blog.layout().describe(&blog.config.posts_dir) {
+                eprintln!("{layout}");
+            }
             eprintln!(
                 "{} posts, {errors} {}, {warnings} {}",
                 blog.library.len(),

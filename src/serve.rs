@@ -9,7 +9,7 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use axum::Router;
@@ -21,12 +21,9 @@ use axum::routing::get;
 use futures_util::Stream;
 use tokio::sync::{broadcast, watch};
 
-use crate::diagnostics::Diagnostic;
-use crate::links::{asset_site_path, percent_decode, post_site_path};
-use crate::load::{self, Blog};
+use crate::links::percent_decode;
+use crate::site::SiteOptions;
 use crate::site::theme::Theme;
-use crate::site::{Page, Site, SiteOptions, url};
-use crate::watch::changes::unreadable_site_path;
 use crate::watch::{SharedBlog, StalePages, Update, Watch, WatchError, WatchOptions};
 
 /// Where the live-reload script listens. Not a page of any blog: site paths
@@ -84,7 +81,7 @@ impl Server {
         let listener = listen(options.bind, options.port)
             .map_err(|source| ServeError::Listen { address: format!("{}:{}", options.bind, options.port), source })?;
         let address = listener.local_addr()?;
-        let preview = Arc::new(Preview::new(root, options.drafts));
+        let preview = Arc::new(Preview::new(options.drafts));
         let watching = preview.clone();
         let watch = Watch::start(root, options.watch, move |update| {
             watching.update(update);
@@ -155,7 +152,6 @@ struct Served {
 
 /// What the server knows between requests.
 struct Preview {
-    root: PathBuf,
     drafts: bool,
     blog: OnceLock<SharedBlog>,
     /// The theme and the address of every page, built again after each change.
@@ -166,17 +162,7 @@ struct Preview {
 
 struct Built {
     theme: Arc<Theme>,
-    routes: HashMap<String, Target>,
-}
-
-/// What is at a site path.
-#[derive(Debug, Clone)]
-enum Target {
-    Page(Page),
-    /// A file of the blog, sent as it is.
-    Asset(PathBuf),
-    /// A post with errors (left out of the site): its problems are shown.
-    Broken(PathBuf),
+    routes: HashMap<String, crate::preview::Target>,
 }
 
 /// The changes open pages are told about.
@@ -218,11 +204,10 @@ impl Live {
 }
 
 impl Preview {
-    fn new(root: &Path, drafts: bool) -> Self {
+    fn new(drafts: bool) -> Self {
         let (reloads, _) = broadcast::channel(256);
         let theme = Arc::new(Theme::new(&Default::default()).0);
         Preview {
-            root: root.to_path_buf(),
             drafts,
             blog: OnceLock::new(),
             built: RwLock::new(Arc::new(Built { theme, routes: HashMap::new() })),
@@ -281,7 +266,7 @@ impl Preview {
         } else {
             self.built.read().expect("built").theme.clone()
         };
-        let routes = routes(&blog, &theme, self.options());
+        let routes = crate::preview::routes(&blog, &theme, self.options());
         *self.built.write().expect("built") = Arc::new(Built { theme, routes });
     }
 
@@ -297,7 +282,6 @@ impl Preview {
                 StatusCode::SERVICE_UNAVAILABLE,
                 "The blog folder is gone",
                 &message,
-                &[],
                 site_path,
                 version,
             );
@@ -307,77 +291,17 @@ impl Preview {
         };
         let blog = blog.read().expect("blog lock");
         let built = self.built.read().expect("built").clone();
-        let path = site_path.strip_suffix("index.html").unwrap_or(site_path);
-        let target = built.routes.get(path).or_else(|| built.routes.get(site_path));
-        let Some(target) = target else {
-            if !path.is_empty() && !path.ends_with('/') && built.routes.contains_key(&format!("{path}/")) {
-                let location = format!("/{}/", url::encode_path(path));
-                return (StatusCode::PERMANENT_REDIRECT, [(header::LOCATION, location)]).into_response();
-            }
-            return self.render(&blog, &built.theme, &Page::NotFound, site_path, version, StatusCode::NOT_FOUND);
+        let answer = crate::preview::answer(&blog, &built.theme, &built.routes, site_path, self.options());
+        let status = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        if let Some(location) = answer.location {
+            return (status, [(header::LOCATION, location)]).into_response();
+        }
+        let body = match answer.is_html() {
+            true => with_live_reload(&String::from_utf8_lossy(&answer.body), site_path, version).into_bytes(),
+            false => answer.body,
         };
-        match target {
-            Target::Page(page) => self.render(&blog, &built.theme, page, path, version, StatusCode::OK),
-            Target::Asset(file) => match load::read_file(&self.root, file) {
-                Ok(bytes) => ([(header::CONTENT_TYPE, content_type(site_path))], bytes).into_response(),
-                Err(e) => (StatusCode::NOT_FOUND, format!("cannot read `{}`: {e}", file.display())).into_response(),
-            },
-            Target::Broken(file) => {
-                let problems = blog.library.diagnostics_of(file);
-                let title = format!("{} has errors", file.display());
-                let text = "The post is left out of the site until they are fixed; this page reloads when it is saved.";
-                problem_page(StatusCode::INTERNAL_SERVER_ERROR, &title, text, &problems, path, version)
-            }
-        }
+        (status, [(header::CONTENT_TYPE, answer.content_type)], body).into_response()
     }
-
-    fn render(
-        &self,
-        blog: &Blog,
-        theme: &Theme,
-        page: &Page,
-        path: &str,
-        version: u64,
-        status: StatusCode,
-    ) -> Response {
-        let site = Site::new(&blog.config, &blog.library, &blog.assets, theme, self.options());
-        match site.render(page) {
-            Ok(rendered) => {
-                let kind = content_type(&site.path_of(page));
-                let body = if kind.starts_with("text/html") {
-                    with_live_reload(&rendered.text, path, version)
-                } else {
-                    rendered.text
-                };
-                (status, [(header::CONTENT_TYPE, kind)], body).into_response()
-            }
-            Err(error) => {
-                let problem = error.to_diagnostic();
-                let text = "The theme could not render this page.";
-                problem_page(StatusCode::INTERNAL_SERVER_ERROR, "Template error", text, &[problem], path, version)
-            }
-        }
-    }
-}
-
-/// Every address of the site: its pages, its files, and the pages of posts
-/// with errors (which show their problems instead).
-fn routes(blog: &Blog, theme: &Theme, options: SiteOptions) -> HashMap<String, Target> {
-    let site = Site::new(&blog.config, &blog.library, &blog.assets, theme, options);
-    let mut routes: HashMap<String, Target> =
-        site.pages().into_iter().map(|page| (site.path_of(&page), Target::Page(page))).collect();
-    for asset in &blog.assets {
-        if let Some(path) = asset_site_path(&blog.config, &blog.library, asset) {
-            routes.entry(path).or_insert_with(|| Target::Asset(asset.clone()));
-        }
-    }
-    for post in blog.library.posts().filter(|p| p.has_errors && (options.drafts || !p.draft)) {
-        routes.entry(post_site_path(post)).or_insert_with(|| Target::Broken(post.path.clone()));
-    }
-    for file in blog.library.unreadable() {
-        routes.entry(unreadable_site_path(file)).or_insert_with(|| Target::Broken(file.to_path_buf()));
-    }
-    routes
 }
 
 async fn page(State(served): State<Served>, uri: Uri) -> Response {
@@ -441,69 +365,11 @@ fn with_live_reload(html: &str, site_path: &str, version: u64) -> String {
     }
 }
 
-/// A page of the server's own (not the theme's): the problems, with their
-/// files, lines and hints; it reloads when the blog changes.
-fn problem_page(
-    status: StatusCode,
-    title: &str,
-    text: &str,
-    problems: &[Diagnostic],
-    site_path: &str,
-    version: u64,
-) -> Response {
-    let mut items = String::new();
-    for problem in problems {
-        items.push_str(&format!("<li><code>{}</code>", escape(&problem.to_string())));
-        if let Some(hint) = &problem.hint {
-            items.push_str(&format!("<br>hint: {}", escape(hint)));
-        }
-        items.push_str("</li>\n");
-    }
-    let html = format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{title}</title>\n\
-         <style>body{{font:16px/1.5 system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem}}\
-         li{{margin:.5rem 0}}code{{color:#b00020;white-space:pre-wrap}}</style>\n</head>\n<body>\n\
-         <h1>{title}</h1>\n<p>{text}</p>\n<ul>\n{items}</ul>\n</body>\n</html>\n",
-        title = escape(title),
-        text = escape(text),
-    );
-    let body = with_live_reload(&html, site_path, version);
+/// A page of the server's own: why the blog cannot be shown; it reloads
+/// when the blog changes.
+fn problem_page(status: StatusCode, title: &str, text: &str, site_path: &str, version: u64) -> Response {
+    let body = with_live_reload(&crate::preview::problem_page(title, text, &[]), site_path, version);
     (status, [(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response()
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
-/// The type of what is at a site path, by its name.
-fn content_type(site_path: &str) -> &'static str {
-    if site_path.is_empty() || site_path.ends_with('/') {
-        return "text/html; charset=utf-8";
-    }
-    let extension = site_path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
-    match extension.as_str() {
-        "html" | "htm" => "text/html; charset=utf-8",
-        "css" => "text/css; charset=utf-8",
-        "js" | "mjs" => "text/javascript; charset=utf-8",
-        "json" => "application/json",
-        "xml" => "application/xml; charset=utf-8",
-        "txt" | "md" => "text/plain; charset=utf-8",
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "gif" => "image/gif",
-        "webp" => "image/webp",
-        "avif" => "image/avif",
-        "svg" => "image/svg+xml",
-        "ico" => "image/x-icon",
-        "pdf" => "application/pdf",
-        "woff" => "font/woff",
-        "woff2" => "font/woff2",
-        "mp4" => "video/mp4",
-        "webm" => "video/webm",
-        "mp3" => "audio/mpeg",
-        _ => "application/octet-stream",
-    }
 }
 
 #[cfg(test)]
@@ -535,14 +401,5 @@ mod tests {
         assert!(live.stale_since(2, "posts/b/"));
         assert!(!live.stale_since(3, "posts/b/"));
         assert!(live.stale_since(0, "tags/"), "changes before the history: reload to be sure");
-    }
-
-    #[test]
-    fn types_and_addresses() {
-        assert_eq!(content_type(""), "text/html; charset=utf-8");
-        assert_eq!(content_type("tags/nccl/"), "text/html; charset=utf-8");
-        assert_eq!(content_type("feed.xml"), "application/xml; charset=utf-8");
-        assert_eq!(content_type("images/Logo.PNG"), "image/png");
-        assert_eq!(content_type("CNAME"), "application/octet-stream");
     }
 }

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::front_matter::{self, Format, PostDate};
+use super::front_matter::{self, Dialect, Format, PostDate};
 use crate::diagnostics::{Diagnostic, Problem, Severity};
 use crate::markdown;
 
@@ -32,7 +32,7 @@ pub struct Post {
     pub has_errors: bool,
     /// 1-based line of the file where the body starts.
     pub body_line: usize,
-    source: String,
+    source: std::sync::Arc<str>,
     body_start: usize,
 }
 
@@ -47,9 +47,14 @@ pub struct Parsed {
 
 impl Post {
     /// Reads the text of the file at `path` (relative to the blog folder).
+    /// A post in a `_posts` folder is read as Jekyll does: the date and slug
+    /// come from its name, `2026-07-17-my-post.md`, unless the front matter
+    /// gives them, and `categories` are tags too.
     pub fn parse(path: &Path, text: &str) -> Parsed {
         let path = path.to_path_buf();
-        let document = match front_matter::parse(text) {
+        let dated = crate::layout::dated_file_name(&path);
+        let dialect = Dialect { jekyll: crate::layout::is_jekyll_post(&path), named_by_file: dated.is_some() };
+        let document = match front_matter::parse_with(text, dialect) {
             Ok(document) => document,
             Err(problem) => {
                 return Parsed { problems: vec![problem.in_file(&path)], path, post: None };
@@ -60,6 +65,11 @@ impl Post {
         let body_start = text.len() - document.body.len();
         let bundle = is_bundle_index(&path);
 
+        // Jekyll's `2026-07-17-my-post.md` is named `my-post`.
+        let name = match dated {
+            Some((_, name)) => name.to_string(),
+            None => file_stem(&path, bundle),
+        };
         let slug = match fm.slug.as_deref().map(str::trim) {
             Some(s) if !s.is_empty() && !s.contains(['/', '\\']) => s.to_string(),
             Some(s) => {
@@ -69,18 +79,23 @@ impl Post {
                         .with_hint("write a slug without slashes, or remove it to use the file name")
                         .in_file(&path),
                 );
-                file_slug(&path, bundle)
+                name_slug(&name)
             }
-            None => file_slug(&path, bundle),
+            None => name_slug(&name),
         };
-        let title = fm.title.filter(|t| !t.trim().is_empty()).unwrap_or_else(|| file_stem(&path, bundle));
+        let title = fm.title.filter(|t| !t.trim().is_empty()).unwrap_or_else(|| match dated {
+            // As Jekyll titles it: `my-first-post` → `My First Post`.
+            Some(_) => crate::layout::title_from_name(&name),
+            None => name.clone(),
+        });
+        let date = fm.date.or(dated.map(|(date, _)| PostDate { date, time: None }));
         let summary = fm.summary.filter(|s| !s.trim().is_empty()).or_else(|| markdown::summary_text(document.body));
         let has_errors = problems.iter().any(|p| p.severity == Severity::Error);
 
         let post = Post {
             slug,
             title,
-            date: fm.date,
+            date,
             updated: fm.updated,
             tags: distinct_tags(fm.tags),
             summary,
@@ -94,7 +109,7 @@ impl Post {
             bundle,
             has_errors,
             body_line: document.body_line,
-            source: text.to_string(),
+            source: text.into(),
             body_start,
             path: path.clone(),
         };
@@ -154,10 +169,9 @@ fn file_stem(path: &Path, bundle: bool) -> String {
     named.map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
-fn file_slug(path: &Path, bundle: bool) -> String {
-    let stem = file_stem(path, bundle);
-    let slug = crate::slug::slug(&stem);
-    if slug.trim_matches('-').is_empty() { stem } else { slug }
+fn name_slug(name: &str) -> String {
+    let slug = crate::slug::slug(name);
+    if slug.trim_matches('-').is_empty() { name.to_string() } else { slug }
 }
 
 /// Line and column of a top-level front matter key, for problems about it.

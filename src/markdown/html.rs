@@ -7,15 +7,22 @@
 //! tag is inserted into the output once known: only the short content after it
 //! moves. Footnote definitions are cut out of the output when they end and
 //! written, GitHub style, in a section at the end.
+//!
+//! When the body may hold another tool's syntax (see `foreign`), the events
+//! are collected first, to know where code is, and then placed around the
+//! constructs found: events inside a construct give way to what it renders,
+//! and a paragraph that holds nothing else is replaced by it as a block.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::ops::Range;
 
 use pulldown_cmark::{
     Alignment, BlockQuoteKind, CodeBlockKind, CowStr, Event, HeadingLevel, LinkType, Parser, Tag, TagEnd,
 };
 
+use super::foreign::{self, Construct, Shown};
 use super::lines::LineIndex;
 use super::text::WordCount;
 use super::{Link, Options, Rendered, TocEntry, escape, highlight, math};
@@ -26,13 +33,134 @@ const MATH_HINT: &str = "check the TeX; it is shown as code";
 
 pub(super) fn render(body: &str, options: &Options) -> Rendered {
     let mut writer = Writer::new(body, options);
-    for (event, range) in Parser::new_ext(body, super::parser_options()).into_offset_iter() {
-        writer.event(event, range.start);
+    let events = Parser::new_ext(body, super::parser_options()).into_offset_iter();
+    if foreign::may_have(body, options.syntax) {
+        let events: Vec<(Event, Range<usize>)> = events.collect();
+        let code: Vec<Range<usize>> = events
+            .iter()
+            .filter(|(event, _)| {
+                matches!(
+                    event,
+                    Event::Code(_) | Event::InlineMath(_) | Event::DisplayMath(_) | Event::Start(Tag::CodeBlock(_))
+                )
+            })
+            .map(|(_, range)| range.clone())
+            .collect();
+        let constructs = foreign::find(body, options.syntax, &code);
+        place(&mut writer, events, &constructs);
+    } else {
+        for (event, range) in events {
+            writer.event(event, range.start);
+        }
     }
     writer.finish()
 }
 
+/// Writes `events` with the `constructs` (in order, none overlapping) in
+/// their place. An event inside a construct is left out and the construct
+/// written once instead; text that a construct begins or ends inside is cut
+/// at its edges; a paragraph (or HTML block) of nothing but constructs is
+/// dropped so that they are written as blocks. A construct no event falls
+/// inside (in a link's address, say) is reported where it is.
+fn place<'a>(writer: &mut Writer<'a, '_>, events: Vec<(Event<'a>, Range<usize>)>, constructs: &[Construct]) {
+    let body = writer.body;
+    let mut next = 0;
+    let mut written = vec![false; constructs.len()];
+    let mut block = false;
+    for (event, range) in events {
+        while next < constructs.len() && constructs[next].range.end <= range.start {
+            if !written[next] {
+                writer.unplaced(&constructs[next]);
+            }
+            next += 1;
+        }
+        match &event {
+            Event::Start(Tag::Paragraph | Tag::HtmlBlock) if only_constructs(body, &range, &constructs[next..]) => {
+                block = true;
+                continue;
+            }
+            Event::End(TagEnd::Paragraph | TagEnd::HtmlBlock) if block => {
+                block = false;
+                continue;
+            }
+            _ => {}
+        }
+        let Some(construct) = constructs.get(next) else {
+            writer.event(event, range.start);
+            continue;
+        };
+        let inside = construct.range.start <= range.start && range.end <= construct.range.end;
+        if inside && !(range.is_empty() && range.start == construct.range.end) {
+            if !written[next] {
+                writer.construct(construct, block);
+                written[next] = true;
+            }
+            continue;
+        }
+        let overlaps = range.start < construct.range.end && construct.range.start < range.end;
+        let text = match &event {
+            Event::Text(text) | Event::Html(text) | Event::InlineHtml(text) => Some(text.as_ref()),
+            _ => None,
+        };
+        // Only text that is the source as written can be cut at source offsets.
+        if !overlaps || text != Some(&body[range.clone()]) {
+            writer.event(event, range.start);
+            continue;
+        }
+        // In a block of nothing but constructs, the rest is spaces: left out.
+        let piece = |text: &'a str| match &event {
+            Event::Text(_) => Event::Text(CowStr::Borrowed(text)),
+            Event::Html(_) => Event::Html(CowStr::Borrowed(text)),
+            _ => Event::InlineHtml(CowStr::Borrowed(text)),
+        };
+        let mut at = range.start;
+        while let Some(construct) = constructs.get(next).filter(|c| c.range.start < range.end) {
+            if construct.range.start > at && !block {
+                writer.event(piece(&body[at..construct.range.start]), at);
+            }
+            if !written[next] {
+                writer.construct(construct, block);
+                written[next] = true;
+            }
+            at = at.max(construct.range.end);
+            if construct.range.end > range.end {
+                break;
+            }
+            next += 1;
+        }
+        if at < range.end && !block {
+            writer.event(piece(&body[at..range.end]), at);
+        }
+    }
+    for (construct, written) in constructs.iter().zip(written) {
+        if !written {
+            writer.unplaced(construct);
+        }
+    }
+}
+
+/// Whether the block at `range` holds nothing but constructs (and spaces).
+fn only_constructs(body: &str, range: &Range<usize>, constructs: &[Construct]) -> bool {
+    let text = &body[range.clone()];
+    let start = range.start + (text.len() - text.trim_start().len());
+    let end = range.start + text.trim_end().len();
+    let mut at = start;
+    let mut any = false;
+    for construct in constructs.iter().take_while(|c| c.range.start < end) {
+        if construct.range.end <= start {
+            continue;
+        }
+        if construct.range.start > at && !body[at..construct.range.start].trim().is_empty() {
+            return false;
+        }
+        any = true;
+        at = at.max(construct.range.end);
+    }
+    any && (at >= end || body[at..end].trim().is_empty())
+}
+
 struct Writer<'a, 'o> {
+    body: &'a str,
     options: &'o Options<'o>,
     lines: LineIndex<'a>,
     out: String,
@@ -103,6 +231,7 @@ struct Footnotes {
 impl<'a, 'o> Writer<'a, 'o> {
     fn new(body: &'a str, options: &'o Options<'o>) -> Self {
         Self {
+            body,
             options,
             lines: LineIndex::new(body, options.first_line),
             out: String::with_capacity(body.len() + body.len() / 2 + 64),
@@ -523,15 +652,125 @@ impl<'a, 'o> Writer<'a, 'o> {
 
     fn end_image(&mut self) {
         let Some(image) = self.image.take() else { return };
+        self.img(&image.src, &image.alt, &image.title);
+    }
+
+    fn img(&mut self, src: &str, alt: &str, title: &str) {
         self.out.push_str("<img src=\"");
-        escape::href(&mut self.out, &image.src);
+        escape::href(&mut self.out, src);
         self.out.push_str("\" alt=\"");
-        escape::attr(&mut self.out, &image.alt);
-        if !image.title.is_empty() {
+        escape::attr(&mut self.out, alt);
+        if !title.is_empty() {
             self.out.push_str("\" title=\"");
-            escape::attr(&mut self.out, &image.title);
+            escape::attr(&mut self.out, title);
         }
         self.out.push_str("\" loading=\"lazy\">");
+    }
+
+    /// Writes what another tool's construct renders to: as a block of its own
+    /// when `block`, else inline, in the paragraph it is in.
+    fn construct(&mut self, construct: &Construct, block: bool) {
+        let offset = construct.range.start;
+        if let Some(image) = &mut self.image {
+            // Inside an image's alt text: only text can be there.
+            image.alt.push_str(&self.body[construct.range.clone()]);
+            return;
+        }
+        match &construct.shown {
+            Shown::Nothing => {}
+            Shown::Text(text) => {
+                self.open_paragraph(block, offset, "");
+                escape::text(&mut self.out, text);
+                self.close_paragraph(block, "p");
+            }
+            Shown::Figure { src, alt, caption, link } => {
+                let src = self.resolve(src, offset, true).into_owned();
+                if block {
+                    self.open_block("figure", offset);
+                    self.out.push('>');
+                }
+                let link = if link.is_empty() { None } else { Some(self.resolve(link, offset, false).into_owned()) };
+                if let Some(link) = &link {
+                    self.out.push_str("<a href=\"");
+                    escape::href(&mut self.out, link);
+                    self.out.push_str("\">");
+                }
+                self.img(&src, alt, "");
+                if link.is_some() {
+                    self.out.push_str("</a>");
+                }
+                if block && !caption.is_empty() {
+                    self.out.push_str("<figcaption>");
+                    escape::text(&mut self.out, caption);
+                    self.out.push_str("</figcaption>");
+                }
+                self.close_paragraph(block, "figure");
+            }
+            Shown::Image { src, alt } => {
+                let src = self.resolve(src, offset, true).into_owned();
+                self.open_paragraph(block, offset, "");
+                self.img(&src, alt, "");
+                self.close_paragraph(block, "p");
+            }
+            Shown::Video { url, label } => {
+                self.open_paragraph(block, offset, " class=\"video\"");
+                self.out.push_str("<a href=\"");
+                escape::href(&mut self.out, url);
+                self.out.push_str("\">");
+                escape::text(&mut self.out, label);
+                self.out.push_str("</a>");
+                self.close_paragraph(block, "p");
+            }
+            Shown::Code { lang, code } => {
+                self.code = Some(CodeBlock { lang: lang.clone(), offset, text: code.clone() });
+                self.end_code_block();
+            }
+            Shown::Unrendered { what, hint } => {
+                if block {
+                    self.open_paragraph(true, offset, " class=\"unrendered\"");
+                    self.out.push_str("<code>");
+                } else {
+                    self.out.push_str("<code class=\"unrendered\">");
+                }
+                escape::text(&mut self.out, &self.body[construct.range.clone()]);
+                self.out.push_str("</code>");
+                self.close_paragraph(block, "p");
+                let (line, column) = self.lines.line_column(offset);
+                let message = format!("{what} is not rendered; it is shown as written");
+                self.problems.push(Problem::warning(line, column, message).with_hint(*hint));
+            }
+        }
+    }
+
+    /// Reports a construct that is where nothing can be shown for it (a
+    /// link's address, an HTML attribute): it is left as written there.
+    fn unplaced(&mut self, construct: &Construct) {
+        let what = match &construct.shown {
+            Shown::Nothing | Shown::Text(_) => return,
+            Shown::Unrendered { what, hint } => Some((what.clone(), *hint)),
+            _ => None,
+        };
+        let (what, hint) = what.unwrap_or_else(|| {
+            let text: String = self.body[construct.range.clone()].chars().take(40).collect();
+            (format!("`{text}`"), "move it out of the link or HTML it is in, on a line of its own")
+        });
+        let (line, column) = self.lines.line_column(construct.range.start);
+        let message = format!("{what} is not rendered; it is left as written");
+        self.problems.push(Problem::warning(line, column, message).with_hint(hint));
+    }
+
+    fn open_paragraph(&mut self, block: bool, offset: usize, attributes: &str) {
+        if block {
+            self.open_block("p", offset);
+            self.out.push_str(attributes);
+            self.out.push('>');
+        }
+    }
+
+    fn close_paragraph(&mut self, block: bool, name: &str) {
+        if block {
+            let _ = writeln!(self.out, "</{name}>");
+        }
     }
 
     fn footnote_reference(&mut self, label: &str) {

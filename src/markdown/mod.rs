@@ -6,13 +6,17 @@
 //! writer, which adds what pulldown-cmark's `push_html` cannot: heading ids and a
 //! table of contents, `data-line` attributes for scroll sync, MathML, syntax
 //! highlighting, link rewriting with problems for broken links, and word counts.
-//! [`summary_text`] is the cheap plain text of a post's first paragraph.
+//! What other blog tools write in their Markdown (Hugo and Zola shortcodes,
+//! Liquid tags, MDX components) is found by `foreign` when [`Options::syntax`]
+//! says to look: the harmless is rendered, the rest shown as written and
+//! reported. [`summary_text`] is the cheap plain text of a post's first paragraph.
 //!
 //! Nothing here reads the disk: links are resolved by the caller's
 //! [`LinkResolver`].
 
 mod cache;
 mod escape;
+mod foreign;
 mod highlight;
 mod html;
 mod lines;
@@ -47,6 +51,23 @@ pub trait LinkResolver: Sync {
     fn resolve_image(&self, dest: &str) -> Link;
 }
 
+/// Which other tool's syntax a body may hold besides Markdown. Only that
+/// tool's is looked for: `{{ x }}` is text in a Hanji post, Liquid in Jekyll's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Syntax {
+    #[default]
+    Markdown,
+    /// Shortcodes `{{< name … >}}` and `{{% name … %}}`.
+    Hugo,
+    /// Shortcodes `{{ name(…) }}` and `{% name(…) %}…{% end %}`.
+    Zola,
+    /// Jekyll's tags `{% name … %}` and output `{{ … }}`.
+    Liquid,
+    /// JSX components `<Name …/>` and `import`/`export` lines.
+    Mdx,
+}
+
 /// How to render one body. `Options::default()` renders plain HTML: no source
 /// lines, no highlighting, links as written.
 #[derive(Default)]
@@ -62,6 +83,8 @@ pub struct Options<'a> {
     /// highlighted once (only used with `highlight`).
     pub highlights: Option<&'a HighlightCache>,
     pub links: Option<&'a dyn LinkResolver>,
+    /// The other tool's syntax to look for (see `Layout::syntax_of`).
+    pub syntax: Syntax,
 }
 
 /// One heading of levels 2–4, for a table of contents.
@@ -83,7 +106,8 @@ pub struct Rendered {
     /// At least 1 for a body with anything in it (even only code), 0 for an
     /// empty one.
     pub reading_minutes: usize,
-    /// Broken links and math that could not be rendered, at file lines.
+    /// Broken links, math that could not be rendered, and other tools' syntax
+    /// that is not rendered, at file lines.
     pub problems: Vec<Problem>,
 }
 

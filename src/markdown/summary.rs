@@ -47,6 +47,17 @@ fn prefix_at_line_end(body: &str, size: usize) -> &str {
     }
 }
 
+/// A paragraph of nothing but another tool's syntax (`{{< figure … >}}`,
+/// `{% include x %}`, an MDX `import … from '…'` line) is no summary, in any
+/// post: it is not prose a reader would want in a list of posts.
+fn is_other_syntax(text: &str) -> bool {
+    let text = text.trim();
+    let wrapped = |open: &str, close: &str| text.starts_with(open) && text.ends_with(close);
+    let module = (text.starts_with("import ") && (text.contains(" from '") || text.contains(" from \"")))
+        || ["export const ", "export default ", "export function ", "export {"].iter().any(|e| text.starts_with(e));
+    wrapped("{{", "}}") || wrapped("{%", "%}") || module
+}
+
 fn scan(text: &str, whole: bool) -> Scan {
     // Only told when a reference could not be resolved in `text`.
     let mut unresolved = false;
@@ -62,7 +73,7 @@ fn scan(text: &str, whole: bool) -> Scan {
             Event::Start(Tag::Paragraph) if depth == 0 => {
                 let mut summary = Summary::default();
                 summary.read_paragraph(&mut events);
-                if !summary.text.is_empty() {
+                if !summary.text.is_empty() && !is_other_syntax(&summary.text) {
                     found = Some(summary.text);
                     break;
                 }

@@ -477,7 +477,14 @@ and a footnote<sup class="footnote-ref"><a href="#fn-1" id="fnref-1">1</a></sup>
 #[test]
 fn golden_document() {
     let links = TestLinks::default();
-    let options = Options { first_line: 3, source_lines: true, highlight: true, links: Some(&links), highlights: None };
+    let options = Options {
+        first_line: 3,
+        source_lines: true,
+        highlight: true,
+        links: Some(&links),
+        highlights: None,
+        syntax: Syntax::Markdown,
+    };
     let out = render(GOLDEN_MARKDOWN, &options);
     if out.html != GOLDEN_HTML {
         // The whole output, to compare or paste when a change is intended.
@@ -499,4 +506,183 @@ fn summary_text_of_bodies() {
     assert_eq!(summary_text("<p>html block</p>\n\n텍스트 요약").as_deref(), Some("텍스트 요약"));
     assert_eq!(summary_text("## Only\n\n- a list\n\n```\ncode\n```\n"), None);
     assert_eq!(summary_text(""), None);
+}
+
+fn with_syntax(body: &str, syntax: Syntax) -> Rendered {
+    render(body, &Options { first_line: 10, source_lines: true, syntax, ..Options::default() })
+}
+
+#[test]
+fn hugo_figure_and_youtube_render_as_blocks() {
+    let body =
+        "Intro.\n\n{{< figure src=\"/images/a.png\" alt=\"A <b>\" caption=\"Fig & 1\" >}}\n\n{{< youtube abc123 >}}\n";
+    let out = with_syntax(body, Syntax::Hugo);
+    assert_eq!(
+        out.html,
+        "<p data-line=\"10\">Intro.</p>\n\
+         <figure data-line=\"12\"><img src=\"/images/a.png\" alt=\"A &lt;b&gt;\" loading=\"lazy\">\
+         <figcaption>Fig &amp; 1</figcaption></figure>\n\
+         <p data-line=\"14\" class=\"video\"><a href=\"https://www.youtube.com/watch?v=abc123\">YouTube video abc123</a></p>\n"
+    );
+    assert!(out.problems.is_empty(), "{:?}", out.problems);
+}
+
+#[test]
+fn unrendered_shortcodes_stay_visible_and_are_reported_where_they_are() {
+    let body = "See {{< gist user 42 >}} here.\n\n{{% notice %}}\nBe **careful**.\n{{% /notice %}}\n";
+    let out = with_syntax(body, Syntax::Hugo);
+    assert_eq!(
+        out.html,
+        "<p data-line=\"10\">See <code class=\"unrendered\">{{&lt; gist user 42 &gt;}}</code> here.</p>\n\
+         <p data-line=\"12\"><code class=\"unrendered\">{{% notice %}}</code>\nBe <strong>careful</strong>.\n\
+         <code class=\"unrendered\">{{% /notice %}}</code></p>\n"
+    );
+    let at: Vec<(usize, usize, &str)> = out.problems.iter().map(|p| (p.line, p.column, p.message.as_str())).collect();
+    assert_eq!(
+        at,
+        [
+            (10, 5, "Hugo shortcode `gist` is not rendered; it is shown as written"),
+            (12, 1, "Hugo shortcode `notice` is not rendered; it is shown as written"),
+            (14, 1, "Hugo shortcode `/notice` is not rendered; it is shown as written"),
+        ]
+    );
+    assert!(out.problems.iter().all(|p| p.severity == Severity::Warning && p.hint.is_some()));
+}
+
+#[test]
+fn shortcodes_in_code_are_code() {
+    let body = "Write `{{< figure src=\"x\" >}}` like this:\n\n```go-html-template\n{{< youtube id >}}\n```\n";
+    let hugo = with_syntax(body, Syntax::Hugo);
+    let plain = with_syntax(body, Syntax::Markdown);
+    assert_eq!(hugo.html, plain.html);
+    assert!(hugo.html.contains("<code>{{&lt; figure src=\"x\" &gt;}}</code>"), "{}", hugo.html);
+    assert!(hugo.problems.is_empty(), "{:?}", hugo.problems);
+}
+
+#[test]
+fn other_tools_syntax_is_text_in_a_hanji_post() {
+    let body = "{{< gist a >}} {% include x %} {{ y(a=1) }} <Foo />\n\nimport x from 'y'\n";
+    let out = with_syntax(body, Syntax::Markdown);
+    assert!(out.problems.is_empty());
+    assert!(out.html.contains("{{&lt; gist a &gt;}} {% include x %} {{ y(a=1) }} <Foo />"), "{}", out.html);
+}
+
+#[test]
+fn liquid_highlight_is_a_code_block_and_raw_is_left_alone() {
+    let body = "{% highlight ruby %}\ndef hi\n  puts \"{{ x }}\"\nend\n{% endhighlight %}\n\n\
+                {% raw %}{{ not liquid }}{% endraw %} and {{ page.title }}.\n";
+    let out = with_syntax(body, Syntax::Liquid);
+    assert_eq!(
+        out.html,
+        "<pre data-line=\"10\"><code class=\"language-ruby\">def hi\n  puts \"{{ x }}\"\nend\n</code></pre>\n\
+         <p data-line=\"16\">{{ not liquid }} and <code class=\"unrendered\">{{ page.title }}</code>.</p>\n"
+    );
+    assert_eq!(out.problems.len(), 1);
+    assert_eq!((out.problems[0].line, out.problems[0].column), (16, 43));
+}
+
+#[test]
+fn mdx_image_renders_and_imports_and_components_are_shown() {
+    let body = "import Note from './Note'\n\n<Image src=\"/static/a.png\" alt=\"A\" width={600} />\n\n\
+                Text with <Note kind=\"x\" /> inline.\n";
+    let out = with_syntax(body, Syntax::Mdx);
+    assert_eq!(
+        out.html,
+        "<p data-line=\"10\" class=\"unrendered\"><code>import Note from './Note'</code></p>\n\
+         <p data-line=\"12\"><img src=\"/static/a.png\" alt=\"A\" loading=\"lazy\"></p>\n\
+         <p data-line=\"14\">Text with <code class=\"unrendered\">&lt;Note kind=\"x\" /&gt;</code> inline.</p>\n"
+    );
+    let messages: Vec<&str> = out.problems.iter().map(|p| p.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "MDX `import` line is not rendered; it is shown as written",
+            "MDX component `<Note>` is not rendered; it is shown as written"
+        ]
+    );
+}
+
+#[test]
+fn a_shortcode_where_a_link_address_would_be_is_shown_or_reported() {
+    // Not a link in CommonMark (the address has spaces): text with the shortcode in it.
+    let hugo = with_syntax("[Next]({{< ref \"b.md\" >}})\n", Syntax::Hugo);
+    assert_eq!(
+        hugo.html,
+        "<p data-line=\"10\">[Next](<code class=\"unrendered\">{{&lt; ref \"b.md\" &gt;}}</code>)</p>\n"
+    );
+    assert_eq!(hugo.problems[0].message, "Hugo shortcode `ref` is not rendered; it is shown as written");
+    // A real address: the construct cannot be shown there, so it is reported.
+    let liquid = with_syntax("![x]({{site.baseurl}}/a.png)\n", Syntax::Liquid);
+    assert!(liquid.html.contains("src=\"%7B%7Bsite.baseurl%7D%7D/a.png\""), "{}", liquid.html);
+    assert_eq!(liquid.problems.len(), 1);
+    assert_eq!(liquid.problems[0].message, "Liquid output `{{site.baseurl}}` is not rendered; it is left as written");
+    assert_eq!((liquid.problems[0].line, liquid.problems[0].column), (10, 6));
+}
+
+#[test]
+fn a_figure_image_goes_through_the_link_resolver() {
+    let links = TestLinks::default();
+    let body = "{{< figure src=\"pic.png\" >}}\n\n{{< figure src=\"gone.png\" link=\"other.md\" >}}\n";
+    let out = render(body, &Options { links: Some(&links), syntax: Syntax::Hugo, ..Options::default() });
+    assert!(out.html.starts_with("<figure><img src=\"/posts/a/pic.png\""), "{}", out.html);
+    assert!(out.html.contains("<a href=\"/posts/other/\"><img src=\"gone.png\""), "{}", out.html);
+    assert_eq!(out.problems.len(), 1, "the missing image: {:?}", out.problems);
+}
+
+#[test]
+fn other_tools_syntax_is_no_summary() {
+    assert_eq!(summary_text("{{< figure src=\"a.png\" >}}\n\nThe real start.").as_deref(), Some("The real start."));
+    assert_eq!(summary_text("{{<figure src=\"a.png\">}}\n\nReal.").as_deref(), Some("Real."));
+    assert_eq!(summary_text("import X from './X'\n\n{% include a.html %}\n\nReal.").as_deref(), Some("Real."));
+    assert_eq!(
+        summary_text("import this, says the prompt.\n").as_deref(),
+        Some("import this, says the prompt."),
+        "prose that starts with the word is prose"
+    );
+}
+
+#[test]
+fn other_tools_syntax_in_odd_places_never_breaks_rendering() {
+    let pieces = [
+        "{{< figure src=\"a\" >}}",
+        "{{% x %}}",
+        "{{< /x >}}",
+        "{% raw %}",
+        "{% endraw %}",
+        "{% highlight go %}",
+        "{% endhighlight %}",
+        "{{ y(a=\"}}\") }}",
+        "{% end %}",
+        "<Image src=\"a\" />",
+        "</Note>",
+        "import x from 'y'",
+        "`code {{<`",
+        "```\n{%\n```",
+        "$x^{{2}}$",
+        "[l]({{< ref >}})",
+        "![i]({{x}})",
+        "> ",
+        "- ",
+        "# ",
+        "\n\n",
+        "한글 ",
+        "\r\n",
+        "{{",
+        "<",
+    ];
+    let mut seed = 7u64;
+    for _ in 0..400 {
+        let mut body = String::new();
+        for _ in 0..8 {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            body.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+        }
+        for syntax in [Syntax::Hugo, Syntax::Zola, Syntax::Liquid, Syntax::Mdx] {
+            let out = with_syntax(&body, syntax);
+            assert!(out.problems.iter().all(|p| p.line >= 10), "{body:?}");
+            // Every tag opened by a construct is closed.
+            assert_eq!(out.html.matches("<figure").count(), out.html.matches("</figure>").count(), "{body:?}");
+            assert_eq!(out.html.matches("<code").count(), out.html.matches("</code>").count(), "{body:?}");
+        }
+    }
 }

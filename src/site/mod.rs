@@ -85,14 +85,38 @@ impl<'a> Site<'a> {
         theme: &'a Theme,
         options: SiteOptions,
     ) -> Self {
-        let shown = |post: &Post| !post.has_errors && (options.drafts || !post.draft);
-        let posts: Vec<&Post> = library.posts().filter(|p| shown(p)).collect();
-        let position = posts.iter().enumerate().map(|(i, p)| (p.path.as_path(), i)).collect();
+        let posts: Vec<&Post> = library.posts().filter(|p| shown(p, options)).collect();
         let tags: Vec<(TagInfo, Vec<&Post>)> = library
             .tags(options.drafts)
             .iter()
             .map(|tag| (TagInfo::of(tag, options.drafts), tag_posts(library, tag, options.drafts)))
             .collect();
+        Self::with_lists(config, library, assets, theme, options, posts, tags)
+    }
+
+    /// A site that renders single posts only (`render_post`): the lists of
+    /// posts and tags, which cost time in proportion to the blog, are not
+    /// made. The app's live preview renders one through it per keystroke.
+    pub fn for_posts(
+        config: &'a Config,
+        library: &'a Library,
+        assets: &'a BTreeSet<PathBuf>,
+        theme: &'a Theme,
+        options: SiteOptions,
+    ) -> Self {
+        Self::with_lists(config, library, assets, theme, options, Vec::new(), Vec::new())
+    }
+
+    fn with_lists(
+        config: &'a Config,
+        library: &'a Library,
+        assets: &'a BTreeSet<PathBuf>,
+        theme: &'a Theme,
+        options: SiteOptions,
+        posts: Vec<&'a Post>,
+        tags: Vec<(TagInfo, Vec<&'a Post>)>,
+    ) -> Self {
+        let position = posts.iter().enumerate().map(|(i, p)| (p.path.as_path(), i)).collect();
         let tag_index = tags.iter().enumerate().map(|(i, (t, _))| (t.slug.clone(), i)).collect();
         let lang = config.locale.split(['-', '_']).next().unwrap_or("en").to_string();
         let info = SiteInfo {
@@ -207,7 +231,10 @@ impl<'a> Site<'a> {
                 let tags: Vec<&TagInfo> = self.tags.iter().map(|(t, _)| t).collect();
                 self.page("tags.html", info, &root, context! { tags => v(&tags) }).and_then(plain)
             }
-            Page::Post(file) => self.post_page(file, &path, &root),
+            Page::Post(file) => match self.library.post(file) {
+                Some(post) => self.post_page(post, &path, &root),
+                None => plain(String::new()),
+            },
             Page::NotFound => {
                 let info = self.page_info("404", &path, "Page not found", &self.config.description, "feed.xml");
                 self.page("404.html", info, &root, context! {}).and_then(plain)
@@ -228,10 +255,14 @@ impl<'a> Site<'a> {
         }
     }
 
-    fn post_page(&self, file: &Path, path: &str, root: &str) -> Result<RenderedPage, ThemeError> {
-        let Some(post) = self.library.post(file) else {
-            return Ok(RenderedPage { text: String::new(), problems: Vec::new() });
-        };
+    /// The page of `post`, which may be another text of a post in the
+    /// library (the author's unsaved one).
+    pub fn render_post(&self, post: &Post) -> Result<RenderedPage, ThemeError> {
+        let path = post_site_path(post);
+        self.post_page(post, &path, &url::root_of(&path))
+    }
+
+    fn post_page(&self, post: &Post, path: &str, root: &str) -> Result<RenderedPage, ThemeError> {
         let links = Links { config: self.config, library: self.library, assets: self.assets, post, root };
         let options = Options {
             first_line: post.body_line,
@@ -239,11 +270,13 @@ impl<'a> Site<'a> {
             highlight: true,
             highlights: Some(&self.highlights),
             links: Some(&links),
+            syntax: self.config.layout.syntax_of(&post.path),
         };
         let rendered = markdown::render(post.body(), &options);
-        let neighbour = |offset: isize| {
-            let i = self.position.get(file)?.checked_add_signed(offset)?;
-            self.posts.get(i).map(|p| PostLink::of(p))
+        let (newer, older) = match self.position.get(post.path.as_path()) {
+            Some(&i) => (i.checked_sub(1).and_then(|i| self.posts.get(i)).copied(), self.posts.get(i + 1).copied()),
+            // Without the lists (`for_posts`), or a post not shown: as the library orders them.
+            None => self.library.neighbours(&post.path, |p| shown(p, self.options)),
         };
         let page = PostPage {
             summary: PostSummary::of(post, &self.dates),
@@ -251,8 +284,8 @@ impl<'a> Site<'a> {
             toc: rendered.toc,
             reading_minutes: rendered.reading_minutes,
             word_count: rendered.word_count,
-            newer: neighbour(-1),
-            older: neighbour(1),
+            newer: newer.map(PostLink::of),
+            older: older.map(PostLink::of),
             images: post.images.iter().map(|image| self.image_address(&links, image)).collect(),
             canonical_url: post.canonical_url.clone(),
             layout: post.layout.clone(),
@@ -351,6 +384,11 @@ impl<'a> Site<'a> {
 /// A template value of anything serializable.
 fn v(value: &impl serde::Serialize) -> Value {
     Value::from(minijinja::value::Serde(value))
+}
+
+/// Whether a post is on the site: not if it has errors, and drafts only in a preview.
+fn shown(post: &Post, options: SiteOptions) -> bool {
+    !post.has_errors && (options.drafts || !post.draft)
 }
 
 /// A tag's shown posts, newest first.

@@ -19,9 +19,9 @@ use crate::config::{self, Config};
 use crate::content::post::Parsed;
 use crate::content::{Library, Post, TagCount};
 use crate::diagnostics::Diagnostic;
+use crate::layout;
 use crate::links::{asset_site_path, post_site_path};
-use crate::load::{self, Blog, LoadError, STATIC_DIR};
-use crate::site::theme::TEMPLATES_DIR;
+use crate::load::{self, Blog, LoadError};
 use crate::site::{Page, Site};
 
 /// Paths that changed on disk, relative to the blog folder: one debounced batch.
@@ -251,13 +251,14 @@ pub fn apply(blog: &mut Blog, batch: &Batch, own: &OwnWrites) -> Result<ChangeSe
     let problems_before: BTreeSet<Diagnostic> = blog.problems.iter().cloned().collect();
     if templates {
         let mut problems = Vec::new();
-        let read = load::read_templates(&root, &mut problems);
+        let read = load::read_templates(&root, &blog.config, &mut problems);
         templates = read != blog.templates;
         blog.templates = read;
-        replace_problems(blog, |p| p.starts_with(TEMPLATES_DIR), problems);
+        let folder = blog.config.layout.templates_dir.clone();
+        replace_problems(blog, |p| p.starts_with(&folder), problems);
     }
     if let Some(problems) = config_problems {
-        replace_problems(blog, |p| p == Path::new(config::FILE_NAME), problems);
+        replace_problems(blog, |p| p == Path::new(config::FILE_NAME) || layout::is_settings_file(p), problems);
     }
 
     let after = Snapshot::take(&blog.library, &posts, &slugs, &tags);
@@ -320,8 +321,11 @@ pub fn rescan(blog: &mut Blog, own: &OwnWrites) -> Result<ChangeSet, LoadError> 
 
 /// A folder whose files are the blog (or the blog folder itself, `""`).
 fn holds_content(config: &Config, path: &Path) -> bool {
-    [config.posts_dir.as_path(), Path::new(STATIC_DIR), Path::new(TEMPLATES_DIR)]
-        .iter()
+    let layout = &config.layout;
+    let statics = layout.static_dirs.iter().map(|dir| dir.folder.as_path());
+    [config.posts_dir.as_path(), layout.templates_dir.as_path()]
+        .into_iter()
+        .chain(statics)
         .any(|folder| folder.starts_with(path))
 }
 

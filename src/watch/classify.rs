@@ -6,8 +6,8 @@ use std::path::{Component, Path};
 use serde::Serialize;
 
 use crate::config::{self, Config};
-use crate::load::{self, STATIC_DIR};
-use crate::site::theme::TEMPLATES_DIR;
+use crate::layout;
+use crate::load;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -19,7 +19,8 @@ pub enum FileKind {
     Asset,
     /// A file of `templates/` that replaces or adds to the theme.
     Template,
-    /// `hanji.toml`.
+    /// `hanji.toml`, or the settings file of another tool (`hugo.toml`,
+    /// `_config.yml`, …), which may change how the folder is laid out.
     Config,
     /// Nothing the blog is made of: `.git/`, `node_modules/`, the export
     /// folder, editor temp files, anything outside the folders above.
@@ -32,7 +33,7 @@ pub fn classify(config: &Config, path: &Path) -> FileKind {
     if path.as_os_str().is_empty() || !path.components().all(|c| matches!(c, Component::Normal(_))) {
         return FileKind::Ignored;
     }
-    if path == Path::new(config::FILE_NAME) {
+    if path == Path::new(config::FILE_NAME) || layout::is_settings_file(path) {
         return FileKind::Config;
     }
     if path.starts_with(&config.output_dir) {
@@ -43,13 +44,13 @@ pub fn classify(config: &Config, path: &Path) -> FileKind {
     let read =
         |folder: &Path| path.strip_prefix(folder).ok().filter(|rest| !rest.as_os_str().is_empty() && !skipped(rest));
     if read(&config.posts_dir).is_some() {
-        return if load::is_post_file(path) { FileKind::Post } else { FileKind::Asset };
+        return if config.layout.is_post_file(path) { FileKind::Post } else { FileKind::Asset };
     }
-    if read(Path::new(STATIC_DIR)).is_some() {
+    if config.layout.static_dirs.iter().any(|dir| read(&dir.folder).is_some()) {
         return FileKind::Asset;
     }
     // Templates are the files directly in `templates/`; its subfolders are not read.
-    match read(Path::new(TEMPLATES_DIR)) {
+    match read(&config.layout.templates_dir) {
         Some(rest) if rest.components().count() == 1 => FileKind::Template,
         _ => FileKind::Ignored,
     }
@@ -132,5 +133,28 @@ mod tests {
         assert_eq!(kind("posts/a.md"), FileKind::Ignored);
         assert_eq!(kind("site/index.html"), FileKind::Ignored);
         assert_eq!(kind("public/index.html"), FileKind::Ignored);
+    }
+
+    #[test]
+    fn the_layout_moves_the_folders_and_names_the_settings() {
+        use crate::layout::{Kind, Layout};
+        let config = Config {
+            posts_dir: "data/blog".into(),
+            output_dir: "hanji-public".into(),
+            layout: Layout::of(Kind::NextStarter),
+            ..Config::default()
+        };
+        let kind = |path: &str| classify(&config, Path::new(path));
+        assert_eq!(kind("data/blog/sub/a.mdx"), FileKind::Post);
+        assert_eq!(kind("public/static/images/a.png"), FileKind::Asset);
+        assert_eq!(kind("data/siteMetadata.js"), FileKind::Config);
+        assert_eq!(kind("hanji-public/index.html"), FileKind::Ignored);
+        assert_eq!(kind("data/authors/default.mdx"), FileKind::Ignored);
+        assert_eq!(kind("static/a.png"), FileKind::Ignored, "not a static folder of this layout");
+
+        let zola = Config { posts_dir: "content".into(), layout: Layout::of(Kind::Zola), ..Config::default() };
+        assert_eq!(classify(&zola, Path::new("templates/page.html")), FileKind::Ignored, "Zola's own");
+        assert_eq!(classify(&zola, Path::new("hanji-templates/post.html")), FileKind::Template);
+        assert_eq!(classify(&zola, Path::new("config.toml")), FileKind::Config);
     }
 }

@@ -7,6 +7,7 @@
 mod broken;
 mod export;
 mod formats;
+mod layouts;
 mod library;
 mod sample;
 mod serve;

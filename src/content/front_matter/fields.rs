@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Format, FrontMatter, PostDate};
+use super::{Dialect, Format, FrontMatter, PostDate};
 use crate::diagnostics::Problem;
 
 /// One top-level field as read from YAML or TOML, before it is typed.
@@ -39,16 +39,26 @@ pub(crate) const ALIASES: &[&[&str]] =
 /// Zola keeps tags in `[taxonomies]`.
 pub(crate) const TAXONOMIES: &str = "taxonomies";
 
+/// Jekyll's other taxonomy, which Hanji counts as tags in Jekyll posts. Left in
+/// `extra` too, for templates that show categories.
+pub(crate) const CATEGORIES: &[&str] = &["categories", "category"];
+
 /// Where the front matter sits, for problems about fields that are missing.
 pub(crate) struct Origin {
     pub format: Option<Format>,
     /// The line of the opening `---`/`+++` (1 when there is none).
     pub line: usize,
+    pub dialect: Dialect,
 }
 
 pub(crate) fn front_matter(raw: Vec<RawField>, origin: &Origin, problems: &mut Vec<Problem>) -> FrontMatter {
-    let mut fields =
-        Fields { raw: raw.into_iter().map(Some).collect(), problems, reported: Vec::new(), format: origin.format };
+    let mut fields = Fields {
+        raw: raw.into_iter().map(Some).collect(),
+        problems,
+        reported: Vec::new(),
+        format: origin.format,
+        jekyll: origin.dialect.jekyll,
+    };
     let mut front_matter = FrontMatter {
         title: fields.take(TITLE, text),
         date: fields.take(DATE, date),
@@ -67,10 +77,12 @@ pub(crate) fn front_matter(raw: Vec<RawField>, origin: &Origin, problems: &mut V
     let reported = std::mem::take(&mut fields.reported);
     front_matter.extra = fields.raw.into_iter().flatten().map(|field| (field.key, field.value)).collect();
 
-    if front_matter.title.is_none() && !reported.contains(&TITLE) {
+    // Jekyll takes both from the file name, `2026-07-17-my-post.md`.
+    let named_by_file = origin.dialect.named_by_file;
+    if front_matter.title.is_none() && !reported.contains(&TITLE) && !named_by_file {
         problems.push(missing(origin, "post has no title", "title", "\"My post\""));
     }
-    if front_matter.date.is_none() && !reported.contains(&DATE) {
+    if front_matter.date.is_none() && !reported.contains(&DATE) && !named_by_file {
         problems.push(missing(origin, "post has no date", "date", "2026-07-17"));
     }
     front_matter
@@ -106,6 +118,8 @@ struct Fields<'p> {
     /// The fields (by their names) that already have a problem.
     reported: Vec<&'static [&'static str]>,
     format: Option<Format>,
+    /// Read tags as Jekyll does (see [`Dialect::jekyll`]).
+    jekyll: bool,
 }
 
 impl Fields<'_> {
@@ -166,6 +180,11 @@ impl Fields<'_> {
     /// `tags`, else Zola's `taxonomies.tags`; the rest of `taxonomies` stays in
     /// `extra` (Zola sites have `categories` there too).
     fn take_tags(&mut self) -> Vec<String> {
+        if self.jekyll {
+            let mut all = self.take(TAGS, jekyll_tags).unwrap_or_default();
+            all.extend(self.categories());
+            return cleaned(all);
+        }
         if let Some(tags) = self.take(TAGS, tags) {
             return tags;
         }
@@ -193,6 +212,27 @@ impl Fields<'_> {
                 let hint = format!("under `taxonomies`, {}", type_hint("tags", expected, self.format));
                 self.problems.push(Problem::error(inner.line, inner.column, message).with_hint(hint));
                 self.reported.push(TAGS);
+                Vec::new()
+            }
+            Typed::Empty | Typed::Problem(_) | Typed::Leave => Vec::new(),
+        }
+    }
+}
+
+impl Fields<'_> {
+    /// Jekyll's `categories` (else `category`), read as tags but not taken:
+    /// they stay in `extra` as well.
+    fn categories(&mut self) -> Vec<String> {
+        let Some(field) = CATEGORIES.iter().find_map(|name| self.position(name)).and_then(|i| self.raw[i].as_ref())
+        else {
+            return Vec::new();
+        };
+        match jekyll_tags(field) {
+            Typed::Value(categories) => categories,
+            Typed::Wrong(expected) => {
+                let message = format!("`{}` should be {expected}, not {}", field.key, kind(&field.value));
+                let hint = type_hint(&field.key, expected, self.format);
+                self.problems.push(Problem::warning(field.line, field.column, message).with_hint(hint));
                 Vec::new()
             }
             Typed::Empty | Typed::Problem(_) | Typed::Leave => Vec::new(),
@@ -271,6 +311,18 @@ fn tags(field: &RawField) -> Typed<Vec<String>> {
     }
 }
 
+/// Jekyll's tags: a list, or one text of tags separated by spaces (commas are
+/// taken as separators too, as an author coming from elsewhere writes them).
+fn jekyll_tags(field: &RawField) -> Typed<Vec<String>> {
+    match &field.value {
+        Value::String(text) => {
+            Typed::Value(cleaned(text.split(|c: char| c.is_whitespace() || c == ',').map(str::to_string).collect()))
+        }
+        Value::Number(_) | Value::Bool(_) => texts(field),
+        _ => tags(field),
+    }
+}
+
 /// Trimmed, without empty entries or repeats, in the author's order.
 fn cleaned(items: Vec<String>) -> Vec<String> {
     let mut kept: Vec<String> = Vec::with_capacity(items.len());
@@ -319,6 +371,10 @@ mod tests {
     use serde_json::json;
 
     fn read(fields: Value) -> (FrontMatter, Vec<Problem>) {
+        read_as(fields, Dialect::default())
+    }
+
+    fn read_as(fields: Value, dialect: Dialect) -> (FrontMatter, Vec<Problem>) {
         let Value::Object(map) = fields else { panic!("test fields must be an object") };
         let raw = map
             .into_iter()
@@ -326,7 +382,7 @@ mod tests {
             .map(|(index, (key, value))| RawField { key, line: index + 2, column: 1, value })
             .collect();
         let mut problems = Vec::new();
-        let origin = Origin { format: Some(Format::Yaml), line: 1 };
+        let origin = Origin { format: Some(Format::Yaml), line: 1, dialect };
         let front_matter = front_matter(raw, &origin, &mut problems);
         (front_matter, problems)
     }
@@ -450,5 +506,29 @@ mod tests {
         assert_eq!(problems, vec![]);
         assert!(front_matter.images.is_empty());
         assert_eq!(front_matter.extra["image"], json!({"path": "a.png"}));
+    }
+
+    #[test]
+    fn jekyll_tags_split_on_spaces_and_categories_join_them() {
+        let jekyll = Dialect { jekyll: true, named_by_file: true };
+        let (front_matter, problems) =
+            read_as(json!({"layout": "post", "categories": "jekyll update", "tags": "rust async, rust"}), jekyll);
+        assert_eq!(problems, vec![], "no title or date needed when the file name gives them");
+        assert_eq!(front_matter.tags, ["rust", "async", "jekyll", "update"]);
+        assert_eq!(front_matter.extra["categories"], "jekyll update", "categories stay for templates");
+
+        let (front_matter, _) = read_as(json!({"category": "notes", "tags": ["a b"]}), jekyll);
+        assert_eq!(front_matter.tags, ["a b", "notes"], "a list keeps its items whole");
+
+        let (_, problems) = read_as(json!({"categories": {"x": 1}}), jekyll);
+        assert_eq!(messages(&problems), [(2, "`categories` should be a list of tags, not a mapping")]);
+    }
+
+    #[test]
+    fn other_tools_keep_spaces_in_tags_and_categories_apart() {
+        let (front_matter, problems) = read(json!({"categories": ["c"], "tags": "machine learning"}));
+        assert_eq!(front_matter.tags, ["machine learning"]);
+        assert_eq!(front_matter.extra["categories"], json!(["c"]));
+        assert_eq!(messages(&problems), [(1, "post has no title"), (1, "post has no date")]);
     }
 }

@@ -15,6 +15,7 @@ mod split;
 mod yaml_text;
 
 pub use edit::{EditError, FieldValue, remove_field, set_field};
+pub(crate) use fields::RawField;
 
 use crate::diagnostics::Problem;
 
@@ -57,6 +58,19 @@ pub struct FrontMatter {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
+/// How the tool a post was written for spells what Hanji reads, where it
+/// differs from the others. The default is what Hugo, Zola and the Next.js
+/// starter share.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Dialect {
+    /// Jekyll: tags in one string are separated by spaces (`tags: rust async`),
+    /// and `categories` (or `category`) are tags too.
+    pub jekyll: bool,
+    /// The file's name gives the date and title (Jekyll's
+    /// `_posts/2026-07-17-hello.md`), so a post without them is fine.
+    pub named_by_file: bool,
+}
+
 /// A post's text taken apart. `problems` are those that do not stop the post
 /// from loading (a bad date, a missing title); lines count in the whole text.
 #[derive(Debug, Clone, PartialEq)]
@@ -74,6 +88,11 @@ pub struct Document<'a> {
 /// (never closed, not YAML/TOML, duplicate keys, too big); the problem's line
 /// and column are in `text`.
 pub fn parse(text: &str) -> Result<Document<'_>, Problem> {
+    parse_with(text, Dialect::default())
+}
+
+/// [`parse`], for a post of the tool that `dialect` describes.
+pub fn parse_with(text: &str, dialect: Dialect) -> Result<Document<'_>, Problem> {
     let split = split::split(text)?;
     let front_matter_text = &text[split.front_matter.clone()];
     let raw = match split.format {
@@ -81,10 +100,20 @@ pub fn parse(text: &str) -> Result<Document<'_>, Problem> {
         Some(Format::Yaml) => read_yaml::read(front_matter_text, split.front_matter_line)?,
         Some(Format::Toml) => read_toml::read(front_matter_text, split.front_matter_line)?,
     };
-    let origin = fields::Origin { format: split.format, line: split.front_matter_line.saturating_sub(1).max(1) };
+    let origin =
+        fields::Origin { format: split.format, line: split.front_matter_line.saturating_sub(1).max(1), dialect };
     let mut problems = Vec::new();
     let front_matter = fields::front_matter(raw, &origin, &mut problems);
     Ok(Document { front_matter, format: split.format, body: &text[split.body], body_line: split.body_line, problems })
+}
+
+/// The top-level fields of a whole YAML or TOML file (a tool's settings file),
+/// each with the line of its key.
+pub(crate) fn read_fields(text: &str, format: Format) -> Result<Vec<RawField>, Problem> {
+    match format {
+        Format::Yaml => read_yaml::read(text, 1),
+        Format::Toml => read_toml::read(text, 1),
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,30 @@
+//! Builds the app's context, and declares its commands so that the window's
+//! capability can allow exactly these and nothing else.
+
+const COMMANDS: &[&str] = &[
+    "start",
+    "open_blog",
+    "watch",
+    "read_post",
+    "save_post",
+    "preview",
+    "forget_unsaved",
+    "set_field",
+    "new_post",
+    "rename_post",
+    "delete_post",
+    "insert_image",
+    "save_image",
+    "plan_retag",
+    "retag",
+    "undo_retag",
+    "export_blog",
+    "show_folder",
+    "search_text",
+    "save_settings",
+];
+
+fn main() {
+    let manifest = tauri_build::AppManifest::new().commands(COMMANDS);
+    tauri_build::try_build(tauri_build::Attributes::new().app_manifest(manifest)).expect("the Tauri build step");
+}

@@ -1,0 +1,342 @@
+//! The commands the UI calls. Each one confines its paths to the open blog,
+//! calls the core, and returns a serializable result or an `AppError`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tauri::ipc::Channel;
+use tauri::{Runtime, State, WebviewWindow};
+
+use hanji::author::{self, retag, version_of};
+use hanji::content::PostDate;
+use hanji::content::front_matter::{FieldValue, remove_field, set_field as set_front_matter_field};
+use hanji::export::{self, ExportError};
+use hanji::preview;
+
+use crate::error::{AppError, Result};
+use crate::state::{AppState, OpenBlog};
+use crate::view::{
+    self, BlogView, ExportProgress, ExportSummary, PostText, Preview, RetagDone, RetagPlan, Saved, Settings, StartInfo,
+    WatchUpdate,
+};
+
+/// The sample blog beside the source, opened when nothing else is known.
+const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../content");
+
+#[tauri::command]
+pub fn start(state: State<'_, AppState>) -> StartInfo {
+    let recent = state.store.recent();
+    let settings = state.store.settings();
+    let strings = |paths: &[PathBuf]| paths.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+    if let Some(open) = state.blog.lock().expect("app state").clone() {
+        // The UI was reloaded: the blog is open already.
+        return StartInfo { blog: Some(open.view()), recent: strings(&recent), settings, error: None };
+    }
+    let first = state
+        .start
+        .clone()
+        .or_else(|| recent.iter().find(|p| p.is_dir()).cloned())
+        .or_else(|| Path::new(SAMPLE).is_dir().then(|| PathBuf::from(SAMPLE)));
+    let (blog, error) = match first {
+        Some(root) => match state.open(&root) {
+            Ok(open) => (Some(open.view()), None),
+            Err(error) => (None, Some(error)),
+        },
+        None => (None, None),
+    };
+    StartInfo { blog, recent: strings(&state.store.recent()), settings, error }
+}
+
+#[tauri::command]
+pub async fn open_blog<R: Runtime>(
+    window: WebviewWindow<R>,
+    state: State<'_, AppState>,
+    path: Option<String>,
+) -> Result<Option<BlogView>> {
+    let root = match path {
+        Some(path) => PathBuf::from(path),
+        None => match state.dialogs.pick_folder(&window, "Open a blog folder").await {
+            Some(root) => root,
+            None => return Ok(None),
+        },
+    };
+    Ok(Some(state.open(&root)?.view()))
+}
+
+#[tauri::command]
+pub fn watch(state: State<'_, AppState>, channel: Channel<WatchUpdate>) -> Result<()> {
+    state.open_blog()?.listen(channel);
+    Ok(())
+}
+
+#[tauri::command]
+pub fn read_post(state: State<'_, AppState>, path: String) -> Result<PostText> {
+    let open = state.open_blog()?;
+    let file = open.inside(&path)?;
+    read_text(&open, &file)
+}
+
+fn read_text(open: &OpenBlog, file: &Path) -> Result<PostText> {
+    let shown = view::path_text(file);
+    let bytes = std::fs::read(open.root.join(file))
+        .map_err(|e| AppError::new("not_found", format!("cannot read `{shown}`: {e}")).at(&shown))?;
+    let version = version_of(&bytes);
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let message = format!(
+            "`{shown}` is not UTF-8 text (byte {}); save it as UTF-8 in another editor",
+            e.utf8_error().valid_up_to()
+        );
+        AppError::new("invalid", message).at(&shown)
+    })?;
+    Ok(PostText { path: shown, text, version })
+}
+
+/// Saves; with `version`, only over the file as it was read.
+#[tauri::command]
+pub fn save_post(state: State<'_, AppState>, path: String, text: String, version: Option<String>) -> Result<Saved> {
+    let open = state.open_blog()?;
+    let file = open.inside(&path)?;
+    let version = author::save_post(&open.root, &file, &text, version.as_deref(), open.watch.own_writes())?;
+    open.unsaved.lock().expect("unsaved").remove(&file);
+    Ok(Saved { path: view::path_text(&file), version })
+}
+
+#[tauri::command]
+pub fn preview(state: State<'_, AppState>, path: String, text: String) -> Result<Preview> {
+    let open = state.open_blog()?;
+    let file = open.inside(&path)?;
+    let rendered = {
+        let blog = open.blog();
+        preview::post_preview(&blog, &open.theme(), &file, &text)
+    };
+    open.unsaved.lock().expect("unsaved").insert(file, text);
+    let url = preview_url(&rendered.site_path);
+    *open.last_preview.lock().expect("preview") = Some((rendered.site_path, rendered.html));
+    Ok(Preview {
+        url,
+        fields: rendered.fields,
+        words: rendered.words,
+        reading_minutes: rendered.reading_minutes,
+        problems: rendered.problems,
+    })
+}
+
+/// The address of a site page in the `preview:` protocol, as the webview names it.
+fn preview_url(site_path: &str) -> String {
+    let path = hanji::site::url::encode_path(site_path);
+    if cfg!(any(windows, target_os = "android")) {
+        format!("http://preview.localhost/{path}")
+    } else {
+        format!("preview://localhost/{path}")
+    }
+}
+
+#[tauri::command]
+pub fn forget_unsaved(state: State<'_, AppState>, path: String) -> Result<()> {
+    let open = state.open_blog()?;
+    let file = open.inside(&path)?;
+    open.unsaved.lock().expect("unsaved").remove(&file);
+    Ok(())
+}
+
+/// `text` with one field changed (null removes it); every other byte kept.
+#[tauri::command]
+pub fn set_field(text: String, key: String, value: Value) -> Result<String> {
+    let invalid = |what: &str| AppError::new("invalid", format!("`{key}` cannot be set to {what}"));
+    let value = match (key.as_str(), value) {
+        (_, Value::Null) => None,
+        ("date", Value::String(date)) => {
+            Some(FieldValue::Date(PostDate::parse(&date).ok_or_else(|| invalid("a date that is not YYYY-MM-DD"))?))
+        }
+        (_, Value::String(text)) => Some(FieldValue::Text(text)),
+        (_, Value::Bool(flag)) => Some(FieldValue::Bool(flag)),
+        (_, Value::Array(items)) => Some(FieldValue::List(
+            items
+                .into_iter()
+                .map(|item| item.as_str().map(str::to_string))
+                .collect::<Option<_>>()
+                .ok_or_else(|| invalid("a list of non-text"))?,
+        )),
+        (_, other) => return Err(invalid(&other.to_string())),
+    };
+    let edited = match value {
+        Some(value) => set_front_matter_field(&text, &key, &value),
+        None => remove_field(&text, &key),
+    };
+    edited.map_err(|e| AppError::new("front_matter", e.to_string()))
+}
+
+#[tauri::command]
+pub fn new_post(state: State<'_, AppState>, title: String) -> Result<PostText> {
+    let open = state.open_blog()?;
+    let bundle = state.store.settings().new_post_as_bundle;
+    let today = jiff::ZonedDateTime::now().date();
+    let config = open.blog().config.clone();
+    let made = author::new_post::new_post(&open.root, &config, &title, bundle, today, open.watch.own_writes())?;
+    Ok(PostText { path: view::path_text(&made.path), version: version_of(made.text.as_bytes()), text: made.text })
+}
+
+#[tauri::command]
+pub fn rename_post(state: State<'_, AppState>, path: String, slug: String) -> Result<PostText> {
+    let open = state.open_blog()?;
+    let file = open.inside(&path)?;
+    let moved = author::rename::rename_post(&open.root, &file, &slug, open.watch.own_writes())?;
+    let mut unsaved = open.unsaved.lock().expect("unsaved");
+    if let Some(text) = unsaved.remove(&file) {
+        unsaved.insert(moved.path.clone(), text);
+    }
+    Ok(PostText { path: view::path_text(&moved.path), version: version_of(moved.text.as_bytes()), text: moved.text })
+}
+
+#[tauri::command]
+pub fn delete_post(state: State<'_, AppState>, path: String) -> Result<String> {
+    let open = state.open_blog()?;
+    let file = open.inside(&path)?;
+    let said = author::trash::trash_post(&open.root, &file, state.trash)?;
+    open.unsaved.lock().expect("unsaved").remove(&file);
+    Ok(said)
+}
+
+#[tauri::command]
+pub async fn insert_image<R: Runtime>(
+    window: WebviewWindow<R>,
+    state: State<'_, AppState>,
+    post: String,
+) -> Result<Option<String>> {
+    let open = state.open_blog()?;
+    let post = open.inside(&post)?;
+    let Some(source) = state.dialogs.pick_image(&window).await else { return Ok(None) };
+    let bytes =
+        std::fs::read(&source).map_err(|e| AppError::new("io", format!("cannot read `{}`: {e}", source.display())))?;
+    let name = source.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    Ok(Some(author::image::add_image(&open.root, &post, &name, &bytes, open.watch.own_writes())?))
+}
+
+#[tauri::command]
+pub fn save_image(state: State<'_, AppState>, post: String, name: String, bytes: Vec<u8>) -> Result<String> {
+    let open = state.open_blog()?;
+    let post = open.inside(&post)?;
+    // Only the name's last part counts: a pasted file names no folder.
+    let name = name.rsplit(['/', '\\']).next().unwrap_or_default();
+    Ok(author::image::add_image(&open.root, &post, name, &bytes, open.watch.own_writes())?)
+}
+
+#[tauri::command]
+pub fn plan_retag(state: State<'_, AppState>, from: String, to: String) -> Result<RetagPlan> {
+    let open = state.open_blog()?;
+    let plan = retag::plan_retag(&open.blog().library, &from, &to)?;
+    Ok(RetagPlan { from: plan.from, to: plan.to, merge: plan.merge, files: view::paths(&plan.files) })
+}
+
+#[tauri::command]
+pub fn retag(state: State<'_, AppState>, from: String, to: String) -> Result<RetagDone> {
+    let open = state.open_blog()?;
+    let plan = retag::plan_retag(&open.blog().library, &from, &to)?;
+    let batch = retag::retag(&open.root, &plan, open.watch.own_writes())?;
+    let files: Vec<String> = batch.files.iter().map(|(path, _, _)| view::path_text(path)).collect();
+    let mut retags = open.retags.lock().expect("retags");
+    retags.push(batch);
+    Ok(RetagDone { batch: retags.len() - 1, files })
+}
+
+#[tauri::command]
+pub fn undo_retag(state: State<'_, AppState>, batch: usize) -> Result<Vec<String>> {
+    let open = state.open_blog()?;
+    let retags = open.retags.lock().expect("retags");
+    let batch =
+        retags.get(batch).ok_or_else(|| AppError::new("invalid", "that tag rename cannot be undone any more"))?;
+    let restored = retag::undo_retag(&open.root, batch, open.watch.own_writes())?;
+    Ok(view::paths(&restored))
+}
+
+#[tauri::command]
+pub async fn export_blog<R: Runtime>(
+    window: WebviewWindow<R>,
+    state: State<'_, AppState>,
+    out: Option<String>,
+    progress: Channel<ExportProgress>,
+) -> Result<Option<ExportSummary>> {
+    let open = state.open_blog()?;
+    let out = match out {
+        Some(out) => PathBuf::from(out),
+        None => match state.dialogs.pick_folder(&window, "Export the site to…").await {
+            Some(out) => out,
+            None => return Ok(None),
+        },
+    };
+    let summary = tauri::async_runtime::spawn_blocking({
+        let (open, out) = (open.clone(), out.clone());
+        move || export_to(&open, &out, &progress)
+    })
+    .await
+    .map_err(|e| AppError::new("io", format!("the export stopped: {e}")))??;
+    *state.exported.lock().expect("exported") = Some(PathBuf::from(&summary.out));
+    Ok(Some(summary))
+}
+
+fn export_to(open: &Arc<OpenBlog>, out: &Path, progress: &Channel<ExportProgress>) -> Result<ExportSummary> {
+    // A few progress messages a second are plenty for a bar.
+    let last = std::sync::Mutex::new(Instant::now() - Duration::from_secs(1));
+    let report = |done: usize, total: usize| {
+        let mut last = last.lock().expect("progress");
+        if done == total || last.elapsed() >= Duration::from_millis(50) {
+            *last = Instant::now();
+            let _ = progress.send(ExportProgress { done, total });
+        }
+    };
+    let blog = open.blog();
+    let summary = export::export(&blog, out, false, &report).map_err(|error| match error {
+        ExportError::Refused { message, hint } => AppError::new("invalid", format!("{message} ({hint})")),
+        error => AppError::new("io", error.to_string()),
+    })?;
+    let out = std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf());
+    let message = format!(
+        "Exported {} files to {}: {} written, {} unchanged, {} removed in {:.2} s",
+        summary.files(),
+        out.display(),
+        summary.written,
+        summary.unchanged,
+        summary.removed,
+        summary.elapsed.as_secs_f64()
+    );
+    Ok(ExportSummary {
+        out: out.to_string_lossy().into_owned(),
+        written: summary.written,
+        unchanged: summary.unchanged,
+        removed: summary.removed,
+        skipped: summary.left_out.len(),
+        message,
+        problems: summary.problems,
+    })
+}
+
+/// Opens the last export's folder in the file manager (no other folder).
+#[tauri::command]
+pub fn show_folder(state: State<'_, AppState>, path: String) -> Result<()> {
+    let exported = state.exported.lock().expect("exported").clone();
+    match exported {
+        Some(folder) if folder == Path::new(&path) => {
+            opener::open(&folder).map_err(|e| AppError::new("io", format!("cannot show the folder: {e}")))
+        }
+        _ => Err(AppError::new("invalid", "only the folder of the last export can be shown").at(path)),
+    }
+}
+
+#[tauri::command]
+pub fn search_text(state: State<'_, AppState>, query: String) -> Result<Vec<String>> {
+    let open = state.open_blog()?;
+    let query = query.trim().to_lowercase();
+    if query.is_empty() {
+        return Ok(Vec::new());
+    }
+    let blog = open.blog();
+    let found = blog.library.posts().filter(|p| p.source().to_lowercase().contains(&query));
+    Ok(found.map(|p| view::path_text(&p.path)).collect())
+}
+
+#[tauri::command]
+pub fn save_settings(state: State<'_, AppState>, settings: Settings) {
+    state.store.set_settings(settings);
+}

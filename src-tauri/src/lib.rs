@@ -1,0 +1,72 @@
+//! Hanji's desktop app: a Tauri window around the core. Commands translate
+//! between the UI and the core (`commands`); the preview iframe is served by
+//! the `preview:` protocol; the open blog is watched and its changes are
+//! streamed to the UI (`state`).
+
+pub mod commands;
+pub mod dialogs;
+pub mod error;
+pub mod protocol;
+pub mod state;
+pub mod store;
+pub mod view;
+
+use std::path::PathBuf;
+
+use tauri::{Manager, Runtime};
+
+use dialogs::Dialogs;
+use hanji::author::trash::TrashCan;
+use state::AppState;
+use store::Store;
+
+/// The app's commands and protocol on `builder`, with `state`.
+pub fn app<R: Runtime>(builder: tauri::Builder<R>, state: AppState) -> tauri::Builder<R> {
+    builder
+        .manage(state)
+        .register_asynchronous_uri_scheme_protocol(protocol::SCHEME, |context, request, responder| {
+            let app = context.app_handle().clone();
+            // Rendering may take a moment: not on the webview's thread.
+            std::thread::spawn(move || responder.respond(protocol::respond(&app.state::<AppState>(), &request)));
+        })
+        .invoke_handler(tauri::generate_handler![
+            commands::start,
+            commands::open_blog,
+            commands::watch,
+            commands::read_post,
+            commands::save_post,
+            commands::preview,
+            commands::forget_unsaved,
+            commands::set_field,
+            commands::new_post,
+            commands::rename_post,
+            commands::delete_post,
+            commands::insert_image,
+            commands::save_image,
+            commands::plan_retag,
+            commands::retag,
+            commands::undo_retag,
+            commands::export_blog,
+            commands::show_folder,
+            commands::search_text,
+            commands::save_settings,
+        ])
+}
+
+/// Runs the app: the blog in `start` (the command line's), else the last one.
+pub fn run(start: Option<PathBuf>) {
+    let state = AppState::new(Store::open(config_folder()), start, Dialogs::from_env(), TrashCan::System);
+    app(tauri::Builder::default(), state).run(tauri::generate_context!()).expect("the Hanji window");
+}
+
+/// Where the app keeps its settings: `$HANJI_CONFIG_DIR`, else `hanji` in the
+/// user's config folder.
+fn config_folder() -> Option<PathBuf> {
+    if let Some(folder) = std::env::var_os("HANJI_CONFIG_DIR") {
+        return Some(folder.into());
+    }
+    let config = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")))?;
+    Some(config.join("hanji"))
+}

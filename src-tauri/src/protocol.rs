@@ -1,0 +1,69 @@
+//! The `preview:` protocol: the preview iframe's pages, rendered by the core
+//! from the open blog with the author's unsaved texts over the saved ones.
+//! Every answer carries a CSP that runs no script at all, so HTML in a post
+//! cannot reach the app; the iframe is sandboxed as well.
+
+use std::borrow::Cow;
+
+use tauri::http::{Request, Response, header};
+
+use hanji::links::percent_decode;
+use hanji::preview::{self, Answer};
+use hanji::site::SiteOptions;
+
+use crate::state::AppState;
+
+pub const SCHEME: &str = "preview";
+
+/// No script, no plugins, no forms, no frames; styles, images, fonts and
+/// media from the preview itself (and images from the web, as the site has).
+pub const CSP: &str = "default-src 'none'; script-src 'none'; style-src preview: http://preview.localhost 'unsafe-inline'; \
+img-src preview: http://preview.localhost data: https: http:; font-src preview: http://preview.localhost data:; \
+media-src preview: http://preview.localhost https:; object-src 'none'; frame-src 'none'; form-action 'none'; \
+base-uri 'none'; sandbox allow-popups allow-popups-to-escape-sandbox";
+
+pub fn respond(state: &AppState, request: &Request<Vec<u8>>) -> Response<Cow<'static, [u8]>> {
+    let site_path = percent_decode(request.uri().path().trim_start_matches('/'));
+    let answer = match state.open_blog() {
+        Ok(open) => {
+            let last = open.last_preview.lock().expect("preview").clone();
+            match last {
+                Some((path, html)) if path == site_path => Answer {
+                    status: 200,
+                    content_type: preview::content_type(&path),
+                    body: html.into_bytes(),
+                    location: None,
+                },
+                _ => {
+                    let unsaved = open.unsaved.lock().expect("unsaved").clone();
+                    let saved = open.blog();
+                    let blog = if unsaved.is_empty() {
+                        Cow::Borrowed(&*saved)
+                    } else {
+                        Cow::Owned(preview::with_unsaved(&saved, &unsaved))
+                    };
+                    let theme = open.theme();
+                    let options = SiteOptions { drafts: true, source_lines: false };
+                    let routes = preview::routes(&blog, &theme, options);
+                    preview::answer(&blog, &theme, &routes, &site_path, options)
+                }
+            }
+        }
+        Err(error) => Answer {
+            status: 503,
+            content_type: preview::content_type("a.txt"),
+            body: error.message.into_bytes(),
+            location: None,
+        },
+    };
+    let mut response = Response::builder()
+        .status(answer.status)
+        .header(header::CONTENT_TYPE, answer.content_type)
+        .header(header::CONTENT_SECURITY_POLICY, CSP)
+        .header(header::CACHE_CONTROL, "no-store")
+        .header(header::X_CONTENT_TYPE_OPTIONS, "nosniff");
+    if let Some(location) = answer.location {
+        response = response.header(header::LOCATION, location);
+    }
+    response.body(Cow::Owned(answer.body)).expect("a valid response")
+}

@@ -1,0 +1,131 @@
+//! What the app holds while it runs: the open blog (watched), the author's
+//! unsaved texts for the preview, the last tag rename (to undo), and the
+//! stream of changes to the UI.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
+
+use tauri::ipc::Channel;
+
+use hanji::author::retag::RetagBatch;
+use hanji::author::trash::TrashCan;
+use hanji::load::Blog;
+use hanji::site::theme::Theme;
+use hanji::watch::{SharedBlog, Update, Watch, WatchOptions};
+
+use crate::dialogs::Dialogs;
+use crate::error::{AppError, Result};
+use crate::store::Store;
+use crate::view::{BlogView, WatchUpdate};
+
+pub struct AppState {
+    pub blog: Mutex<Option<Arc<OpenBlog>>>,
+    pub store: Store,
+    /// The blog to open at start (the command line's, else the last one, else the sample).
+    pub start: Option<PathBuf>,
+    pub dialogs: Dialogs,
+    pub trash: TrashCan,
+    /// The folder of the last export: the only one "Show folder" opens.
+    pub exported: Mutex<Option<PathBuf>>,
+}
+
+impl AppState {
+    pub fn new(store: Store, start: Option<PathBuf>, dialogs: Dialogs, trash: TrashCan) -> Self {
+        AppState { blog: Mutex::default(), store, start, dialogs, trash, exported: Mutex::default() }
+    }
+
+    pub fn open_blog(&self) -> Result<Arc<OpenBlog>> {
+        self.blog.lock().expect("app state").clone().ok_or_else(AppError::no_blog)
+    }
+
+    /// Opens and watches the blog in `root`, in place of the one open.
+    pub fn open(&self, root: &Path) -> Result<Arc<OpenBlog>> {
+        let root = root.canonicalize().map_err(|e| {
+            AppError::new("not_found", format!("cannot open `{}`: {e}", root.display()))
+                .at(root.to_string_lossy().into_owned())
+        })?;
+        // The old blog stops being watched before the new one starts.
+        self.blog.lock().expect("app state").take();
+        let open = Arc::new(OpenBlog::start(&root)?);
+        *self.blog.lock().expect("app state") = Some(open.clone());
+        self.store.opened(&root);
+        Ok(open)
+    }
+}
+
+pub struct OpenBlog {
+    pub root: PathBuf,
+    pub watch: Watch,
+    theme: Arc<RwLock<Arc<Theme>>>,
+    /// Unsaved texts by post file (relative), put over the saved posts in the preview.
+    pub unsaved: Mutex<HashMap<PathBuf, String>>,
+    /// The last post preview: its site path and page.
+    pub last_preview: Mutex<Option<(String, String)>>,
+    pub retags: Mutex<Vec<RetagBatch>>,
+    listener: Arc<Mutex<Option<Channel<WatchUpdate>>>>,
+}
+
+impl OpenBlog {
+    fn start(root: &Path) -> Result<Self> {
+        let listener: Arc<Mutex<Option<Channel<WatchUpdate>>>> = Arc::default();
+        let shared: Arc<OnceLock<SharedBlog>> = Arc::default();
+        let theme = Arc::new(RwLock::new(Arc::new(Theme::new(&Default::default()).0)));
+        let on_update = {
+            let (listener, shared, theme) = (listener.clone(), shared.clone(), theme.clone());
+            move |update: &Update| {
+                let Some(blog) = shared.get() else { return };
+                let message = match update {
+                    Update::Changed(set) => {
+                        let blog = blog.read().expect("blog lock");
+                        if set.templates || set.config || set.rescanned {
+                            *theme.write().expect("theme") = Arc::new(Theme::new(&blog.templates).0);
+                        }
+                        WatchUpdate::changed(set, BlogView::of(&blog, hanji::watch::WatchState::Watching))
+                    }
+                    Update::Gone { message } => WatchUpdate::Gone { message: message.clone() },
+                    Update::Back { message } => WatchUpdate::Back { message: message.clone() },
+                    Update::Notice { message } => WatchUpdate::Notice { message: message.clone() },
+                };
+                if let Some(channel) = listener.lock().expect("listener").as_ref() {
+                    // The UI may be reloading; the next change reaches it again.
+                    let _ = channel.send(message);
+                }
+            }
+        };
+        let watch = Watch::start(root, WatchOptions::default(), on_update)
+            .map_err(|e| AppError::new("io", e.to_string()).at(root.to_string_lossy().into_owned()))?;
+        let _ = shared.set(watch.blog().clone());
+        *theme.write().expect("theme") = Arc::new(Theme::new(&watch.blog().read().expect("blog lock").templates).0);
+        Ok(OpenBlog {
+            root: root.to_path_buf(),
+            watch,
+            theme,
+            unsaved: Mutex::default(),
+            last_preview: Mutex::default(),
+            retags: Mutex::default(),
+            listener,
+        })
+    }
+
+    pub fn blog(&self) -> std::sync::RwLockReadGuard<'_, Blog> {
+        self.watch.blog().read().expect("blog lock")
+    }
+
+    pub fn theme(&self) -> Arc<Theme> {
+        self.theme.read().expect("theme").clone()
+    }
+
+    pub fn view(&self) -> BlogView {
+        BlogView::of(&self.blog(), self.watch.state())
+    }
+
+    pub fn listen(&self, channel: Channel<WatchUpdate>) {
+        *self.listener.lock().expect("listener") = Some(channel);
+    }
+
+    /// `given` (from the UI) as a path inside this blog.
+    pub fn inside(&self, given: &str) -> Result<PathBuf> {
+        Ok(hanji::author::inside(&self.root, given)?)
+    }
+}

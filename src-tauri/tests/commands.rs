@@ -1,0 +1,274 @@
+//! The app's commands, called through Tauri's IPC as the UI calls them (a
+//! mock runtime, no window), on a copy of the sample blog.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+use tauri::test::{INVOKE_KEY, MockRuntime, mock_builder, mock_context, noop_assets};
+use tauri::webview::InvokeRequest;
+use tauri::{Manager, WebviewWindow, WebviewWindowBuilder};
+
+use hanji::author::trash::TrashCan;
+use hanji_app::dialogs::Dialogs;
+use hanji_app::state::AppState;
+use hanji_app::store::Store;
+
+struct App {
+    _blog: tempfile::TempDir,
+    root: PathBuf,
+    app: tauri::App<MockRuntime>,
+    window: WebviewWindow<MockRuntime>,
+}
+
+/// The app on a copy of `content/`, its dialogs answering `answer`.
+fn app_with(answer: Option<PathBuf>) -> App {
+    let blog = tempfile::tempdir().unwrap();
+    let root = blog.path().join("blog");
+    copy(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../content")), &root);
+    let dialogs = answer.map_or(Dialogs::System, Dialogs::Answer);
+    let state = AppState::new(Store::open(None), Some(root.clone()), dialogs, TrashCan::Blog);
+    let app = hanji_app::app(mock_builder(), state).build(mock_context(noop_assets())).unwrap();
+    let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
+    App { _blog: blog, root: root.canonicalize().unwrap(), app, window }
+}
+
+fn app() -> App {
+    app_with(None)
+}
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+impl App {
+    fn call(&self, command: &str, args: Value) -> Result<Value, Value> {
+        let request = InvokeRequest {
+            cmd: command.into(),
+            callback: tauri::ipc::CallbackFn(0),
+            error: tauri::ipc::CallbackFn(1),
+            url: "tauri://localhost".parse().unwrap(),
+            body: tauri::ipc::InvokeBody::Json(args),
+            headers: Default::default(),
+            invoke_key: INVOKE_KEY.to_string(),
+        };
+        tauri::test::get_ipc_response(&self.window, request).map(|body| body.deserialize().unwrap())
+    }
+
+    fn ok(&self, command: &str, args: Value) -> Value {
+        self.call(command, args).unwrap_or_else(|e| panic!("{command} failed: {e}"))
+    }
+
+    fn started(self) -> Self {
+        let start = self.ok("start", json!({}));
+        assert!(start["error"].is_null(), "{start}");
+        self
+    }
+
+    fn read(&self, path: &str) -> String {
+        std::fs::read_to_string(self.root.join(path)).unwrap()
+    }
+}
+
+fn tag_line(blog: &Value, slug: &str) -> String {
+    let tag = blog["tags"].as_array().unwrap().iter().find(|t| t["slug"] == slug).unwrap();
+    format!("{} ({})", tag["name"].as_str().unwrap(), tag["count"])
+}
+
+const POST: &str = "posts/rdma-complete-guide.md";
+const RDMA_TAGS: [&str; 10] =
+    ["rdma", "infiniband", "roce", "nccl", "gpu", "hpc", "ai-training", "networking", "low-latency", "zero-copy"];
+
+#[test]
+fn start_opens_the_blog_from_the_command_line() {
+    let app = app();
+    let start = app.ok("start", json!({}));
+    assert_eq!(tag_line(&start["blog"], "nccl"), "nccl (5)");
+    let posts = start["blog"]["posts"].as_array().unwrap();
+    assert_eq!(posts.len(), 15);
+    assert!(posts.iter().any(|p| p["draft"] == true), "the draft is listed");
+    assert_eq!(start["settings"]["autosave"], true);
+    // Asked again (the UI reloaded), the same blog answers.
+    assert_eq!(app.ok("start", json!({}))["blog"]["root"], start["blog"]["root"]);
+}
+
+#[test]
+fn a_post_is_read_and_saved_and_a_changed_file_is_never_overwritten() {
+    let app = app().started();
+    let post = app.ok("read_post", json!({ "path": POST }));
+    let text = post["text"].as_str().unwrap().to_string();
+    assert_eq!(text, app.read(POST));
+    let mine = format!("{text}\nA new paragraph.\n");
+    let saved = app.ok("save_post", json!({ "path": POST, "text": mine, "version": post["version"] }));
+    assert_eq!(app.read(POST), mine);
+
+    // Someone else changes it; saving over the old version is refused with theirs.
+    let theirs = format!("{text}\nTheir paragraph.\n");
+    std::fs::write(app.root.join(POST), &theirs).unwrap();
+    let error =
+        app.call("save_post", json!({ "path": POST, "text": "mine again", "version": saved["version"] })).unwrap_err();
+    assert_eq!(error["kind"], "conflict");
+    assert_eq!(error["theirs"]["text"], theirs);
+    assert_eq!(app.read(POST), theirs, "nothing was written");
+    // Keeping mine is a save without a version.
+    app.ok("save_post", json!({ "path": POST, "text": "mine again", "version": null }));
+    assert_eq!(app.read(POST), "mine again");
+}
+
+#[test]
+fn paths_outside_the_blog_are_refused() {
+    let app = app().started();
+    for path in ["../outside.md", "/etc/passwd", "posts/../../x.md", "posts\\..\\..\\x.md", "C:/x.md"] {
+        for (command, args) in [
+            ("read_post", json!({ "path": path })),
+            ("save_post", json!({ "path": path, "text": "x", "version": null })),
+            ("preview", json!({ "path": path, "text": "x" })),
+            ("save_image", json!({ "post": path, "name": "a.png", "bytes": [1] })),
+        ] {
+            let error = app.call(command, args).unwrap_err();
+            assert_eq!(error["kind"], "outside_blog", "{command} {path}: {error}");
+        }
+    }
+    assert!(!app.root.parent().unwrap().join("outside.md").exists());
+}
+
+#[test]
+fn the_preview_shows_unsaved_text_through_a_protocol_that_runs_no_script() {
+    let app = app().started();
+    let text =
+        app.read(POST) + "\nUnsaved words here.\n\n<script>window.__TAURI_INTERNALS__.invoke('delete_post')</script>\n";
+    let preview = app.ok("preview", json!({ "path": POST, "text": text }));
+    let url = preview["url"].as_str().unwrap();
+    assert_eq!(url, "preview://localhost/posts/rdma-complete-guide/index.html");
+    assert!(preview["words"].as_u64().unwrap() > 10);
+    assert_eq!(preview["fields"]["tags"], json!(RDMA_TAGS));
+
+    let state = app.app.state::<AppState>();
+    let request = tauri::http::Request::get(url).body(Vec::new()).unwrap();
+    let response = hanji_app::protocol::respond(&state, &request);
+    let page = String::from_utf8_lossy(response.body());
+    assert!(page.contains("Unsaved words here."));
+    assert!(page.contains("id=\"hanji-line-1\""), "lines are anchored for scroll sync");
+    let csp = response.headers()["content-security-policy"].to_str().unwrap();
+    assert!(csp.contains("script-src 'none'") && csp.contains("default-src 'none'"), "{csp}");
+    assert!(csp.contains("sandbox"), "{csp}");
+
+    // Site pages show the unsaved text too: here a new tag on the tags page.
+    let tagged = text.replacen("  - \"zero-copy\"\n", "  - \"zero-copy\"\n  - \"unsaved-tag\"\n", 1);
+    assert_ne!(tagged, text);
+    app.ok("preview", json!({ "path": POST, "text": tagged }));
+    let request = tauri::http::Request::get("preview://localhost/tags/index.html").body(Vec::new()).unwrap();
+    let tags_page = String::from_utf8_lossy(hanji_app::protocol::respond(&state, &request).body()).into_owned();
+    assert!(tags_page.contains("unsaved-tag"), "the tags page shows the unsaved tag");
+    // Saved (or forgotten), it is gone from the preview again.
+    app.ok("forget_unsaved", json!({ "path": POST }));
+    let tags_page = String::from_utf8_lossy(hanji_app::protocol::respond(&state, &request).body()).into_owned();
+    assert!(!tags_page.contains("unsaved-tag"));
+}
+
+#[test]
+fn the_form_changes_only_its_field() {
+    let app = app().started();
+    let text = app.read(POST);
+    let tags: Vec<&str> = RDMA_TAGS.iter().copied().chain(["extra-tag"]).collect();
+    let edited = app.ok("set_field", json!({ "text": text, "key": "tags", "value": tags }));
+    let edited = edited.as_str().unwrap();
+    // One line more, the new tag's; every other line as it was, in order.
+    let added: Vec<&str> = edited.lines().filter(|line| !text.lines().any(|old| old == *line)).collect();
+    assert_eq!(added.len(), 1, "{added:?}");
+    assert!(added[0].contains("extra-tag"));
+    let kept: Vec<&str> = edited.lines().filter(|line| *line != added[0]).collect();
+    assert_eq!(kept, text.lines().collect::<Vec<_>>());
+    let dated = app.ok("set_field", json!({ "text": text, "key": "date", "value": "2026-12-01" }));
+    assert!(dated.as_str().unwrap().contains("2026-12-01"));
+    let error = app.call("set_field", json!({ "text": text, "key": "date", "value": "tomorrow" })).unwrap_err();
+    assert_eq!(error["kind"], "invalid");
+    let undrafted = app
+        .ok("set_field", json!({ "text": "---\ntitle: A\ndraft: true\n---\nBody\n", "key": "draft", "value": null }));
+    assert_eq!(undrafted, "---\ntitle: A\n---\nBody\n");
+}
+
+#[test]
+fn new_rename_and_delete_keep_every_word() {
+    let app = app().started();
+    let made = app.ok("new_post", json!({ "title": "처음 쓰는 글" }));
+    let path = made["path"].as_str().unwrap();
+    assert_eq!(path, "posts/처음-쓰는-글.md");
+    assert!(app.read(path).contains("draft: true"));
+    let moved = app.ok("rename_post", json!({ "path": path, "slug": "first-post" }));
+    assert_eq!(moved["path"], "posts/first-post.md");
+    assert_eq!(app.read("posts/first-post.md"), made["text"].as_str().unwrap());
+    let said = app.ok("delete_post", json!({ "path": "posts/first-post.md" }));
+    assert!(said.as_str().unwrap().contains(".hanji/trash"), "{said}");
+    assert!(!app.root.join("posts/first-post.md").exists());
+    let trash = app.root.join(".hanji/trash");
+    let kept = walk(&trash).into_iter().find(|f| f.ends_with("first-post.md")).unwrap();
+    assert_eq!(std::fs::read_to_string(kept).unwrap(), made["text"].as_str().unwrap());
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        if entry.file_type().unwrap().is_dir() {
+            files.extend(walk(&entry.path()));
+        } else {
+            files.push(entry.path());
+        }
+    }
+    files
+}
+
+#[test]
+fn a_tag_is_renamed_across_posts_and_put_back() {
+    let app = app().started();
+    let before: Vec<(PathBuf, String)> = walk(&app.root.join("posts"))
+        .into_iter()
+        .map(|f| (f.clone(), std::fs::read_to_string(&f).unwrap_or_default()))
+        .collect();
+    let plan = app.ok("plan_retag", json!({ "from": "nccl", "to": "NCCL-lib" }));
+    assert_eq!(plan["files"].as_array().unwrap().len(), 5, "{plan}");
+    assert_eq!(plan["merge"], false);
+    let done = app.ok("retag", json!({ "from": "nccl", "to": "NCCL-lib" }));
+    assert_eq!(done["files"].as_array().unwrap().len(), 5);
+    assert!(app.read(POST).contains("NCCL-lib"));
+    let restored = app.ok("undo_retag", json!({ "batch": done["batch"] }));
+    assert_eq!(restored.as_array().unwrap().len(), 5);
+    for (file, text) in before {
+        assert_eq!(std::fs::read_to_string(&file).unwrap_or_default(), text, "{}", file.display());
+    }
+}
+
+#[test]
+fn an_image_is_added_beside_the_post_and_text_search_finds_posts() {
+    let app = app().started();
+    let markdown = app
+        .ok("save_image", json!({ "post": POST, "name": "../../evil/Ring Diagram.png", "bytes": [137, 80, 78, 71] }));
+    assert_eq!(markdown, "![Ring Diagram](../static/images/ring-diagram.png)");
+    assert_eq!(std::fs::read(app.root.join("static/images/ring-diagram.png")).unwrap(), [137, 80, 78, 71]);
+    let found = app.ok("search_text", json!({ "query": "ALL-REDUCE" }));
+    assert!(found.as_array().unwrap().iter().any(|p| p == "posts/all-reduce-traffic-diagram/index.md"), "{found}");
+    assert!(!found.as_array().unwrap().iter().any(|p| p == POST), "{found}");
+}
+
+#[test]
+fn export_writes_the_site_where_the_dialog_answers() {
+    let out = tempfile::tempdir().unwrap();
+    let site = out.path().join("site");
+    let app = app_with(Some(site.clone())).started();
+    // The progress channel is not wired in the mock; the export goes on without it.
+    let summary = app.call("export_blog", json!({ "out": null, "progress": "__CHANNEL__:7" }));
+    let summary = summary.unwrap();
+    assert!(summary["written"].as_u64().unwrap() > 50, "{summary}");
+    assert!(site.join("tags/nccl/index.html").is_file());
+    // Only that folder can be shown.
+    let error = app.call("show_folder", json!({ "path": "/" })).unwrap_err();
+    assert_eq!(error["kind"], "invalid");
+}

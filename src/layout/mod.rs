@@ -1,0 +1,447 @@
+//! Blogs made with other tools, opened as they are: which tool a folder is
+//! laid out for (Hugo, Zola, Jekyll, tailwind-nextjs-starter-blog, or Hanji's
+//! own), where its posts and static files are, which files are posts, which
+//! syntax their Markdown may hold, and the site settings from its settings file.
+//!
+//! Detection asks about the folder through [`Folder`], which the loader
+//! answers from the disk; every settings file is parsed from a string.
+
+mod hugo;
+mod jekyll;
+mod next_starter;
+mod zola;
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::config::Config;
+use crate::content::front_matter::{self, Format, RawField};
+use crate::diagnostics::Diagnostic;
+use crate::markdown::Syntax;
+
+pub(crate) use jekyll::is_jekyll_post;
+pub use jekyll::{dated_file_name, title_from_name};
+
+/// Where `hanji export` writes, without `--out`, in a blog made with another
+/// tool: not `public/`, which is Hugo's and Zola's output and the Next.js
+/// starter's static files.
+pub const OTHER_OUTPUT_DIR: &str = "hanji-public";
+
+/// Hanji's theme overrides in a Zola blog, whose `templates/` are Zola's own.
+pub const ZOLA_TEMPLATES_DIR: &str = "hanji-templates";
+
+/// The tool a blog folder is laid out for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    #[default]
+    Hanji,
+    Hugo,
+    Zola,
+    Jekyll,
+    /// tailwind-nextjs-starter-blog.
+    NextStarter,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 5] = [Kind::Hanji, Kind::Hugo, Kind::Zola, Kind::Jekyll, Kind::NextStarter];
+
+    /// As people call it: `Hugo`, `Next.js starter`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Hanji => "Hanji",
+            Kind::Hugo => "Hugo",
+            Kind::Zola => "Zola",
+            Kind::Jekyll => "Jekyll",
+            Kind::NextStarter => "Next.js starter",
+        }
+    }
+
+    /// As `layout = "…"` in `hanji.toml` names it.
+    pub fn setting(self) -> &'static str {
+        match self {
+            Kind::Hanji => "hanji",
+            Kind::Hugo => "hugo",
+            Kind::Zola => "zola",
+            Kind::Jekyll => "jekyll",
+            Kind::NextStarter => "next-starter",
+        }
+    }
+
+    pub fn from_setting(value: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|kind| kind.setting() == value)
+    }
+}
+
+/// A folder copied to the site as it is, and where in the site it goes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StaticDir {
+    /// Relative to the blog folder: `static`.
+    pub folder: PathBuf,
+    /// The site path its files go under: `""` for the top, `assets/`.
+    pub site_path: String,
+}
+
+/// How a blog folder is laid out. The posts folder and the export folder are
+/// settings (`posts_dir`, `output_dir`), which detection fills in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Layout {
+    pub kind: Kind,
+    /// The tool's settings file the site settings were read from
+    /// (`hugo.toml`), relative to the blog folder.
+    pub settings_file: Option<PathBuf>,
+    /// `hanji.toml` named the kind (`layout = "hugo"`) rather than detection.
+    pub chosen_by_setting: bool,
+    pub static_dirs: Vec<StaticDir>,
+    /// Where the blog's versions of the theme's templates are.
+    pub templates_dir: PathBuf,
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Layout::of(Kind::Hanji)
+    }
+}
+
+impl Layout {
+    /// The folders of a `kind` of blog.
+    pub fn of(kind: Kind) -> Layout {
+        let at_top = |folder: &str| StaticDir { folder: folder.into(), site_path: String::new() };
+        let static_dirs = match kind {
+            Kind::Hanji | Kind::Hugo | Kind::Zola => vec![at_top(crate::load::STATIC_DIR)],
+            Kind::Jekyll => jekyll::STATIC_DIRS
+                .iter()
+                .map(|folder| StaticDir { folder: folder.into(), site_path: format!("{folder}/") })
+                .collect(),
+            Kind::NextStarter => vec![at_top("public")],
+        };
+        let templates_dir = if kind == Kind::Zola { ZOLA_TEMPLATES_DIR } else { crate::site::theme::TEMPLATES_DIR };
+        Layout { kind, settings_file: None, chosen_by_setting: false, static_dirs, templates_dir: templates_dir.into() }
+    }
+
+    /// Whether a file in the posts folder is a post: Markdown (and MDX in the
+    /// Next.js starter), but not a Zola or Hugo section's `_index.md`.
+    pub fn is_post_file(&self, path: &Path) -> bool {
+        let mdx = self.kind == Kind::NextStarter && path.extension().is_some_and(|e| e == "mdx");
+        crate::load::is_post_file(path) || (mdx && path.file_stem().is_none_or(|s| s != "_index"))
+    }
+
+    /// The syntax besides Markdown that the post at `path` may hold.
+    pub fn syntax_of(&self, path: &Path) -> Syntax {
+        match self.kind {
+            Kind::Hanji => Syntax::Markdown,
+            Kind::Hugo => Syntax::Hugo,
+            Kind::Zola => Syntax::Zola,
+            Kind::Jekyll => Syntax::Liquid,
+            Kind::NextStarter if path.extension().is_some_and(|e| e == "mdx") => Syntax::Mdx,
+            Kind::NextStarter => Syntax::Markdown,
+        }
+    }
+
+    /// Where a file of a static folder goes in the site: `static/a.png` →
+    /// `a.png`, Jekyll's `assets/a.png` → `assets/a.png`.
+    pub fn static_site_path(&self, file: &Path) -> Option<String> {
+        self.static_dirs.iter().find_map(|dir| {
+            let rest = file.strip_prefix(&dir.folder).ok()?;
+            let rest: Vec<_> = rest.components().map(|c| c.as_os_str().to_string_lossy()).collect();
+            Some(format!("{}{}", dir.site_path, rest.join("/")))
+        })
+    }
+
+    /// The files that could be at `site_path` (`images/a.png`), one per static
+    /// folder that holds that part of the site.
+    pub fn static_files(&self, site_path: &str) -> Vec<PathBuf> {
+        self.static_dirs
+            .iter()
+            .filter_map(|dir| site_path.strip_prefix(dir.site_path.as_str()).map(|rest| dir.folder.join(rest)))
+            .collect()
+    }
+
+    /// One line for `hanji check` and the app: `detected a Hugo blog
+    /// (hugo.toml): posts in content/posts`. None for a Hanji blog.
+    pub fn describe(&self, posts_dir: &Path) -> Option<String> {
+        if self.kind == Kind::Hanji {
+            return None;
+        }
+        let how = if self.chosen_by_setting {
+            format!("a {} blog, as hanji.toml says", self.kind.name())
+        } else {
+            format!("detected a {} blog", self.kind.name())
+        };
+        let from = self.settings_file.as_ref().map(|file| format!(" ({})", file.display())).unwrap_or_default();
+        Some(format!("{how}{from}: posts in {}", posts_dir.display()))
+    }
+}
+
+/// What detection asks of the blog folder; the loader answers from the disk.
+pub trait Folder {
+    fn is_file(&self, path: &Path) -> bool;
+    fn is_dir(&self, path: &Path) -> bool;
+    /// The text of a file, or why it cannot be read.
+    fn read(&self, path: &Path) -> Result<String, String>;
+}
+
+/// The settings files of every tool, the ones Hugo may keep in
+/// `config/_default/` too: a change to any of them may change the layout.
+pub fn is_settings_file(path: &Path) -> bool {
+    [hugo::SETTINGS, zola::SETTINGS, jekyll::SETTINGS, next_starter::SETTINGS]
+        .iter()
+        .any(|files| files.iter().any(|file| path == Path::new(file)))
+}
+
+/// The layout and the settings found in a folder: the base that `hanji.toml`
+/// is read over.
+#[derive(Debug)]
+pub struct Detected {
+    pub config: Config,
+    /// Problems with the tool's settings file.
+    pub problems: Vec<Diagnostic>,
+}
+
+/// Finds how `folder` is laid out, or takes `wanted` (from `hanji.toml`), and
+/// reads that tool's settings. A folder of no known tool is a Hanji blog.
+pub fn detect(folder: &dyn Folder, wanted: Option<Kind>) -> Detected {
+    let (kind, settings_file) = match wanted {
+        Some(kind) => (kind, settings_files(kind).iter().map(PathBuf::from).find(|file| folder.is_file(file))),
+        None => detect_kind(folder).unwrap_or((Kind::Hanji, None)),
+    };
+    let mut layout = Layout::of(kind);
+    layout.settings_file = settings_file.clone();
+    layout.chosen_by_setting = wanted.is_some();
+    let mut config = Config { layout, ..Config::default() };
+    let mut problems = Vec::new();
+    if kind == Kind::Hanji {
+        return Detected { config, problems };
+    }
+    config.posts_dir = posts_dir(kind, folder);
+    config.output_dir = OTHER_OUTPUT_DIR.into();
+    if let Some(file) = settings_file {
+        match folder.read(&file) {
+            Ok(text) => {
+                let settings = read_settings(kind, &file, text.trim_start_matches('\u{feff}'), &mut problems);
+                settings.apply(&mut config, &file, &mut problems);
+            }
+            Err(reason) => problems.push(
+                Diagnostic::error(&file, 1, 1, format!("cannot read the settings: {reason}"))
+                    .with_hint("check the file's permissions; default settings are used meanwhile"),
+            ),
+        }
+    }
+    Detected { config, problems }
+}
+
+/// The settings files a kind of blog may have, preferred first.
+fn settings_files(kind: Kind) -> &'static [&'static str] {
+    match kind {
+        Kind::Hanji => &[],
+        Kind::Hugo => hugo::SETTINGS,
+        Kind::Zola => zola::SETTINGS,
+        Kind::Jekyll => jekyll::SETTINGS,
+        Kind::NextStarter => next_starter::SETTINGS,
+    }
+}
+
+/// The tool a folder is laid out for, from the files only that tool has. A
+/// `config.toml` is Zola's when it sets Zola's required `base_url`, else Hugo's.
+fn detect_kind(folder: &dyn Folder) -> Option<(Kind, Option<PathBuf>)> {
+    let first = |files: &[&str]| files.iter().map(PathBuf::from).find(|file| folder.is_file(file));
+    if let Some(file) = first(next_starter::SETTINGS) {
+        return Some((Kind::NextStarter, Some(file)));
+    }
+    if let Some(file) = first(hugo::OWN_SETTINGS) {
+        return Some((Kind::Hugo, Some(file)));
+    }
+    if let Some(file) = first(jekyll::SETTINGS) {
+        return Some((Kind::Jekyll, Some(file)));
+    }
+    if folder.is_dir(Path::new(jekyll::POSTS_DIR)) {
+        return Some((Kind::Jekyll, None));
+    }
+    if !folder.is_dir(Path::new("content")) {
+        return None;
+    }
+    let shared = Path::new("config.toml");
+    if folder.is_file(shared) {
+        let text = folder.read(shared).unwrap_or_default();
+        let kind = if zola::is_zola_settings(&text) { Kind::Zola } else { Kind::Hugo };
+        return Some((kind, Some(shared.into())));
+    }
+    first(hugo::YAML_SETTINGS).map(|file| (Kind::Hugo, Some(file)))
+}
+
+fn posts_dir(kind: Kind, folder: &dyn Folder) -> PathBuf {
+    match kind {
+        Kind::Hanji => Config::default().posts_dir,
+        Kind::Hugo => hugo::POSTS_DIRS
+            .iter()
+            .map(PathBuf::from)
+            .find(|dir| folder.is_dir(dir))
+            .unwrap_or_else(|| "content".into()),
+        Kind::Zola => "content".into(),
+        Kind::Jekyll => jekyll::POSTS_DIR.into(),
+        Kind::NextStarter => next_starter::POSTS_DIR.into(),
+    }
+}
+
+fn read_settings(kind: Kind, file: &Path, text: &str, problems: &mut Vec<Diagnostic>) -> Settings {
+    if kind == Kind::NextStarter {
+        let (settings, found) = next_starter::settings(text);
+        problems.extend(found.into_iter().map(|problem| problem.in_file(file)));
+        return settings;
+    }
+    let format = if file.extension().is_some_and(|e| e == "toml") { Format::Toml } else { Format::Yaml };
+    let fields = match front_matter::read_fields(text, format) {
+        Ok(fields) => fields,
+        Err(problem) => {
+            let name = file.display();
+            let problem = problem.with_hint(format!(
+                "fix {name} as {} would need it; Hanji's default settings are used meanwhile",
+                kind.name()
+            ));
+            problems.push(problem.in_file(file));
+            return Settings::default();
+        }
+    };
+    match kind {
+        Kind::Hugo => hugo::settings(&fields),
+        Kind::Zola => zola::settings(&fields),
+        Kind::Jekyll => jekyll::settings(&fields),
+        Kind::Hanji | Kind::NextStarter => Settings::default(),
+    }
+}
+
+/// A value in a tool's settings, with where its key is, to point at it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Setting {
+    pub value: String,
+    pub line: usize,
+    pub column: usize,
+    /// The tool's name for it (`languageCode`).
+    pub key: String,
+}
+
+/// The site settings another tool's settings file gives.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Settings {
+    pub title: Option<Setting>,
+    pub description: Option<Setting>,
+    pub base_url: Option<Setting>,
+    pub locale: Option<Setting>,
+    pub author: Option<Setting>,
+}
+
+impl Settings {
+    fn apply(self, config: &mut Config, file: &Path, problems: &mut Vec<Diagnostic>) {
+        let text = |setting: Option<Setting>| setting.map(|s| s.value).filter(|v| !v.trim().is_empty());
+        if let Some(title) = text(self.title) {
+            config.title = title;
+        }
+        if let Some(description) = text(self.description) {
+            config.description = description;
+        }
+        if let Some(base_url) = text(self.base_url) {
+            config.base_url = base_url;
+        }
+        if let Some(author) = text(self.author) {
+            config.author = author;
+        }
+        if let Some(locale) = self.locale.filter(|l| !l.value.trim().is_empty()) {
+            let normalized = normalize_locale(locale.value.trim());
+            if crate::config::is_language_tag(&normalized) {
+                config.locale = normalized;
+            } else {
+                problems.push(
+                    Diagnostic::warning(
+                        file,
+                        locale.line,
+                        locale.column,
+                        format!("`{}` is not a locale: `{}`", locale.key, locale.value),
+                    )
+                    .with_hint(format!(
+                        "dates are written for {}; set `locale = \"ko-KR\"` (or another BCP 47 tag) in hanji.toml",
+                        config.locale
+                    )),
+                );
+            }
+        }
+    }
+}
+
+/// `en-us` → `en-US`, `en_GB` → `en-GB`, `zh-hant-tw` → `zh-Hant-TW`.
+fn normalize_locale(tag: &str) -> String {
+    let parts: Vec<String> = tag
+        .split(['-', '_'])
+        .enumerate()
+        .map(|(index, part)| match (index, part.len()) {
+            (0, _) => part.to_ascii_lowercase(),
+            (_, 2) => part.to_ascii_uppercase(),
+            (_, 4) => {
+                let lower = part.to_ascii_lowercase();
+                let (first, rest) = lower.split_at(1);
+                format!("{}{rest}", first.to_ascii_uppercase())
+            }
+            _ => part.to_string(),
+        })
+        .collect();
+    parts.join("-")
+}
+
+/// The top-level field `key` (any case: Hugo's keys are case-insensitive).
+fn field<'a>(fields: &'a [RawField], key: &str) -> Option<&'a RawField> {
+    fields.iter().find(|field| field.key.eq_ignore_ascii_case(key))
+}
+
+/// A field's value as a setting, if it is text (or a number).
+fn setting(field: &RawField) -> Option<Setting> {
+    setting_at(field, &field.value, &field.key)
+}
+
+/// `value` (found under `field`) as a setting named `key`.
+fn setting_at(field: &RawField, value: &Value, key: &str) -> Option<Setting> {
+    let value = match value {
+        Value::String(text) => text.clone(),
+        Value::Number(number) => number.to_string(),
+        _ => return None,
+    };
+    Some(Setting { value, line: field.line, column: field.column, key: key.to_string() })
+}
+
+/// `key` inside the mapping of `field` (Hugo's `[params] description`).
+fn nested(field: &RawField, key: &str) -> Option<Setting> {
+    let Value::Object(map) = &field.value else { return None };
+    let value = map.iter().find(|(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| v)?;
+    setting_at(field, value, &format!("{}.{key}", field.key))
+}
+
+/// An author given as a name or as `{name: …}`.
+fn author(field: &RawField) -> Option<Setting> {
+    setting(field).or_else(|| nested(field, "name"))
+}
+
+/// For tests of detection: a folder of files given as text.
+#[cfg(test)]
+pub(crate) struct FakeFolder(pub Vec<(&'static str, &'static str)>);
+
+#[cfg(test)]
+impl Folder for FakeFolder {
+    fn is_file(&self, path: &Path) -> bool {
+        self.0.iter().any(|(file, _)| Path::new(file) == path)
+    }
+
+    fn is_dir(&self, path: &Path) -> bool {
+        self.0.iter().any(|(file, _)| Path::new(file).starts_with(path) && Path::new(file) != path)
+    }
+
+    fn read(&self, path: &Path) -> Result<String, String> {
+        self.0
+            .iter()
+            .find(|(file, _)| Path::new(file) == path)
+            .map(|(_, text)| text.to_string())
+            .ok_or_else(|| "not found".to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests;

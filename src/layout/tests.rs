@@ -1,0 +1,188 @@
+//! Detection and settings of each layout, from folders given as text.
+
+use std::path::{Path, PathBuf};
+
+use jiff::civil::date;
+
+use super::*;
+use crate::diagnostics::Severity;
+
+fn detected(files: Vec<(&'static str, &'static str)>) -> Detected {
+    detect(&FakeFolder(files), None)
+}
+
+#[test]
+fn a_folder_of_no_other_tool_is_a_hanji_blog() {
+    let found = detected(vec![("hanji.toml", ""), ("posts/a.md", ""), ("content/x.md", "")]);
+    assert_eq!(found.config, Config::default());
+    assert_eq!(found.config.layout.describe(Path::new("posts")), None);
+    assert!(found.problems.is_empty());
+}
+
+#[test]
+fn hugo_is_found_by_its_settings_and_read() {
+    let settings = "baseURL = 'https://h.example/'\nlanguageCode = 'en-us'\ntitle = 'H'\n\
+                    [params]\ndescription = 'About'\n[params.author]\nname = 'Kim'\n";
+    let found = detected(vec![("hugo.toml", settings), ("content/posts/a.md", ""), ("content/blog/b.md", "")]);
+    let config = &found.config;
+    assert_eq!(config.layout.kind, Kind::Hugo);
+    assert_eq!(config.layout.settings_file.as_deref(), Some(Path::new("hugo.toml")));
+    assert_eq!(config.posts_dir, PathBuf::from("content/posts"), "the first posts section found");
+    assert_eq!(config.output_dir, PathBuf::from("hanji-public"), "not Hugo's own public/");
+    assert_eq!(
+        (config.title.as_str(), config.base_url.as_str(), config.locale.as_str()),
+        ("H", "https://h.example/", "en-US")
+    );
+    assert_eq!((config.description.as_str(), config.author.as_str()), ("About", "Kim"));
+    assert_eq!(
+        config.layout.describe(&config.posts_dir).as_deref(),
+        Some("detected a Hugo blog (hugo.toml): posts in content/posts")
+    );
+    assert!(found.problems.is_empty(), "{:?}", found.problems);
+}
+
+#[test]
+fn hugo_keys_match_in_any_case_and_yaml_works() {
+    let settings = "BaseURL: https://y.example/\ntitle: Y\nparams:\n  author: Lee\n";
+    let found = detected(vec![("config.yaml", settings), ("content/post/a.md", "")]);
+    assert_eq!(found.config.layout.kind, Kind::Hugo);
+    assert_eq!(found.config.posts_dir, PathBuf::from("content/post"));
+    assert_eq!(found.config.base_url, "https://y.example/");
+    assert_eq!(found.config.author, "Lee");
+}
+
+#[test]
+fn config_toml_is_zolas_when_it_has_base_url() {
+    let zola = "base_url = \"https://z.example\"\ntitle = \"Z\"\ndefault_language = \"ko\"\n\
+                [[taxonomies]]\nname = \"tags\"\n[extra]\nauthor = \"Park\"\n";
+    let found = detected(vec![("config.toml", zola), ("content/blog/a.md", "")]);
+    let config = &found.config;
+    assert_eq!(config.layout.kind, Kind::Zola);
+    assert_eq!(config.posts_dir, PathBuf::from("content"));
+    assert_eq!(config.layout.templates_dir, PathBuf::from("hanji-templates"), "Zola's templates/ are Tera");
+    assert_eq!((config.title.as_str(), config.locale.as_str(), config.author.as_str()), ("Z", "ko", "Park"));
+
+    let hugo = "baseurl = \"https://h.example\"\n[params]\nbase_url = \"not at the top\"\n";
+    let found = detected(vec![("config.toml", hugo), ("content/a.md", "")]);
+    assert_eq!(found.config.layout.kind, Kind::Hugo);
+    assert_eq!(found.config.posts_dir, PathBuf::from("content"), "no posts section: all of content/");
+
+    let without_content = detected(vec![("config.toml", zola), ("posts/a.md", "")]);
+    assert_eq!(without_content.config.layout.kind, Kind::Hanji, "a config.toml alone is not a blog of theirs");
+}
+
+#[test]
+fn jekyll_settings_make_the_base_url_from_url_and_baseurl() {
+    let settings = "title: J\nurl: \"https://j.example\"\nbaseurl: \"/blog\"\nlang: en_GB\nauthor:\n  name: Choi\n";
+    let found = detected(vec![("_config.yml", settings), ("_posts/2026-01-01-a.md", "")]);
+    let config = &found.config;
+    assert_eq!(config.layout.kind, Kind::Jekyll);
+    assert_eq!(config.posts_dir, PathBuf::from("_posts"));
+    assert_eq!(config.base_url, "https://j.example/blog");
+    assert_eq!((config.locale.as_str(), config.author.as_str()), ("en-GB", "Choi"));
+    let only_posts = detected(vec![("_posts/2026-01-01-a.md", "")]);
+    assert_eq!(only_posts.config.layout.kind, Kind::Jekyll);
+    assert_eq!(only_posts.config.layout.settings_file, None);
+}
+
+#[test]
+fn next_starter_is_found_by_its_site_metadata() {
+    let metadata = "const siteMetadata = {\n  title: 'N',\n  siteUrl: 'https://n.example',\n  locale: 'ko-KR',\n}\n";
+    let found = detected(vec![("data/siteMetadata.js", metadata), ("data/blog/a.mdx", ""), ("hugo.toml", "")]);
+    let config = &found.config;
+    assert_eq!(config.layout.kind, Kind::NextStarter);
+    assert_eq!(config.posts_dir, PathBuf::from("data/blog"));
+    assert_eq!((config.title.as_str(), config.locale.as_str()), ("N", "ko-KR"));
+    assert_eq!(config.layout.static_dirs, [StaticDir { folder: "public".into(), site_path: String::new() }]);
+    assert_eq!(
+        config.layout.describe(&config.posts_dir).as_deref(),
+        Some("detected a Next.js starter blog (data/siteMetadata.js): posts in data/blog")
+    );
+}
+
+#[test]
+fn hanji_toml_can_name_the_layout() {
+    let folder = FakeFolder(vec![("hugo.toml", "title = 'H'"), ("posts/a.md", "")]);
+    let hanji = detect(&folder, Some(Kind::Hanji));
+    assert_eq!(hanji.config.layout.kind, Kind::Hanji);
+    assert_eq!(hanji.config.title, "My blog", "the other tool's settings are not read");
+    let zola = detect(&FakeFolder(vec![("content/a.md", "")]), Some(Kind::Zola));
+    assert_eq!(zola.config.layout.kind, Kind::Zola);
+    assert_eq!(zola.config.layout.settings_file, None);
+    assert_eq!(
+        zola.config.layout.describe(&zola.config.posts_dir).as_deref(),
+        Some("a Zola blog, as hanji.toml says: posts in content")
+    );
+}
+
+#[test]
+fn a_broken_settings_file_is_reported_at_its_line_and_defaults_are_used() {
+    let found = detected(vec![("hugo.toml", "title = 'ok'\nbaseURL = \n"), ("content/posts/a.md", "")]);
+    assert_eq!(found.config.layout.kind, Kind::Hugo, "still a Hugo blog");
+    assert_eq!(found.config.title, "My blog");
+    assert_eq!(found.problems.len(), 1);
+    let problem = &found.problems[0];
+    assert_eq!((problem.path.as_path(), problem.line, problem.severity), (Path::new("hugo.toml"), 2, Severity::Error));
+    assert!(problem.hint.as_deref().unwrap().contains("Hugo"), "{problem:?}");
+
+    let found = detected(vec![("_config.yml", "title: [unclosed\n"), ("_posts/x.md", "")]);
+    assert_eq!(found.problems[0].path, PathBuf::from("_config.yml"));
+}
+
+#[test]
+fn a_locale_that_is_not_one_is_a_warning_naming_the_key() {
+    let found = detected(vec![("hugo.toml", "title = 'T'\nlanguageCode = 'English please'\n")]);
+    assert_eq!(found.config.locale, "en-US");
+    let problem = &found.problems[0];
+    assert_eq!((problem.line, problem.column, problem.severity), (2, 1, Severity::Warning));
+    assert_eq!(problem.message, "`languageCode` is not a locale: `English please`");
+}
+
+#[test]
+fn locales_are_written_the_bcp_47_way() {
+    assert_eq!(normalize_locale("en-us"), "en-US");
+    assert_eq!(normalize_locale("EN_gb"), "en-GB");
+    assert_eq!(normalize_locale("zh-hant-tw"), "zh-Hant-TW");
+    assert_eq!(normalize_locale("ko"), "ko");
+}
+
+#[test]
+fn jekyll_file_names_give_date_and_name() {
+    let named = |path: &str| dated_file_name(Path::new(path)).map(|(d, name)| (d, name.to_string()));
+    assert_eq!(named("_posts/2026-07-17-hello-world.md"), Some((date(2026, 7, 17), "hello-world".to_string())));
+    assert_eq!(named("_posts/notes/2026-7-1-a.markdown"), Some((date(2026, 7, 1), "a".to_string())));
+    assert_eq!(named("cat/_posts/2026-01-02-x-y.md"), Some((date(2026, 1, 2), "x-y".to_string())));
+    assert_eq!(named("posts/2026-07-17-hello.md"), None, "only in a `_posts` folder");
+    assert_eq!(named("_posts/2026-02-30-no-such-day.md"), None);
+    assert_eq!(named("_posts/2026-07-17.md"), None, "no name");
+    assert_eq!(named("_posts/hello.md"), None);
+    assert_eq!(title_from_name("my-first-post"), "My First Post");
+    assert_eq!(title_from_name("분산-학습"), "분산 학습");
+}
+
+#[test]
+fn each_layout_says_which_files_are_posts_and_where_static_files_go() {
+    let next = Layout::of(Kind::NextStarter);
+    assert!(next.is_post_file(Path::new("data/blog/a.mdx")));
+    assert!(!Layout::default().is_post_file(Path::new("posts/a.mdx")), "MDX is the Next.js starter's");
+    assert!(!Layout::of(Kind::Zola).is_post_file(Path::new("content/blog/_index.md")));
+    assert_eq!(next.syntax_of(Path::new("data/blog/a.mdx")), Syntax::Mdx);
+    assert_eq!(next.syntax_of(Path::new("data/blog/a.md")), Syntax::Markdown);
+    assert_eq!(Layout::of(Kind::Jekyll).syntax_of(Path::new("_posts/a.md")), Syntax::Liquid);
+
+    let jekyll = Layout::of(Kind::Jekyll);
+    assert_eq!(jekyll.static_site_path(Path::new("assets/img/a.png")).as_deref(), Some("assets/img/a.png"));
+    assert_eq!(jekyll.static_files("assets/img/a.png"), [PathBuf::from("assets/img/a.png")]);
+    assert_eq!(jekyll.static_site_path(Path::new("_posts/a.png")), None);
+    assert_eq!(next.static_site_path(Path::new("public/static/a.png")).as_deref(), Some("static/a.png"));
+    assert_eq!(next.static_files("static/a.png"), [PathBuf::from("public/static/a.png")]);
+}
+
+#[test]
+fn settings_files_of_every_tool_are_known() {
+    for file in ["hugo.toml", "config.toml", "config/_default/hugo.toml", "_config.yml", "data/siteMetadata.js"] {
+        assert!(is_settings_file(Path::new(file)), "{file}");
+    }
+    assert!(!is_settings_file(Path::new("content/config.toml")));
+    assert!(!is_settings_file(Path::new("hanji.toml")), "hanji.toml is Hanji's own");
+}

@@ -1,0 +1,35 @@
+//! Zola: `config.toml` (told from Hugo's by Zola's required `base_url`), posts
+//! anywhere under `content/` (its sections' `_index.md` are not posts), and
+//! the site settings from its keys.
+
+use super::{Settings, author, field, nested, setting};
+use crate::content::front_matter::RawField;
+
+pub(super) const SETTINGS: &[&str] = &["config.toml"];
+
+/// Whether a `config.toml` is Zola's: it sets `base_url` before any table
+/// (read line by line, so a file with a TOML error is still recognised).
+pub(super) fn is_zola_settings(text: &str) -> bool {
+    for line in text.lines() {
+        let line = line.trim_start();
+        if line.starts_with('[') {
+            return false;
+        }
+        let key = line.split('=').next().unwrap_or("").trim().trim_matches(['"', '\'']);
+        if line.contains('=') && key == "base_url" {
+            return true;
+        }
+    }
+    false
+}
+
+pub(super) fn settings(fields: &[RawField]) -> Settings {
+    let extra = field(fields, "extra");
+    Settings {
+        title: field(fields, "title").and_then(setting),
+        description: field(fields, "description").and_then(setting),
+        base_url: field(fields, "base_url").and_then(setting),
+        locale: field(fields, "default_language").and_then(setting),
+        author: field(fields, "author").and_then(author).or_else(|| extra.and_then(|e| nested(e, "author"))),
+    }
+}

@@ -1,0 +1,684 @@
+//! Other tools' syntax in a post's Markdown: Hugo shortcodes, Zola shortcodes,
+//! Liquid tags and output, MDX components and `import`/`export` lines. Found
+//! here by small hand-written scanners, never starting inside code or math;
+//! the writer renders the harmless ones (a figure, a link to a video, an
+//! image, a code block) and shows the rest as written, with a warning.
+
+use std::ops::Range;
+
+use super::Syntax;
+
+/// One construct of another tool's syntax, found in the body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Construct {
+    /// Its bytes in the body, delimiters included.
+    pub range: Range<usize>,
+    pub shown: Shown,
+}
+
+/// What a construct becomes in the page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Shown {
+    /// Nothing: Liquid's `{% raw %}` and `{% endraw %}` only ask for the text
+    /// between them to be left as it is, which it is.
+    Nothing,
+    /// This text: an escaped shortcode, `{{</* x */>}}`, is `{{< x >}}`.
+    Text(String),
+    /// Hugo's `figure`.
+    Figure { src: String, alt: String, caption: String, link: String },
+    /// MDX's `<Image src=… alt=…/>`.
+    Image { src: String, alt: String },
+    /// A link to a video, where the tool would embed its player.
+    Video { url: String, label: String },
+    /// A `highlight` block, as a fenced code block.
+    Code { lang: String, code: String },
+    /// Shown as written, and reported as `what` is not rendered.
+    Unrendered { what: String, hint: &'static str },
+}
+
+const HUGO_HINT: &str = "Hanji does not run Hugo shortcodes: write it in Markdown, or keep it for Hugo";
+const ZOLA_HINT: &str = "Hanji does not run Zola shortcodes: write it in Markdown, or keep it for Zola";
+const LIQUID_HINT: &str = "Hanji does not run Liquid: write it in Markdown, or keep it for Jekyll";
+const MDX_HINT: &str = "Hanji runs no JavaScript: write it in Markdown, or keep it for the Next.js site";
+
+/// Delimiters of each syntax's tags: (open, close).
+const HUGO: &[(&str, &str)] = &[("{{<", ">}}"), ("{{%", "%}}")];
+const ZOLA: &[(&str, &str)] = &[("{{", "}}"), ("{%", "%}")];
+const LIQUID: &[(&str, &str)] = &[("{%", "%}"), ("{{", "}}")];
+
+/// Whether the body may hold any of `syntax`: a cheap test that spares most
+/// posts the search.
+pub(super) fn may_have(body: &str, syntax: Syntax) -> bool {
+    match syntax {
+        Syntax::Markdown => false,
+        Syntax::Hugo => body.contains("{{<") || body.contains("{{%"),
+        Syntax::Zola | Syntax::Liquid => body.contains("{{") || body.contains("{%"),
+        Syntax::Mdx => body.contains('<') || body.contains("import") || body.contains("export"),
+    }
+}
+
+/// Every construct of `syntax` in `body`, in order, none overlapping. None
+/// starts inside `code` (the byte ranges of code spans, code blocks and math).
+pub(super) fn find(body: &str, syntax: Syntax, code: &[Range<usize>]) -> Vec<Construct> {
+    let mut code = code.to_vec();
+    code.sort_by_key(|r| r.start);
+    let mut scan = Scan { body, code, found: Vec::new() };
+    let mut at = 0;
+    while let Some(start) = scan.candidate(at, syntax) {
+        if let Some(end) = scan.code_end(start) {
+            at = end;
+            continue;
+        }
+        let end = match syntax {
+            Syntax::Markdown => None,
+            Syntax::Hugo => scan.hugo(start),
+            Syntax::Zola => scan.zola(start),
+            Syntax::Liquid => scan.liquid(start),
+            Syntax::Mdx => scan.mdx(start),
+        };
+        // Candidates start with an ASCII character, so `start + 1` is a boundary.
+        at = end.unwrap_or(start + 1);
+    }
+    scan.found
+}
+
+struct Scan<'a> {
+    body: &'a str,
+    code: Vec<Range<usize>>,
+    found: Vec<Construct>,
+}
+
+/// A tag as found: where it ends, which delimiters it has, and its inside.
+struct Tag<'a> {
+    end: usize,
+    open: &'static str,
+    close: &'static str,
+    inner: &'a str,
+}
+
+impl<'a> Scan<'a> {
+    /// Where the next construct of `syntax` may start, at or after `at`.
+    fn candidate(&self, at: usize, syntax: Syntax) -> Option<usize> {
+        let bytes = self.body.as_bytes();
+        let rest = self.body.get(at..)?;
+        match syntax {
+            Syntax::Markdown => None,
+            Syntax::Hugo | Syntax::Zola | Syntax::Liquid => {
+                let mut from = 0;
+                loop {
+                    let i = rest[from..].find('{')? + from;
+                    if matches!(rest.as_bytes().get(i + 1), Some(b'{' | b'%')) {
+                        return Some(at + i);
+                    }
+                    from = i + 1;
+                }
+            }
+            Syntax::Mdx => (at..bytes.len()).find(|&i| {
+                bytes[i] == b'<'
+                    || ((i == 0 || bytes[i - 1] == b'\n')
+                        && (bytes[i..].starts_with(b"import") || bytes[i..].starts_with(b"export")))
+            }),
+        }
+    }
+
+    /// The end of the code range holding `at`, if it is in code.
+    fn code_end(&self, at: usize) -> Option<usize> {
+        let index = self.code.partition_point(|r| r.start <= at).checked_sub(1)?;
+        let range = &self.code[index];
+        (at < range.end).then_some(range.end)
+    }
+
+    fn push(&mut self, range: Range<usize>, shown: Shown) -> Option<usize> {
+        let end = range.end;
+        self.found.push(Construct { range, shown });
+        Some(end)
+    }
+
+    /// The tag with one of `delimiters` starting at `start`: up to the first
+    /// closing delimiter outside quotes. None if it is not closed before the
+    /// next tag opens (a lone `{{` in prose).
+    fn tag(&self, start: usize, delimiters: &[(&'static str, &'static str)], quotes: &str) -> Option<Tag<'a>> {
+        let body = self.body;
+        let (open, close) = delimiters.iter().find(|(open, _)| body[start..].starts_with(open))?;
+        let from = start + open.len();
+        let mut chars = body[from..].char_indices();
+        while let Some((i, c)) = chars.next() {
+            let at = from + i;
+            if body[at..].starts_with(close) {
+                return Some(Tag { end: at + close.len(), open, close, inner: &body[from..at] });
+            }
+            if delimiters.iter().any(|(o, _)| body[at..].starts_with(o)) {
+                return None;
+            }
+            if quotes.contains(c) {
+                // To the closing quote; `\"` does not close a `"` string.
+                let mut escaped = false;
+                let closed = chars.by_ref().any(|(_, d)| {
+                    let closes = d == c && !escaped;
+                    escaped = d == '\\' && !escaped && c != '`';
+                    closes
+                });
+                if !closed {
+                    return None;
+                }
+            }
+        }
+        None
+    }
+
+    /// The next tag named `name` after `from` (`/highlight`, `endraw`).
+    fn closing(
+        &self,
+        from: usize,
+        delimiters: &[(&'static str, &'static str)],
+        quotes: &str,
+        name: &str,
+    ) -> Option<(usize, Tag<'a>)> {
+        let mut at = from;
+        loop {
+            let start = at + self.body[at..].find('{')?;
+            if let Some(tag) = self.tag(start, delimiters, quotes)
+                && tag_name(tag.inner) == name
+            {
+                return Some((start, tag));
+            }
+            at = start + 1;
+        }
+    }
+
+    fn hugo(&mut self, start: usize) -> Option<usize> {
+        let tag = self.tag(start, HUGO, "\"`")?;
+        let range = start..tag.end;
+        let inner = tag.inner.trim();
+        if let Some(comment) = inner.strip_prefix("/*").and_then(|i| i.strip_suffix("*/")) {
+            let text = format!("{} {} {}", tag.open, comment.trim(), tag.close);
+            return self.push(range, Shown::Text(text));
+        }
+        let call = Call::hugo(inner);
+        let shown = match call.name.as_str() {
+            "figure" if !call.named("src").is_empty() => Shown::Figure {
+                src: call.named("src"),
+                alt: call.named("alt"),
+                caption: Some(call.named("caption")).filter(|c| !c.is_empty()).unwrap_or(call.named("title")),
+                link: call.named("link"),
+            },
+            "youtube" if !call.arg("id", 0).is_empty() => youtube(&call.arg("id", 0), &call.named("title")),
+            "vimeo" if !call.arg("id", 0).is_empty() => vimeo(&call.arg("id", 0), &call.named("title")),
+            "highlight" => {
+                let Some((close_start, close)) = self.closing(tag.end, HUGO, "\"`", "/highlight") else {
+                    return self.push(range, unrendered("Hugo shortcode `highlight` without its end", HUGO_HINT));
+                };
+                let code = code_between(&self.body[tag.end..close_start]);
+                return self.push(start..close.end, Shown::Code { lang: call.arg("lang", 0), code });
+            }
+            name => unrendered(&format!("Hugo shortcode `{name}`"), HUGO_HINT),
+        };
+        self.push(range, shown)
+    }
+
+    fn zola(&mut self, start: usize) -> Option<usize> {
+        let tag = self.tag(start, ZOLA, "\"'`")?;
+        let range = start..tag.end;
+        let inner = tag.inner.trim();
+        if let Some(comment) = inner.strip_prefix("/*").and_then(|i| i.strip_suffix("*/")) {
+            let text = format!("{} {} {}", tag.open, comment.trim(), tag.close);
+            return self.push(range, Shown::Text(text));
+        }
+        if tag.open == "{%" && inner == "end" {
+            return self.push(range, unrendered("Zola shortcode end `{% end %}`", ZOLA_HINT));
+        }
+        // Only a call is a shortcode: `{{ x }}` in a Zola post is text.
+        let name_end = inner.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(inner.len());
+        let (name, args) = inner.split_at(name_end);
+        let args = args.trim().strip_prefix('(')?.strip_suffix(')')?;
+        if name.is_empty() {
+            return None;
+        }
+        let call = Call::zola(name, args);
+        let shown = match name {
+            "youtube" if !call.named("id").is_empty() => youtube(&call.named("id"), ""),
+            "vimeo" if !call.named("id").is_empty() => vimeo(&call.named("id"), ""),
+            _ => unrendered(&format!("Zola shortcode `{name}`"), ZOLA_HINT),
+        };
+        self.push(range, shown)
+    }
+
+    fn liquid(&mut self, start: usize) -> Option<usize> {
+        let tag = self.tag(start, LIQUID, "\"'")?;
+        let range = start..tag.end;
+        let inner = tag.inner.trim_matches('-').trim();
+        if tag.open == "{{" {
+            let written = shorten(&self.body[range.clone()]);
+            return self.push(range, unrendered(&format!("Liquid output `{written}`"), LIQUID_HINT));
+        }
+        let name = first_word(inner);
+        match name {
+            "raw" => {
+                let Some((close_start, close)) = self.closing(tag.end, LIQUID, "\"'", "endraw") else {
+                    return self.push(range, unrendered("Liquid tag `raw` without its `endraw`", LIQUID_HINT));
+                };
+                // What is between is left alone: not looked at for Liquid.
+                self.push(range, Shown::Nothing);
+                self.push(close_start..close.end, Shown::Nothing)
+            }
+            "highlight" => {
+                let Some((close_start, close)) = self.closing(tag.end, LIQUID, "\"'", "endhighlight") else {
+                    return self
+                        .push(range, unrendered("Liquid tag `highlight` without its `endhighlight`", LIQUID_HINT));
+                };
+                let lang = inner.split_whitespace().nth(1).unwrap_or("").to_string();
+                let code = code_between(&self.body[tag.end..close_start]);
+                self.push(start..close.end, Shown::Code { lang, code })
+            }
+            _ => self.push(range, unrendered(&format!("Liquid tag `{name}`"), LIQUID_HINT)),
+        }
+    }
+
+    fn mdx(&mut self, start: usize) -> Option<usize> {
+        let rest = &self.body[start..];
+        if let Some(keyword) = ["import", "export"].into_iter().find(|k| rest.starts_with(k)) {
+            if !rest[keyword.len()..].starts_with([' ', '\t', '{', '*']) {
+                return None;
+            }
+            // An ES module statement runs to the next blank line, as in MDX.
+            let mut end = start;
+            for line in rest.split_inclusive('\n') {
+                if line.trim().is_empty() {
+                    break;
+                }
+                end += line.len();
+            }
+            let end = start + self.body[start..end].trim_end().len();
+            return self.push(start..end, unrendered(&format!("MDX `{keyword}` line"), MDX_HINT));
+        }
+        let closing = rest.starts_with("</");
+        let name_start = if closing { 2 } else { 1 };
+        if !rest[name_start..].starts_with(|c: char| c.is_ascii_uppercase()) {
+            // Lower case is HTML, which Markdown already passes through.
+            return None;
+        }
+        let name_len = rest[name_start..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+            .unwrap_or(rest.len() - name_start);
+        let name = &rest[name_start..name_start + name_len];
+        let (end, self_closing, attributes) = jsx_attributes(rest, name_start + name_len)?;
+        let range = start..start + end;
+        if closing {
+            return self.push(range, unrendered(&format!("MDX component `</{name}>`"), MDX_HINT));
+        }
+        let text = |key: &str| attributes.iter().find(|(k, _)| k == key).and_then(|(_, v)| v.clone());
+        let shown = match (name, self_closing, text("src")) {
+            ("Image", true, Some(src)) => Shown::Image { src, alt: text("alt").unwrap_or_default() },
+            _ => unrendered(&format!("MDX component `<{name}>`"), MDX_HINT),
+        };
+        self.push(range, shown)
+    }
+}
+
+fn unrendered(what: &str, hint: &'static str) -> Shown {
+    Shown::Unrendered { what: what.to_string(), hint }
+}
+
+fn youtube(id: &str, title: &str) -> Shown {
+    let label = if title.is_empty() { format!("YouTube video {id}") } else { title.to_string() };
+    Shown::Video { url: format!("https://www.youtube.com/watch?v={id}"), label }
+}
+
+fn vimeo(id: &str, title: &str) -> Shown {
+    let label = if title.is_empty() { format!("Vimeo video {id}") } else { title.to_string() };
+    Shown::Video { url: format!("https://vimeo.com/{id}"), label }
+}
+
+fn first_word(text: &str) -> &str {
+    text.split_whitespace().next().unwrap_or("")
+}
+
+/// The name of a tag from its inside: `highlight`, `/highlight` (also when
+/// written `/ highlight`), `endraw` (also in `{%- endraw -%}`).
+fn tag_name(inner: &str) -> String {
+    let inner = inner.trim().trim_matches('-').trim();
+    match inner.strip_prefix('/') {
+        Some(closing) => format!("/{}", first_word(closing)),
+        None => first_word(inner).to_string(),
+    }
+}
+
+/// At most 40 characters of `text`, for a message.
+fn shorten(text: &str) -> String {
+    let mut short: String = text.chars().take(40).collect();
+    if short.len() < text.len() {
+        short.push('…');
+    }
+    short
+}
+
+/// The code between a `highlight` tag and its end, without the line breaks
+/// that follow the one and precede the other.
+fn code_between(text: &str) -> String {
+    let text = text.strip_prefix("\r\n").or_else(|| text.strip_prefix('\n')).unwrap_or(text);
+    let mut code = text.trim_end().to_string();
+    code.push('\n');
+    code
+}
+
+/// A shortcode's name and arguments, positional and named.
+struct Call {
+    name: String,
+    args: Vec<(Option<String>, String)>,
+}
+
+impl Call {
+    /// `figure src="a.png" alt="A"`, `youtube w7Ft2ymGmfc`, `/notice`.
+    fn hugo(inner: &str) -> Call {
+        let inner = inner.trim();
+        let (slash, named) = match inner.strip_prefix('/') {
+            Some(closing) => ("/", closing.trim_start()),
+            None => ("", inner),
+        };
+        let name_end = named.find(char::is_whitespace).unwrap_or(named.len());
+        let name = format!("{slash}{}", &named[..name_end]);
+        let mut rest = &named[name_end..];
+        let mut args = Vec::new();
+        loop {
+            rest = rest.trim_start();
+            if rest.is_empty() {
+                break;
+            }
+            let (first, after) = value(rest);
+            if let Some(after_eq) = after.strip_prefix('=') {
+                let (value, after) = value(after_eq);
+                args.push((Some(first), value));
+                rest = after;
+            } else {
+                args.push((None, first));
+                rest = after;
+            }
+        }
+        Call { name, args }
+    }
+
+    /// `id="abc", autoplay=true`.
+    fn zola(name: &str, inner: &str) -> Call {
+        let mut args = Vec::new();
+        let mut rest = inner;
+        loop {
+            rest = rest.trim_start().trim_start_matches(',').trim_start();
+            if rest.is_empty() {
+                break;
+            }
+            let key_end = rest.find(['=', ',']).unwrap_or(rest.len());
+            let key = rest[..key_end].trim().to_string();
+            let Some(after) = rest[key_end..].strip_prefix('=') else {
+                rest = &rest[key_end..];
+                continue;
+            };
+            let (value, after) = value(after.trim_start());
+            args.push((Some(key), value.trim_end_matches(',').to_string()));
+            rest = after;
+        }
+        Call { name: name.to_string(), args }
+    }
+
+    /// The argument named `key`, or "".
+    fn named(&self, key: &str) -> String {
+        self.args.iter().find(|(k, _)| k.as_deref() == Some(key)).map(|(_, v)| v.clone()).unwrap_or_default()
+    }
+
+    /// The argument named `key`, else the `position`th positional one, else "".
+    fn arg(&self, key: &str, position: usize) -> String {
+        let named = self.args.iter().find(|(k, _)| k.as_deref() == Some(key)).map(|(_, v)| v.clone());
+        named
+            .or_else(|| self.args.iter().filter(|(k, _)| k.is_none()).nth(position).map(|(_, v)| v.clone()))
+            .unwrap_or_default()
+    }
+}
+
+/// One value at the start of `text`: a quoted string (`"…"` with `\"`
+/// escapes, `'…'`, or `` `…` `` raw), or a bare word up to a space, `=` or `,`.
+fn value(text: &str) -> (String, &str) {
+    let Some(quote) = text.chars().next().filter(|c| matches!(c, '"' | '\'' | '`')) else {
+        let end = text.find(|c: char| c.is_whitespace() || c == '=' || c == ',').unwrap_or(text.len());
+        let end = if end == 0 { text.chars().next().map_or(0, char::len_utf8) } else { end };
+        return (text[..end].to_string(), &text[end..]);
+    };
+    let mut out = String::new();
+    let mut chars = text.char_indices().skip(1);
+    while let Some((i, c)) = chars.next() {
+        if c == '\\' && quote != '`' {
+            if let Some((_, escaped)) = chars.next() {
+                out.push(escaped);
+            }
+        } else if c == quote {
+            return (out, &text[i + c.len_utf8()..]);
+        } else {
+            out.push(c);
+        }
+    }
+    (out, "")
+}
+
+/// The attributes of a JSX tag from byte `at` of `text` (after its name), to
+/// its `>` or `/>`: (the end, whether it closes itself, each name with its
+/// text value, None for an `{expression}`). None if the tag never ends.
+type Attributes = Vec<(String, Option<String>)>;
+
+fn jsx_attributes(text: &str, mut at: usize) -> Option<(usize, bool, Attributes)> {
+    let mut attributes = Vec::new();
+    loop {
+        let rest = &text[at..];
+        let trimmed = rest.trim_start();
+        at += rest.len() - trimmed.len();
+        if trimmed.starts_with("/>") {
+            return Some((at + 2, true, attributes));
+        }
+        if trimmed.starts_with('>') {
+            return Some((at + 1, false, attributes));
+        }
+        if trimmed.starts_with('{') {
+            at += braced(trimmed)?;
+            continue;
+        }
+        let name_len = trimmed.find(|c: char| c.is_whitespace() || matches!(c, '=' | '/' | '>' | '<' | '{'))?;
+        if name_len == 0 {
+            return None;
+        }
+        let name = trimmed[..name_len].to_string();
+        at += name_len;
+        let rest = &text[at..];
+        let Some(after_eq) = rest.trim_start().strip_prefix('=') else {
+            attributes.push((name, Some(String::new())));
+            continue;
+        };
+        at += rest.len() - after_eq.len();
+        let value_text = after_eq.trim_start();
+        at += after_eq.len() - value_text.len();
+        if value_text.starts_with('{') {
+            at += braced(value_text)?;
+            attributes.push((name, None));
+        } else if let Some(quote) = value_text.chars().next().filter(|c| matches!(c, '"' | '\'')) {
+            let end = value_text[1..].find(quote)? + 1;
+            attributes.push((name, Some(value_text[1..end].to_string())));
+            at += end + 1;
+        } else {
+            return None;
+        }
+    }
+}
+
+/// The length of the `{…}` at the start of `text`, nested braces and strings
+/// inside included; None if it never closes.
+fn braced(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (i, c) in text.char_indices() {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' | '`' => quote = Some(c),
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(body: &str, syntax: Syntax) -> Vec<(&str, Shown)> {
+        find(body, syntax, &[]).into_iter().map(|c| (&body[c.range], c.shown)).collect()
+    }
+
+    fn what(shown: &Shown) -> &str {
+        match shown {
+            Shown::Unrendered { what, .. } => what,
+            _ => "",
+        }
+    }
+
+    #[test]
+    fn hugo_shortcodes() {
+        let body = "A {{< figure src=\"/img/a b.png\" alt=\"An \\\"a\\\"\" caption=\"Fig. 1\" >}} and \
+                    {{< youtube w7Ft2ymGmfc >}}, {{% notice info %}}*x*{{% /notice %}} {{</* gist a b */>}}.";
+        let found = found(body, Syntax::Hugo);
+        assert_eq!(found.len(), 5, "{found:?}");
+        assert_eq!(
+            found[0].1,
+            Shown::Figure {
+                src: "/img/a b.png".into(),
+                alt: "An \"a\"".into(),
+                caption: "Fig. 1".into(),
+                link: String::new()
+            }
+        );
+        assert_eq!(
+            found[1].1,
+            Shown::Video {
+                url: "https://www.youtube.com/watch?v=w7Ft2ymGmfc".into(),
+                label: "YouTube video w7Ft2ymGmfc".into()
+            }
+        );
+        assert_eq!((found[2].0, what(&found[2].1)), ("{{% notice info %}}", "Hugo shortcode `notice`"));
+        assert_eq!(what(&found[3].1), "Hugo shortcode `/notice`");
+        assert_eq!(found[4].1, Shown::Text("{{< gist a b >}}".into()));
+    }
+
+    #[test]
+    fn a_quoted_closing_delimiter_does_not_close() {
+        let found = found("{{< figure src=\"a.png\" caption=\"x >}} y\" >}}", Syntax::Hugo);
+        let Shown::Figure { caption, .. } = &found[0].1 else { panic!("{found:?}") };
+        assert_eq!(caption, "x >}} y");
+    }
+
+    #[test]
+    fn hugo_highlight_is_code() {
+        let body = "{{< highlight go \"linenos=table\" >}}\nfunc main() {}\n\n// done\n{{< / highlight >}}\nafter";
+        let found = found(body, Syntax::Hugo);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, Shown::Code { lang: "go".into(), code: "func main() {}\n\n// done\n".into() });
+        assert!(found[0].0.ends_with("{{< / highlight >}}"));
+    }
+
+    #[test]
+    fn only_the_syntax_asked_for_is_found() {
+        let body = "{{< x >}} {% y %} {{ z(a=1) }} <Foo /> {{ w }}";
+        assert_eq!(found(body, Syntax::Markdown), []);
+        assert_eq!(found(body, Syntax::Hugo).len(), 1);
+        let liquid: Vec<String> = found(body, Syntax::Liquid).iter().map(|f| what(&f.1).to_string()).collect();
+        assert_eq!(
+            liquid,
+            ["Liquid output `{{< x >}}`", "Liquid tag `y`", "Liquid output `{{ z(a=1) }}`", "Liquid output `{{ w }}`"],
+            "Jekyll would run `{{< x >}}` as Liquid too"
+        );
+        let zola: Vec<&str> = found(body, Syntax::Zola).iter().map(|f| f.0).collect();
+        assert_eq!(zola, ["{{ z(a=1) }}"], "`{{ w }}` is no call, `{{< x >}}` no name");
+        assert_eq!(found(body, Syntax::Mdx).len(), 1);
+    }
+
+    #[test]
+    fn nothing_starts_inside_code() {
+        let body = "`{{< x >}}` and {{< y >}}";
+        let found = find(body, Syntax::Hugo, std::slice::from_ref(&(0..11)));
+        assert_eq!(found.len(), 1);
+        assert_eq!(&body[found[0].range.clone()], "{{< y >}}");
+    }
+
+    #[test]
+    fn zola_shortcodes() {
+        let body = "{{ youtube(id=\"dQw4w9WgXcQ\", autoplay=true) }}\n{% quote(author=\"Vincent\") %}\nA quote\n{% end %}\n\
+                    {{/* gist(url=\"x\") */}}";
+        let found = found(body, Syntax::Zola);
+        assert_eq!(
+            found[0].1,
+            Shown::Video {
+                url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ".into(),
+                label: "YouTube video dQw4w9WgXcQ".into()
+            }
+        );
+        assert_eq!(what(&found[1].1), "Zola shortcode `quote`");
+        assert_eq!(what(&found[2].1), "Zola shortcode end `{% end %}`");
+        assert_eq!(found[3].1, Shown::Text("{{ gist(url=\"x\") }}".into()));
+    }
+
+    #[test]
+    fn liquid_raw_and_highlight() {
+        let body = "{% raw %}{{ not liquid }}{% endraw %} {%- include note.html -%}\n\
+                    {% highlight ruby linenos %}\ndef x = '%}'\n{% endhighlight %}";
+        let found = found(body, Syntax::Liquid);
+        assert_eq!(found.len(), 4, "{found:?}");
+        assert_eq!((found[0].0, &found[0].1), ("{% raw %}", &Shown::Nothing));
+        assert_eq!((found[1].0, &found[1].1), ("{% endraw %}", &Shown::Nothing));
+        assert_eq!(what(&found[2].1), "Liquid tag `include`");
+        assert_eq!(found[3].1, Shown::Code { lang: "ruby".into(), code: "def x = '%}'\n".into() });
+    }
+
+    #[test]
+    fn mdx_components_and_imports() {
+        let body = "import Image from './Image'\nimport { x } from 'y'\n\nexporting is a word.\n\n\
+                    <Image src=\"/static/a.png\" alt='A' width={500} {...rest} />\n\
+                    <TOCInline toc={props.toc} exclude={[\"a\", '}']} />\n<Note>\nhi\n</Note> <div>html</div>";
+        let found = found(body, Syntax::Mdx);
+        let shown: Vec<(&str, String)> = found.iter().map(|(text, shown)| (*text, what(shown).to_string())).collect();
+        assert_eq!(shown[0], ("import Image from './Image'\nimport { x } from 'y'", "MDX `import` line".into()));
+        assert_eq!(found[1].1, Shown::Image { src: "/static/a.png".into(), alt: "A".into() });
+        assert_eq!(shown[2].1, "MDX component `<TOCInline>`");
+        assert_eq!(shown[3], ("<Note>", "MDX component `<Note>`".into()));
+        assert_eq!(shown[4], ("</Note>", "MDX component `</Note>`".into()));
+        assert_eq!(found.len(), 5, "`exporting` and `<div>` are not MDX syntax: {found:?}");
+    }
+
+    #[test]
+    fn unclosed_or_odd_input_is_left_as_text() {
+        for (body, syntax) in [
+            ("{{< figure src=\"a", Syntax::Hugo),
+            ("{{<", Syntax::Hugo),
+            ("{% if", Syntax::Liquid),
+            ("{{ }} {{ x( }}", Syntax::Zola),
+            ("<Image src=\"a", Syntax::Mdx),
+            ("<Image src={a", Syntax::Mdx),
+            ("<A =>", Syntax::Mdx),
+            ("import", Syntax::Mdx),
+            ("{{ 한글 }} {% 한 %}", Syntax::Liquid),
+        ] {
+            let all = find(body, syntax, &[]);
+            assert!(all.iter().all(|c| c.range.end <= body.len()), "{body}");
+        }
+        assert_eq!(find("{{< figure src=\"a", Syntax::Hugo, &[]), []);
+    }
+}

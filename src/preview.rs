@@ -1,0 +1,368 @@
+//! The site as a preview shows it: any address answered from the blog as it
+//! is now (pages by `Site::render`, files as they are, a post with errors as
+//! its list of problems), and a post rendered from the author's unsaved text.
+//! `hanji serve` and the app's `preview:` protocol both answer from here.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::content::Post;
+use crate::content::front_matter;
+use crate::diagnostics::Diagnostic;
+use crate::links::{asset_site_path, post_site_path};
+use crate::load::{self, Blog};
+use crate::markdown;
+use crate::site::theme::Theme;
+use crate::site::{Page, Site, SiteOptions, url};
+use crate::watch::changes::unreadable_site_path;
+
+/// What is at a site path.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Target {
+    Page(Page),
+    /// A file of the blog, sent as it is.
+    Asset(PathBuf),
+    /// A post with errors (left out of the site): its problems are shown.
+    Broken(PathBuf),
+}
+
+/// Every address of the site: its pages, its files, and the pages of posts
+/// with errors (which show their problems instead).
+pub fn routes(blog: &Blog, theme: &Theme, options: SiteOptions) -> HashMap<String, Target> {
+    let site = Site::new(&blog.config, &blog.library, &blog.assets, theme, options);
+    let mut routes: HashMap<String, Target> =
+        site.pages().into_iter().map(|page| (site.path_of(&page), Target::Page(page))).collect();
+    for asset in &blog.assets {
+        if let Some(path) = asset_site_path(&blog.config, &blog.library, asset) {
+            routes.entry(path).or_insert_with(|| Target::Asset(asset.clone()));
+        }
+    }
+    for post in blog.library.posts().filter(|p| p.has_errors && (options.drafts || !p.draft)) {
+        routes.entry(post_site_path(post)).or_insert_with(|| Target::Broken(post.path.clone()));
+    }
+    for file in blog.library.unreadable() {
+        routes.entry(unreadable_site_path(file)).or_insert_with(|| Target::Broken(file.to_path_buf()));
+    }
+    routes
+}
+
+/// The answer to a request for a site path.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    pub status: u16,
+    pub content_type: &'static str,
+    pub body: Vec<u8>,
+    /// Where a redirect leads (a folder asked for without its `/`).
+    pub location: Option<String>,
+}
+
+impl Answer {
+    fn html(status: u16, text: String) -> Answer {
+        Answer { status, content_type: content_type(""), body: text.into_bytes(), location: None }
+    }
+
+    pub fn is_html(&self) -> bool {
+        self.content_type.starts_with("text/html")
+    }
+}
+
+/// Answers `site_path` (decoded, without the leading `/`) from `blog`.
+pub fn answer(
+    blog: &Blog,
+    theme: &Theme,
+    routes: &HashMap<String, Target>,
+    site_path: &str,
+    options: SiteOptions,
+) -> Answer {
+    let path = site_path.strip_suffix("index.html").unwrap_or(site_path);
+    let Some(target) = routes.get(path).or_else(|| routes.get(site_path)) else {
+        if !path.is_empty() && !path.ends_with('/') && routes.contains_key(&format!("{path}/")) {
+            let location = format!("/{}/", url::encode_path(path));
+            return Answer { status: 308, content_type: "text/plain", body: Vec::new(), location: Some(location) };
+        }
+        return render(blog, theme, &Page::NotFound, options, 404);
+    };
+    match target {
+        Target::Page(page) => render(blog, theme, page, options, 200),
+        Target::Asset(file) => match load::read_file(&blog.root, file) {
+            Ok(body) => Answer { status: 200, content_type: content_type(site_path), body, location: None },
+            Err(e) => Answer {
+                status: 404,
+                content_type: content_type("a.txt"),
+                body: format!("cannot read `{}`: {e}", file.display()).into_bytes(),
+                location: None,
+            },
+        },
+        Target::Broken(file) => {
+            let problems = blog.library.diagnostics_of(file);
+            let title = format!("{} has errors", file.display());
+            let text = "The post is left out of the site until they are fixed; this page reloads when it is saved.";
+            Answer::html(500, problem_page(&title, text, &problems))
+        }
+    }
+}
+
+fn render(blog: &Blog, theme: &Theme, page: &Page, options: SiteOptions, status: u16) -> Answer {
+    let site = Site::new(&blog.config, &blog.library, &blog.assets, theme, options);
+    match site.render(page) {
+        Ok(rendered) => Answer {
+            status,
+            content_type: content_type(&site.path_of(page)),
+            body: rendered.text.into_bytes(),
+            location: None,
+        },
+        Err(error) => {
+            let text = "The theme could not render this page.";
+            Answer::html(500, problem_page("Template error", text, &[error.to_diagnostic()]))
+        }
+    }
+}
+
+/// The blog with the author's unsaved texts (by post file) put over the saved ones.
+pub fn with_unsaved(blog: &Blog, unsaved: &HashMap<PathBuf, String>) -> Blog {
+    let mut blog = blog.clone();
+    for (path, text) in unsaved {
+        blog.library.insert(Post::parse(path, text));
+    }
+    blog
+}
+
+/// The front matter fields the app's form shows, read from a post's text.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Fields {
+    pub title: Option<String>,
+    /// `YYYY-MM-DD`.
+    pub date: Option<String>,
+    pub tags: Vec<String>,
+    pub summary: Option<String>,
+    pub draft: bool,
+    /// Why the front matter cannot be read (the form cannot edit it then).
+    pub error: Option<Diagnostic>,
+}
+
+/// One post rendered from unsaved text, as the app's preview shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PostPreview {
+    /// Where the post's page is: `posts/<slug>/index.html`.
+    pub site_path: String,
+    /// The page, with an anchor `hanji-line-N` for every source line.
+    pub html: String,
+    pub fields: Fields,
+    pub words: usize,
+    pub reading_minutes: usize,
+    pub problems: Vec<Diagnostic>,
+}
+
+/// Renders the post at `path` from `text`, in the blog as it is otherwise,
+/// through the theme the export uses (drafts shown, source lines marked).
+pub fn post_preview(blog: &Blog, theme: &Theme, path: &Path, text: &str) -> PostPreview {
+    let parsed = Post::parse(path, text);
+    let mut problems = parsed.problems.clone();
+    let fields = fields_of(path, text);
+    let stats = markdown::render(parsed.post.as_ref().map_or(text, Post::body), &markdown::Options::default());
+    let site_path = match &parsed.post {
+        Some(post) => format!("{}index.html", post_site_path(post)),
+        None => format!("{}index.html", unreadable_site_path(path)),
+    };
+    let options = SiteOptions { drafts: true, source_lines: true };
+    let html = match &parsed.post {
+        Some(post) if !post.has_errors => {
+            let site = Site::for_posts(&blog.config, &blog.library, &blog.assets, theme, options);
+            match site.render_post(post) {
+                Ok(rendered) => {
+                    problems.extend(rendered.problems);
+                    anchor_lines(&rendered.text, text.lines().count())
+                }
+                Err(error) => {
+                    let problem = error.to_diagnostic();
+                    let text = "The theme could not render this post.";
+                    let page = problem_page("Template error", text, std::slice::from_ref(&problem));
+                    problems.push(problem);
+                    page
+                }
+            }
+        }
+        _ => {
+            let title = format!("{} has errors", path.display());
+            problem_page(&title, "The post is left out of the site until they are fixed.", &problems)
+        }
+    };
+    problems.sort();
+    problems.dedup();
+    PostPreview { site_path, html, fields, words: stats.word_count, reading_minutes: stats.reading_minutes, problems }
+}
+
+/// The form's fields of a post's text, exactly as written (no fallbacks).
+pub fn fields_of(path: &Path, text: &str) -> Fields {
+    match front_matter::parse(text) {
+        Ok(document) => {
+            let fm = document.front_matter;
+            Fields {
+                title: fm.title,
+                date: fm.date.map(|d| d.date.to_string()),
+                tags: fm.tags,
+                summary: fm.summary,
+                draft: fm.draft,
+                error: None,
+            }
+        }
+        Err(problem) => Fields { error: Some(problem.in_file(path)), ..Fields::default() },
+    }
+}
+
+/// Puts an empty anchor `hanji-line-N` for every source line at the start of
+/// the block that line belongs to (the blocks carry `data-line`), so that the
+/// preview can be scrolled to any line by its address alone, without script.
+pub fn anchor_lines(html: &str, last_line: usize) -> String {
+    const MARK: &str = " data-line=\"";
+    let mut blocks: Vec<(usize, usize)> = Vec::new();
+    let mut from = 0;
+    while let Some(at) = html[from..].find(MARK) {
+        let start = from + at + MARK.len();
+        let Some(len) = html[start..].find('"') else { break };
+        let line = html[start..start + len].parse::<usize>().unwrap_or(0);
+        from = start + len;
+        if let Some(end) = html[from..].find('>') {
+            blocks.push((from + end + 1, line));
+        }
+    }
+    let mut out = String::with_capacity(html.len() + blocks.len() * 40);
+    let (mut written, mut next) = (0, 1);
+    for (i, &(at, line)) in blocks.iter().enumerate() {
+        let until = match blocks.get(i + 1) {
+            Some(&(_, following)) => following.saturating_sub(1).max(line),
+            None => last_line.max(line),
+        };
+        out.push_str(&html[written..at]);
+        written = at;
+        for n in next..=until {
+            out.push_str(&format!("<a id=\"hanji-line-{n}\"></a>"));
+        }
+        next = next.max(until + 1);
+    }
+    out.push_str(&html[written..]);
+    out
+}
+
+/// A page of Hanji's own (not the theme's): the problems, with their files,
+/// lines and hints.
+pub fn problem_page(title: &str, text: &str, problems: &[Diagnostic]) -> String {
+    let mut items = String::new();
+    for problem in problems {
+        items.push_str(&format!("<li><code>{}</code>", escape(&problem.to_string())));
+        if let Some(hint) = &problem.hint {
+            items.push_str(&format!("<br>hint: {}", escape(hint)));
+        }
+        items.push_str("</li>\n");
+    }
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{title}</title>\n\
+         <style>body{{font:16px/1.5 system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem}}\
+         li{{margin:.5rem 0}}code{{color:#b00020;white-space:pre-wrap}}</style>\n</head>\n<body>\n\
+         <h1>{title}</h1>\n<p>{text}</p>\n<ul>\n{items}</ul>\n</body>\n</html>\n",
+        title = escape(title),
+        text = escape(text),
+    )
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// The type of what is at a site path, by its name.
+pub fn content_type(site_path: &str) -> &'static str {
+    if site_path.is_empty() || site_path.ends_with('/') {
+        return "text/html; charset=utf-8";
+    }
+    let extension = site_path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+    match extension.as_str() {
+        "html" | "htm" => "text/html; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "json" => "application/json",
+        "xml" => "application/xml; charset=utf-8",
+        "txt" | "md" => "text/plain; charset=utf-8",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "avif" => "image/avif",
+        "svg" => "image/svg+xml",
+        "ico" => "image/x-icon",
+        "pdf" => "application/pdf",
+        "woff" => "font/woff",
+        "woff2" => "font/woff2",
+        "mp4" => "video/mp4",
+        "webm" => "video/webm",
+        "mp3" => "audio/mpeg",
+        _ => "application/octet-stream",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_line_gets_an_anchor_at_its_block() {
+        let html = "<h1 data-line=\"3\" id=\"t\">T</h1>\n<p data-line=\"5\">a\nb</p>\n<ul data-line=\"8\">\n<li data-line=\"8\">x</li>\n</ul>";
+        let anchored = anchor_lines(html, 9);
+        let a = |n: usize| format!("<a id=\"hanji-line-{n}\"></a>");
+        // Lines before the first block (the front matter) lead to it.
+        assert!(anchored.starts_with(&format!("<h1 data-line=\"3\" id=\"t\">{}{}{}{}T</h1>", a(1), a(2), a(3), a(4))));
+        assert!(anchored.contains(&format!("<p data-line=\"5\">{}{}{}a\nb</p>", a(5), a(6), a(7))));
+        assert!(anchored.contains(&format!("<ul data-line=\"8\">{}\n<li data-line=\"8\">{}x</li>", a(8), a(9))));
+        for n in 1..=9 {
+            assert_eq!(anchored.matches(&a(n)).count(), 1, "line {n}");
+        }
+    }
+
+    #[test]
+    fn a_post_preview_is_the_page_the_site_has() {
+        let blog = load::load(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/content"))).unwrap();
+        let theme = Theme::new(&blog.templates).0;
+        let site = Site::new(
+            &blog.config,
+            &blog.library,
+            &blog.assets,
+            &theme,
+            SiteOptions { drafts: true, source_lines: true },
+        );
+        let mut compared = 0;
+        for post in blog.library.posts().filter(|p| !p.has_errors) {
+            let whole = site.render(&Page::Post(post.path.clone())).unwrap().text;
+            let mut preview = post_preview(&blog, &theme, &post.path, post.source()).html;
+            while let Some(at) = preview.find("<a id=\"hanji-line-") {
+                let end = at + preview[at..].find("</a>").unwrap() + "</a>".len();
+                preview.replace_range(at..end, "");
+            }
+            assert_eq!(preview, whole, "{}", post.path.display());
+            compared += 1;
+        }
+        assert!(compared > 10);
+    }
+
+    #[test]
+    fn fields_are_read_as_written() {
+        let fields = fields_of(
+            Path::new("posts/a.md"),
+            "---\ntitle: 제목\ndate: 2026-07-17\ntags: [nccl, gpu]\ndraft: true\n---\n",
+        );
+        assert_eq!(fields.title.as_deref(), Some("제목"));
+        assert_eq!(fields.date.as_deref(), Some("2026-07-17"));
+        assert_eq!(fields.tags, ["nccl", "gpu"]);
+        assert!(fields.draft && fields.error.is_none());
+        let broken = fields_of(Path::new("posts/a.md"), "---\ntitle: [unclosed\n---\n");
+        let error = broken.error.unwrap();
+        assert_eq!((error.path.as_path(), error.line), (Path::new("posts/a.md"), 2));
+    }
+
+    #[test]
+    fn types_by_name() {
+        assert_eq!(content_type("posts/a/"), "text/html; charset=utf-8");
+        assert_eq!(content_type("feed.xml"), "application/xml; charset=utf-8");
+        assert_eq!(content_type("static/d.PNG"), "image/png");
+        assert_eq!(content_type("x.unknown"), "application/octet-stream");
+    }
+}

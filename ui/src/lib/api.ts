@@ -1,0 +1,96 @@
+// The one module that talks to Tauri. Components call these typed wrappers;
+// nothing else imports `@tauri-apps/*`. Every command rejects with an `AppError`.
+
+import { Channel, convertFileSrc, invoke } from "@tauri-apps/api/core";
+import { getCurrentWindow } from "@tauri-apps/api/window";
+import type {
+  BlogView,
+  ExportProgress,
+  ExportSummary,
+  FieldKey,
+  FieldValue,
+  PostText,
+  Preview,
+  RetagDone,
+  RetagPlan,
+  Saved,
+  Settings,
+  StartInfo,
+  WatchUpdate,
+} from "./types";
+
+/** The blog given on the command line, else the last one opened, else the sample. */
+export const start = () => invoke<StartInfo>("start");
+
+/** Opens a blog folder; without `path`, asks with a folder dialog (null if cancelled). */
+export const openBlog = (path?: string) => invoke<BlogView | null>("open_blog", { path: path ?? null });
+
+/** Calls `onUpdate` for every change on disk until the blog is closed or another is opened. */
+export function watch(onUpdate: (update: WatchUpdate) => void): Promise<void> {
+  const channel = new Channel<WatchUpdate>();
+  channel.onmessage = onUpdate;
+  return invoke("watch", { channel });
+}
+
+export const readPost = (path: string) => invoke<PostText>("read_post", { path });
+
+/** Saves atomically. Rejects with `conflict` (and `theirs`) if the file changed since `version`. */
+export const savePost = (path: string, text: string, version: string) =>
+  invoke<Saved>("save_post", { path, text, version });
+
+/** Saves whatever is on disk now being overwritten knowingly ("keep mine"). */
+export const overwritePost = (path: string, text: string) => invoke<Saved>("save_post", { path, text, version: null });
+
+/** Renders the post from its unsaved text; site pages in the preview show it too. */
+export const preview = (path: string, text: string) => invoke<Preview>("preview", { path, text });
+
+/** Drops the unsaved text of a post from the preview (after a save or a revert). */
+export const forgetUnsaved = (path: string) => invoke<void>("forget_unsaved", { path });
+
+/** `text` with one front matter field changed, every other byte kept. */
+export const setField = (text: string, key: FieldKey, value: FieldValue) =>
+  invoke<string>("set_field", { text, key, value });
+
+export const newPost = (title: string) => invoke<PostText>("new_post", { title });
+
+/** Changes a post's slug and file name; returns it at its new path. */
+export const renamePost = (path: string, slug: string) => invoke<PostText>("rename_post", { path, slug });
+
+/** Moves the post (its folder, for a bundle) to the trash; says where. */
+export const deletePost = (path: string) => invoke<string>("delete_post", { path });
+
+/** Asks for an image, copies it beside the post or into `static/images/`; the Markdown to insert, or null. */
+export const insertImage = (post: string) => invoke<string | null>("insert_image", { post });
+
+/** A pasted or dropped image: writes its bytes like `insertImage`; the Markdown to insert. */
+export const saveImage = (post: string, name: string, bytes: Uint8Array) =>
+  invoke<string>("save_image", { post, name, bytes: Array.from(bytes) });
+
+export const planRetag = (from: string, to: string) => invoke<RetagPlan>("plan_retag", { from, to });
+export const retag = (from: string, to: string) => invoke<RetagDone>("retag", { from, to });
+export const undoRetag = (batch: number) => invoke<string[]>("undo_retag", { batch });
+
+/** Exports the blog; without `out`, asks with a folder dialog (null if cancelled). */
+export function exportBlog(out: string | null, onProgress: (p: ExportProgress) => void) {
+  const progress = new Channel<ExportProgress>();
+  progress.onmessage = onProgress;
+  return invoke<ExportSummary | null>("export_blog", { out, progress });
+}
+
+/** Shows a folder (an export) in the system's file manager. */
+export const showFolder = (path: string) => invoke<void>("show_folder", { path });
+
+/** Paths of posts whose text contains `query` (case-insensitive). */
+export const searchText = (query: string) => invoke<string[]>("search_text", { query });
+
+export const saveSettings = (settings: Settings) => invoke<void>("save_settings", { settings });
+
+/** The address of a site page in the preview protocol, e.g. `index.html`, `tags/index.html`. */
+export const previewUrl = (sitePath: string) => convertFileSrc(sitePath, "preview");
+
+/** Runs `beforeClose` when the window is asked to close; the window closes when it resolves. */
+export function onCloseRequested(beforeClose: () => Promise<void>) {
+  return getCurrentWindow().onCloseRequested(async () => {
+    await beforeClose();
+  });
+}

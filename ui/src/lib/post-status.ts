@@ -1,0 +1,108 @@
+//! What the app knows about one open post besides its text: the version on
+//! disk, whether it has unsaved edits, a save in flight, a conflict with the
+//! disk, or a file that is gone. Pure transitions; `state.svelte.ts` runs them.
+
+import type { AppError, PostText } from "./types";
+
+export interface PostStatus {
+  path: string;
+  /** The version of the file on disk that `savedText` is. */
+  version: string;
+  /** The text on disk as of `version`: the editor text is unsaved when it differs. */
+  savedText: string;
+  dirty: boolean;
+  saving: boolean;
+  /** Why the last save failed, if it did. */
+  error: string | null;
+  /** The file as it is on disk when it changed under unsaved edits. */
+  conflict: PostText | null;
+  /** Show `conflict` read-only beside the editor. */
+  showBoth: boolean;
+  /** The file was removed on disk; the text stays open, unsaved. */
+  gone: boolean;
+}
+
+export function opened(post: PostText): PostStatus {
+  return {
+    path: post.path,
+    version: post.version,
+    savedText: post.text,
+    dirty: false,
+    saving: false,
+    error: null,
+    conflict: null,
+    showBoth: false,
+    gone: false,
+  };
+}
+
+/** The editor text changed (typing, the form, an insert). */
+export function edited(s: PostStatus, text: string): PostStatus {
+  const dirty = s.gone || text !== s.savedText;
+  return dirty === s.dirty ? s : { ...s, dirty };
+}
+
+export function saveStarted(s: PostStatus): PostStatus {
+  return { ...s, saving: true, error: null };
+}
+
+/** `sent` reached the disk as `version`; `current` is the editor text now (typing goes on during a save). */
+export function saved(s: PostStatus, sent: string, version: string, current: string): PostStatus {
+  return {
+    ...s,
+    version,
+    savedText: sent,
+    dirty: current !== sent,
+    saving: false,
+    error: null,
+    conflict: null,
+    showBoth: false,
+    gone: false,
+  };
+}
+
+export function saveFailed(s: PostStatus, error: AppError): PostStatus {
+  const theirs = error.kind === "conflict" ? (error.theirs ?? null) : null;
+  return {
+    ...s,
+    saving: false,
+    dirty: true,
+    error: error.kind === "conflict" ? null : error.message,
+    conflict: theirs ?? s.conflict,
+  };
+}
+
+/** The editor now holds the disk's text (a reload, or "Take theirs"). */
+export function tookDisk(s: PostStatus, disk: PostText): PostStatus {
+  return { ...opened(disk), path: s.path };
+}
+
+/** The file changed on disk while the editor has unsaved edits. */
+export function conflicted(s: PostStatus, theirs: PostText): PostStatus {
+  return { ...s, conflict: theirs };
+}
+
+export function removedOnDisk(s: PostStatus): PostStatus {
+  return { ...s, gone: true, dirty: true, conflict: null, showBoth: false };
+}
+
+export function moved(s: PostStatus, to: string): PostStatus {
+  return { ...s, path: to };
+}
+
+/** Whether autosave may write this post now. */
+export const canAutosave = (s: PostStatus) => s.dirty && !s.saving && !s.conflict && !s.gone;
+
+/** The status bar's word for it: "Saved", "Unsaved" or "Saving…". */
+export function saveLabel(s: PostStatus): "Saved" | "Unsaved" | "Saving…" {
+  if (s.saving) return "Saving…";
+  return s.dirty ? "Unsaved" : "Saved";
+}
+
+/** Why it is unsaved, when that is more than typing: shown beside the label. */
+export function saveNote(s: PostStatus): string {
+  if (s.error) return `Save failed: ${s.error}`;
+  if (s.conflict) return "Changed on disk";
+  if (s.gone) return "File is gone from disk";
+  return "";
+}

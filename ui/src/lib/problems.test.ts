@@ -1,0 +1,28 @@
+import { expect, it } from "vitest";
+import { countProblems, currentProblems, problemPlace } from "./problems";
+import type { Diagnostic } from "./types";
+
+const d = (path: string, severity: "error" | "warning", line = 1): Diagnostic => ({
+  path,
+  line,
+  column: 1,
+  severity,
+  message: "m",
+  hint: null,
+});
+
+it("replaces the open post's problems with its preview's", () => {
+  const blog = [d("posts/a.md", "error"), d("posts/b.md", "warning")];
+  const preview = [d("posts/a.md", "warning", 7)];
+  expect(currentProblems(blog, "posts/a.md", preview)).toEqual([d("posts/b.md", "warning"), d("posts/a.md", "warning", 7)]);
+  expect(currentProblems(blog, "posts/a.md", null)).toEqual(blog);
+  expect(currentProblems(blog, null, preview)).toEqual(blog);
+});
+
+it("counts errors and warnings", () => {
+  expect(countProblems([d("a", "error"), d("b", "warning"), d("c", "warning")])).toEqual({ errors: 1, warnings: 2 });
+});
+
+it("writes the place like hanji check", () => {
+  expect(problemPlace(d("posts/a.md", "error", 12))).toBe("posts/a.md:12");
+});

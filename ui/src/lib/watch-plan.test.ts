@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import type { BlogView, WatchUpdate } from "./types";
+import { planWatch } from "./watch-plan";
+
+const blog: BlogView = { root: "/b", title: "b", posts: [], tags: [], problems: [], watch: "watching" };
+const update = (u: Partial<Extract<WatchUpdate, { kind: "changed" }>>): WatchUpdate => ({
+  kind: "changed",
+  blog,
+  added: [],
+  changed: [],
+  removed: [],
+  renamed: [],
+  ...u,
+});
+
+const open = [
+  { path: "posts/clean.md", dirty: false },
+  { path: "posts/dirty.md", dirty: true },
+];
+
+describe("planWatch", () => {
+  it("reloads a clean open post changed elsewhere", () => {
+    expect(planWatch(update({ changed: [{ path: "posts/clean.md", external: true }] }), open)).toEqual([
+      { kind: "reload", path: "posts/clean.md" },
+    ]);
+  });
+
+  it("asks about a dirty open post changed elsewhere", () => {
+    expect(planWatch(update({ changed: [{ path: "posts/dirty.md", external: true }] }), open)).toEqual([
+      { kind: "conflict", path: "posts/dirty.md" },
+    ]);
+  });
+
+  it("ignores the app's own saves and posts that are not open", () => {
+    const u = update({
+      changed: [
+        { path: "posts/dirty.md", external: false },
+        { path: "posts/other.md", external: true },
+      ],
+    });
+    expect(planWatch(u, open)).toEqual([]);
+  });
+
+  it("follows a rename, then treats a change under the new name", () => {
+    const u = update({
+      renamed: [{ from: "posts/dirty.md", to: "posts/moved.md" }],
+      changed: [{ path: "posts/moved.md", external: true }],
+    });
+    expect(planWatch(u, open)).toEqual([
+      { kind: "follow", from: "posts/dirty.md", to: "posts/moved.md" },
+      { kind: "conflict", path: "posts/moved.md" },
+    ]);
+  });
+
+  it("keeps a removed open post as gone", () => {
+    expect(planWatch(update({ removed: ["posts/clean.md", "posts/not-open.md"] }), open)).toEqual([
+      { kind: "gone", path: "posts/clean.md" },
+    ]);
+  });
+
+  it("treats an open post added back from elsewhere like a change", () => {
+    expect(planWatch(update({ added: [{ path: "posts/dirty.md", external: true }] }), open)).toEqual([
+      { kind: "conflict", path: "posts/dirty.md" },
+    ]);
+  });
+
+  it("does nothing for other kinds of update", () => {
+    expect(planWatch({ kind: "gone", message: "folder moved" }, open)).toEqual([]);
+  });
+});
