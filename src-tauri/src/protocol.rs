@@ -8,10 +8,11 @@ use std::borrow::Cow;
 use tauri::http::{Request, Response, header};
 
 use hanji::links::percent_decode;
+use hanji::preview::Target;
 use hanji::preview::{self, Answer};
-use hanji::site::SiteOptions;
+use hanji::site::Page;
 
-use crate::state::AppState;
+use crate::state::{AppState, PREVIEW};
 
 pub const SCHEME: &str = "preview";
 
@@ -35,17 +36,21 @@ pub fn respond(state: &AppState, request: &Request<Vec<u8>>) -> Response<Cow<'st
                     location: None,
                 },
                 _ => {
-                    let unsaved = open.unsaved.lock().expect("unsaved").clone();
                     let saved = open.blog();
-                    let blog = if unsaved.is_empty() {
-                        Cow::Borrowed(&*saved)
-                    } else {
-                        Cow::Owned(preview::with_unsaved(&saved, &unsaved))
-                    };
                     let theme = open.theme();
-                    let options = SiteOptions { drafts: true, source_lines: false };
-                    let routes = preview::routes(&blog, &theme, options);
-                    preview::answer(&blog, &theme, &routes, &site_path, options)
+                    let routes = open.saved_routes(&saved, &theme);
+                    let unsaved = open.unsaved.lock().expect("unsaved").clone();
+                    let page = |path: &str| {
+                        !matches!(routes.get(path), Some(Target::Asset(_)) | Some(Target::Page(Page::Style)))
+                    };
+                    if unsaved.is_empty() || !page(&site_path) {
+                        // A file, the style, or no unsaved text: the saved blog answers.
+                        preview::answer(&saved, &theme, &routes, &site_path, PREVIEW)
+                    } else {
+                        let blog = preview::with_unsaved(&saved, &unsaved);
+                        let routes = preview::routes(&blog, &theme, PREVIEW);
+                        preview::answer(&blog, &theme, &routes, &site_path, PREVIEW)
+                    }
                 }
             }
         }
@@ -60,7 +65,7 @@ pub fn respond(state: &AppState, request: &Request<Vec<u8>>) -> Response<Cow<'st
         .status(answer.status)
         .header(header::CONTENT_TYPE, answer.content_type)
         .header(header::CONTENT_SECURITY_POLICY, CSP)
-        .header(header::CACHE_CONTROL, "no-store")
+        .header(header::CACHE_CONTROL, if answer.is_html() { "no-store" } else { "max-age=5" })
         .header(header::X_CONTENT_TYPE_OPTIONS, "nosniff");
     if let Some(location) = answer.location {
         response = response.header(header::LOCATION, location);

@@ -11,6 +11,8 @@ use tauri::ipc::Channel;
 use hanji::author::retag::RetagBatch;
 use hanji::author::trash::TrashCan;
 use hanji::load::Blog;
+use hanji::preview::Target;
+use hanji::site::SiteOptions;
 use hanji::site::theme::Theme;
 use hanji::watch::{SharedBlog, Update, Watch, WatchOptions};
 
@@ -18,6 +20,11 @@ use crate::dialogs::Dialogs;
 use crate::error::{AppError, Result};
 use crate::store::Store;
 use crate::view::{BlogView, WatchUpdate};
+
+/// What the preview shows: drafts too, as the author sees the blog.
+pub const PREVIEW: SiteOptions = SiteOptions { drafts: true, source_lines: false };
+
+pub type Routes = HashMap<String, Target>;
 
 pub struct AppState {
     pub blog: Mutex<Option<Arc<OpenBlog>>>,
@@ -58,6 +65,9 @@ pub struct OpenBlog {
     pub root: PathBuf,
     pub watch: Watch,
     theme: Arc<RwLock<Arc<Theme>>>,
+    /// The saved blog's addresses, made again after each change on disk:
+    /// files and the theme's style do not depend on unsaved text.
+    saved_routes: Arc<Mutex<Option<Arc<Routes>>>>,
     /// Unsaved texts by post file (relative), put over the saved posts in the preview.
     pub unsaved: Mutex<HashMap<PathBuf, String>>,
     /// The last post preview: its site path and page.
@@ -71,10 +81,13 @@ impl OpenBlog {
         let listener: Arc<Mutex<Option<Channel<WatchUpdate>>>> = Arc::default();
         let shared: Arc<OnceLock<SharedBlog>> = Arc::default();
         let theme = Arc::new(RwLock::new(Arc::new(Theme::new(&Default::default()).0)));
+        let saved_routes: Arc<Mutex<Option<Arc<Routes>>>> = Arc::default();
         let on_update = {
             let (listener, shared, theme) = (listener.clone(), shared.clone(), theme.clone());
+            let saved_routes = saved_routes.clone();
             move |update: &Update| {
                 let Some(blog) = shared.get() else { return };
+                saved_routes.lock().expect("routes").take();
                 let message = match update {
                     Update::Changed(set) => {
                         let blog = blog.read().expect("blog lock");
@@ -101,6 +114,7 @@ impl OpenBlog {
             root: root.to_path_buf(),
             watch,
             theme,
+            saved_routes,
             unsaved: Mutex::default(),
             last_preview: Mutex::default(),
             retags: Mutex::default(),
@@ -114,6 +128,12 @@ impl OpenBlog {
 
     pub fn theme(&self) -> Arc<Theme> {
         self.theme.read().expect("theme").clone()
+    }
+
+    /// The saved blog's addresses (made once per change on disk).
+    pub fn saved_routes(&self, blog: &Blog, theme: &Theme) -> Arc<Routes> {
+        let mut cached = self.saved_routes.lock().expect("routes");
+        cached.get_or_insert_with(|| Arc::new(hanji::preview::routes(blog, theme, PREVIEW))).clone()
     }
 
     pub fn view(&self) -> BlogView {
