@@ -43,6 +43,8 @@ pub struct BlogView {
     pub tags: Vec<TagItem>,
     pub problems: Vec<Diagnostic>,
     pub watch: WatchState,
+    /// Another tool's blog, as detected: `detected a Hugo blog (hugo.toml): posts in content/posts`.
+    pub layout: Option<String>,
 }
 
 impl BlogView {
@@ -74,6 +76,7 @@ impl BlogView {
             tags,
             problems: blog.diagnostics(),
             watch,
+            layout: blog.layout().describe(&blog.config.posts_dir),
         }
     }
 }

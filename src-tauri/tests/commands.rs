@@ -96,8 +96,20 @@ fn start_opens_the_blog_from_the_command_line() {
     assert_eq!(posts.len(), 15);
     assert!(posts.iter().any(|p| p["draft"] == true), "the draft is listed");
     assert_eq!(start["settings"]["autosave"], true);
+    assert!(start["blog"]["layout"].is_null(), "a Hanji blog is not another tool's");
     // Asked again (the UI reloaded), the same blog answers.
     assert_eq!(app.ok("start", json!({}))["blog"]["root"], start["blog"]["root"]);
+}
+
+#[test]
+fn another_tools_blog_opens_as_it_is_and_says_what_was_detected() {
+    let app = app().started();
+    let hugo = tempfile::tempdir().unwrap();
+    copy(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/layouts/hugo")), hugo.path());
+    let blog = app.ok("open_blog", json!({ "path": hugo.path() }));
+    let layout = blog["layout"].as_str().unwrap();
+    assert!(layout.starts_with("detected a Hugo blog"), "{layout}");
+    assert!(!blog["posts"].as_array().unwrap().is_empty());
 }
 
 #[test]

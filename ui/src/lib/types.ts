@@ -51,6 +51,8 @@ export interface BlogView {
   tags: TagItem[];
   problems: Diagnostic[];
   watch: WatchState;
+  /** Another tool's blog, as detected (`detected a Hugo blog (hugo.toml): posts in content/posts`); null for a Hanji blog. */
+  layout: string | null;
 }
 
 export interface Settings {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { BlogView, WatchUpdate } from "./types";
 import { planWatch } from "./watch-plan";
 
-const blog: BlogView = { root: "/b", title: "b", posts: [], tags: [], problems: [], watch: "watching" };
+const blog: BlogView = { root: "/b", title: "b", posts: [], tags: [], problems: [], watch: "watching", layout: null };
 const update = (u: Partial<Extract<WatchUpdate, { kind: "changed" }>>): WatchUpdate => ({
   kind: "changed",
   blog,
