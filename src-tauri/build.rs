@@ -22,6 +22,8 @@ const COMMANDS: &[&str] = &[
     "show_folder",
     "search_text",
     "save_settings",
+    "recovered",
+    "discard_recovered",
 ];
 
 fn main() {

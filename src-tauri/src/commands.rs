@@ -18,8 +18,8 @@ use hanji::preview;
 use crate::error::{AppError, Result};
 use crate::state::{AppState, OpenBlog};
 use crate::view::{
-    self, BlogView, ExportProgress, ExportSummary, PostText, Preview, RetagDone, RetagPlan, Saved, Settings, StartInfo,
-    WatchUpdate,
+    self, BlogView, ExportProgress, ExportSummary, PostText, Preview, Recovered, RetagDone, RetagPlan, Saved, Settings,
+    StartInfo, WatchUpdate,
 };
 
 /// The sample blog beside the source, opened when nothing else is known.
@@ -99,7 +99,7 @@ pub fn save_post(state: State<'_, AppState>, path: String, text: String, version
     let open = state.open_blog()?;
     let file = open.inside(&path)?;
     let version = author::save_post(&open.root, &file, &text, version.as_deref(), open.watch.own_writes())?;
-    open.unsaved.lock().expect("unsaved").remove(&file);
+    open.saved(&file);
     Ok(Saved { path: view::path_text(&file), version })
 }
 
@@ -137,7 +137,34 @@ fn preview_url(site_path: &str) -> String {
 pub fn forget_unsaved(state: State<'_, AppState>, path: String) -> Result<()> {
     let open = state.open_blog()?;
     let file = open.inside(&path)?;
-    open.unsaved.lock().expect("unsaved").remove(&file);
+    open.saved(&file);
+    Ok(())
+}
+
+/// Unsaved text the journal kept from before the app last closed (a crash,
+/// a kill): each with the file as it is on disk now, if it is there.
+#[tauri::command]
+pub fn recovered(state: State<'_, AppState>) -> Result<Vec<Recovered>> {
+    let open = state.open_blog()?;
+    let Some(journal) = &open.journal else { return Ok(Vec::new()) };
+    let pending = journal.pending(&open.root);
+    Ok(pending
+        .into_iter()
+        .map(|kept| Recovered {
+            saved: read_text(&open, &kept.path).ok(),
+            path: view::path_text(&kept.path),
+            text: kept.text,
+            kept_at: kept.kept_at,
+        })
+        .collect())
+}
+
+/// Throws away the journal's text of `path`.
+#[tauri::command]
+pub fn discard_recovered(state: State<'_, AppState>, path: String) -> Result<()> {
+    let open = state.open_blog()?;
+    let file = open.inside(&path)?;
+    open.saved(&file);
     Ok(())
 }
 
@@ -183,9 +210,10 @@ pub fn rename_post(state: State<'_, AppState>, path: String, slug: String) -> Re
     let open = state.open_blog()?;
     let file = open.inside(&path)?;
     let moved = author::rename::rename_post(&open.root, &file, &slug, open.watch.own_writes())?;
-    let mut unsaved = open.unsaved.lock().expect("unsaved");
-    if let Some(text) = unsaved.remove(&file) {
-        unsaved.insert(moved.path.clone(), text);
+    let text = open.unsaved.lock().expect("unsaved").get(&file).cloned();
+    open.saved(&file);
+    if let Some(text) = text {
+        open.unsaved.lock().expect("unsaved").insert(moved.path.clone(), text);
     }
     Ok(PostText { path: view::path_text(&moved.path), version: version_of(moved.text.as_bytes()), text: moved.text })
 }
@@ -195,7 +223,7 @@ pub fn delete_post(state: State<'_, AppState>, path: String) -> Result<String> {
     let open = state.open_blog()?;
     let file = open.inside(&path)?;
     let said = author::trash::trash_post(&open.root, &file, state.trash)?;
-    open.unsaved.lock().expect("unsaved").remove(&file);
+    open.saved(&file);
     Ok(said)
 }
 

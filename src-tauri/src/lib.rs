@@ -16,6 +16,7 @@ use std::path::PathBuf;
 use tauri::{Manager, Runtime};
 
 use dialogs::Dialogs;
+use hanji::author::journal::Journal;
 use hanji::author::trash::TrashCan;
 use state::AppState;
 use store::Store;
@@ -50,12 +51,16 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, state: AppState) -> tauri::Bu
             commands::show_folder,
             commands::search_text,
             commands::save_settings,
+            commands::recovered,
+            commands::discard_recovered,
         ])
 }
 
 /// Runs the app: the blog in `start` (the command line's), else the last one.
 pub fn run(start: Option<PathBuf>) {
-    let state = AppState::new(Store::open(config_folder()), start, Dialogs::from_env(), TrashCan::System);
+    let folder = config_folder();
+    let journal = folder.as_ref().map(|f| Journal::new(f.join("journal")));
+    let state = AppState::new(Store::open(folder), start, Dialogs::from_env(), TrashCan::System, journal);
     app(tauri::Builder::default(), state).run(tauri::generate_context!()).expect("the Hanji window");
 }
 

@@ -3,11 +3,15 @@
 //! stream of changes to the UI.
 
 use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
+use std::time::Duration;
 
 use tauri::ipc::Channel;
 
+use hanji::author::journal::Journal;
 use hanji::author::retag::RetagBatch;
 use hanji::author::trash::TrashCan;
 use hanji::load::Blog;
@@ -35,11 +39,19 @@ pub struct AppState {
     pub trash: TrashCan,
     /// The folder of the last export: the only one "Show folder" opens.
     pub exported: Mutex<Option<PathBuf>>,
+    /// Where unsaved text is kept against a crash (None: nowhere).
+    pub journal: Option<Journal>,
 }
 
 impl AppState {
-    pub fn new(store: Store, start: Option<PathBuf>, dialogs: Dialogs, trash: TrashCan) -> Self {
-        AppState { blog: Mutex::default(), store, start, dialogs, trash, exported: Mutex::default() }
+    pub fn new(
+        store: Store,
+        start: Option<PathBuf>,
+        dialogs: Dialogs,
+        trash: TrashCan,
+        journal: Option<Journal>,
+    ) -> Self {
+        AppState { blog: Mutex::default(), store, start, dialogs, trash, exported: Mutex::default(), journal }
     }
 
     pub fn open_blog(&self) -> Result<Arc<OpenBlog>> {
@@ -54,7 +66,7 @@ impl AppState {
         })?;
         // The old blog stops being watched before the new one starts.
         self.blog.lock().expect("app state").take();
-        let open = Arc::new(OpenBlog::start(&root)?);
+        let open = OpenBlog::start(&root, self.journal.clone())?;
         *self.blog.lock().expect("app state") = Some(open.clone());
         self.store.opened(&root);
         Ok(open)
@@ -74,10 +86,24 @@ pub struct OpenBlog {
     pub last_preview: Mutex<Option<(String, String)>>,
     pub retags: Mutex<Vec<RetagBatch>>,
     listener: Arc<Mutex<Option<Channel<WatchUpdate>>>>,
+    pub journal: Option<Journal>,
+    /// What the journal holds now: a hash of each post's kept text.
+    kept: Mutex<HashMap<PathBuf, u64>>,
+    /// Tells the journal's thread to stop (the blog was closed).
+    stop: Arc<AtomicBool>,
+}
+
+/// How often unsaved text is written to the journal.
+const JOURNAL_EVERY: Duration = Duration::from_secs(2);
+
+impl Drop for OpenBlog {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
 }
 
 impl OpenBlog {
-    fn start(root: &Path) -> Result<Self> {
+    fn start(root: &Path, journal: Option<Journal>) -> Result<Arc<Self>> {
         let listener: Arc<Mutex<Option<Channel<WatchUpdate>>>> = Arc::default();
         let shared: Arc<OnceLock<SharedBlog>> = Arc::default();
         let theme = Arc::new(RwLock::new(Arc::new(Theme::new(&Default::default()).0)));
@@ -110,7 +136,9 @@ impl OpenBlog {
             .map_err(|e| AppError::new("io", e.to_string()).at(root.to_string_lossy().into_owned()))?;
         let _ = shared.set(watch.blog().clone());
         *theme.write().expect("theme") = Arc::new(Theme::new(&watch.blog().read().expect("blog lock").templates).0);
-        Ok(OpenBlog {
+        // Saves killed halfway (a crash) left their temp files: the posts are whole.
+        hanji::author::save::clean_temp_files(root);
+        let open = Arc::new(OpenBlog {
             root: root.to_path_buf(),
             watch,
             theme,
@@ -119,7 +147,66 @@ impl OpenBlog {
             last_preview: Mutex::default(),
             retags: Mutex::default(),
             listener,
-        })
+            journal,
+            kept: Mutex::default(),
+            stop: Arc::default(),
+        });
+        if open.journal.is_some() {
+            let (blog, stop) = (Arc::downgrade(&open), open.stop.clone());
+            std::thread::Builder::new()
+                .name("hanji journal".into())
+                .spawn(move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        std::thread::sleep(JOURNAL_EVERY);
+                        match blog.upgrade() {
+                            Some(open) => open.flush_journal(),
+                            None => return,
+                        }
+                    }
+                })
+                .expect("a thread for the journal");
+        }
+        Ok(open)
+    }
+
+    /// Writes each unsaved text that changed since the last time to the
+    /// journal, and forgets those saved or thrown away since.
+    pub fn flush_journal(&self) {
+        let Some(journal) = &self.journal else { return };
+        let unsaved = self.unsaved.lock().expect("unsaved").clone();
+        let mut kept = self.kept.lock().expect("journal");
+        for (path, text) in &unsaved {
+            let hash = {
+                let mut hasher = DefaultHasher::new();
+                text.hash(&mut hasher);
+                hasher.finish()
+            };
+            if kept.get(path) == Some(&hash) {
+                continue;
+            }
+            if std::fs::read(self.root.join(path)).is_ok_and(|saved| saved == text.as_bytes()) {
+                journal.forget(&self.root, path);
+            } else if let Err(e) = journal.keep(&self.root, path, text) {
+                eprintln!("hanji: cannot keep unsaved text of {} in the journal: {e}", path.display());
+                continue;
+            }
+            kept.insert(path.clone(), hash);
+        }
+        kept.retain(|path, _| {
+            let still = unsaved.contains_key(path);
+            if !still {
+                journal.forget(&self.root, path);
+            }
+            still
+        });
+    }
+
+    /// The post's text is saved (or thrown away): nothing left to keep.
+    pub fn saved(&self, path: &Path) {
+        self.unsaved.lock().expect("unsaved").remove(path);
+        if let Some(journal) = &self.journal {
+            journal.forget(&self.root, path);
+        }
     }
 
     pub fn blog(&self) -> std::sync::RwLockReadGuard<'_, Blog> {

@@ -111,6 +111,18 @@ pub struct PostText {
     pub version: String,
 }
 
+/// Unsaved text kept by the journal, with the saved file beside it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Recovered {
+    pub path: String,
+    pub text: String,
+    /// Seconds since 1970.
+    pub kept_at: i64,
+    /// The file as it is on disk now; None if it is gone (or was never saved).
+    pub saved: Option<PostText>,
+}
+
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Saved {
     pub path: String,

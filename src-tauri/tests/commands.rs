@@ -8,13 +8,14 @@ use tauri::test::{INVOKE_KEY, MockRuntime, mock_builder, mock_context, noop_asse
 use tauri::webview::InvokeRequest;
 use tauri::{Manager, WebviewWindow, WebviewWindowBuilder};
 
+use hanji::author::journal::Journal;
 use hanji::author::trash::TrashCan;
 use hanji_app::dialogs::Dialogs;
 use hanji_app::state::AppState;
 use hanji_app::store::Store;
 
 struct App {
-    _blog: tempfile::TempDir,
+    blog: Option<tempfile::TempDir>,
     root: PathBuf,
     app: tauri::App<MockRuntime>,
     window: WebviewWindow<MockRuntime>,
@@ -25,11 +26,17 @@ fn app_with(answer: Option<PathBuf>) -> App {
     let blog = tempfile::tempdir().unwrap();
     let root = blog.path().join("blog");
     copy(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../content")), &root);
+    App { blog: Some(blog), ..app_on(&root, answer, None) }
+}
+
+/// The app on the blog at `root`, keeping unsaved text in `journal`.
+fn app_on(root: &Path, answer: Option<PathBuf>, journal: Option<&Path>) -> App {
     let dialogs = answer.map_or(Dialogs::System, Dialogs::Answer);
-    let state = AppState::new(Store::open(None), Some(root.clone()), dialogs, TrashCan::Blog);
+    let journal = journal.map(Journal::new);
+    let state = AppState::new(Store::open(None), Some(root.to_path_buf()), dialogs, TrashCan::Blog, journal);
     let app = hanji_app::app(mock_builder(), state).build(mock_context(noop_assets())).unwrap();
     let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
-    App { _blog: blog, root: root.canonicalize().unwrap(), app, window }
+    App { blog: None, root: root.canonicalize().unwrap(), app, window }
 }
 
 fn app() -> App {
@@ -110,6 +117,41 @@ fn another_tools_blog_opens_as_it_is_and_says_what_was_detected() {
     let layout = blog["layout"].as_str().unwrap();
     assert!(layout.starts_with("detected a Hugo blog"), "{layout}");
     assert!(!blog["posts"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn unsaved_text_is_kept_in_the_journal_and_offered_after_a_crash() {
+    let journal = tempfile::tempdir().unwrap();
+    let blog = tempfile::tempdir().unwrap();
+    let root = blog.path().join("blog");
+    copy(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../content")), &root);
+    let saved = std::fs::read_to_string(root.join(POST)).unwrap();
+    let mine = format!("{saved}\nWritten, never saved: 저장하지 않은 문장.\n");
+    {
+        let app = app_on(&root, None, Some(journal.path())).started();
+        // Opened and not changed: nothing to keep.
+        app.ok(
+            "preview",
+            json!({ "path": "posts/fp8-training-notes.md", "text": app.read("posts/fp8-training-notes.md") }),
+        );
+        app.ok("preview", json!({ "path": POST, "text": mine }));
+        app.app.state::<AppState>().open_blog().unwrap().flush_journal();
+        // The app ends here without saving, as a crash would end it.
+    }
+    let app = app_on(&root, None, Some(journal.path())).started();
+    let recovered = app.ok("recovered", json!({}));
+    let recovered = recovered.as_array().unwrap();
+    assert_eq!(recovered.len(), 1, "{recovered:?}");
+    assert_eq!(recovered[0]["path"], POST);
+    assert_eq!(recovered[0]["text"], mine);
+    assert_eq!(recovered[0]["saved"]["text"], saved, "the saved version is offered beside it");
+    assert_eq!(app.read(POST), saved, "nothing was written to the blog");
+
+    // Saved, it is no longer offered.
+    app.ok("save_post", json!({ "path": POST, "text": mine, "version": null }));
+    assert_eq!(app.ok("recovered", json!({})), json!([]));
+    // The journal is in the app's folder, never the blog's.
+    assert!(walk(&root).iter().all(|f| !f.to_string_lossy().contains("journal")));
 }
 
 #[test]

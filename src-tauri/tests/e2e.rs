@@ -104,8 +104,10 @@ impl Session {
     fn open_post(&self, path: &str) {
         let row = self.find(&format!("[data-testid=post][data-path=\"{path}\"]"));
         self.click(&row);
+        // Open when the editor's header names it.
         wait(&format!("{path} in the editor"), Duration::from_secs(10), || {
-            (!self.editor_text().is_empty()).then_some(())
+            let shown = self.texts(".path");
+            (shown.iter().any(|p| p == path) && !self.editor_text().is_empty()).then_some(())
         });
     }
 
@@ -153,7 +155,7 @@ fn copy(from: &Path, to: &Path) {
 }
 
 /// Starts Xvfb, tauri-driver and a session with the app on `blog`.
-fn start(blog: &Path, config: &Path, dialog_answer: &Path) -> (Processes, Session) {
+fn start(blog: &Path, config: &Path, dialog_answer: &Path) -> (Processes, Driver) {
     let display = free_display();
     let mut processes = Processes(Vec::new());
     let xvfb = Command::new("Xvfb")
@@ -198,16 +200,38 @@ fn start(blog: &Path, config: &Path, dialog_answer: &Path) -> (Processes, Sessio
         .http_status_as_error(false)
         .build()
         .into();
-    let capabilities = json!({ "capabilities": { "alwaysMatch": { "tauri:options": {
-        "application": env!("CARGO_BIN_EXE_hanji-app"),
-        "args": [blog],
-    } } } });
-    let mut response =
-        agent.post(&format!("http://127.0.0.1:{port}/session")).send_json(capabilities).expect("a session");
-    let value: Value = response.body_mut().read_json().unwrap();
-    let id = value["value"]["sessionId"].as_str().unwrap_or_else(|| panic!("no session: {value}")).to_string();
-    let screenshot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e/main-window.png");
-    (processes, Session { base: format!("http://127.0.0.1:{port}/session/{id}"), agent, screenshot })
+    (processes, Driver { port, blog: blog.to_path_buf(), agent })
+}
+
+/// tauri-driver, ready for sessions: each starts the app on the blog.
+struct Driver {
+    port: u16,
+    blog: PathBuf,
+    agent: ureq::Agent,
+}
+
+impl Driver {
+    fn session(&self) -> Session {
+        let capabilities = json!({ "capabilities": { "alwaysMatch": { "tauri:options": {
+            "application": env!("CARGO_BIN_EXE_hanji-app"),
+            "args": [self.blog],
+        } } } });
+        let url = format!("http://127.0.0.1:{}/session", self.port);
+        let mut response = self.agent.post(&url).send_json(capabilities).expect("a session");
+        let value: Value = response.body_mut().read_json().unwrap();
+        let id = value["value"]["sessionId"].as_str().unwrap_or_else(|| panic!("no session: {value}")).to_string();
+        let screenshot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e/main-window.png");
+        Session { base: format!("{url}/{id}"), agent: self.agent.clone(), screenshot }
+    }
+}
+
+/// Saves a screenshot of the window when dropped, whatever happened.
+struct Shot<'a>(&'a Session);
+
+impl Drop for Shot<'_> {
+    fn drop(&mut self) {
+        self.0.save_screenshot();
+    }
 }
 
 #[test]
@@ -217,24 +241,28 @@ fn the_app_end_to_end() {
     let blog = temp.path().join("blog");
     copy(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../content")), &blog);
     let site = temp.path().join("site");
-    let (_processes, session) = start(&blog, &temp.path().join("config"), &site);
-    // A screenshot whatever happens below, taken before the processes end.
-    struct Shot<'a>(&'a Session);
-    impl Drop for Shot<'_> {
-        fn drop(&mut self) {
-            self.0.save_screenshot();
-        }
+    let config = temp.path().join("config");
+    // Autosave off: unsaved text stays unsaved until the test saves it.
+    std::fs::create_dir_all(&config).unwrap();
+    let settings = json!({ "settings": { "autosave": false, "autosaveDelayMs": 1500, "newPostAsBundle": false } });
+    std::fs::write(config.join("hanji-app.json"), settings.to_string()).unwrap();
+    let (_processes, driver) = start(&blog, &config, &site);
+    {
+        let session = driver.session();
+        let _shot = Shot(&session);
+        the_sidebar_shows_tag_counts(&session);
+        typing_shows_in_the_preview(&session);
+        keystroke_to_preview(&session);
+        a_tag_added_in_the_form_is_saved_and_counted(&session, &blog);
+        an_outside_change_reloads_the_open_post(&session, &blog);
+        an_outside_change_with_unsaved_edits_asks_and_loses_nothing(&session, &blog);
+        script_in_a_post_cannot_reach_the_app(&session, &blog);
+        export_writes_the_site(&session, &site);
+        unsaved_text_is_journaled_then_the_app_is_killed(&session, &blog, &config);
     }
+    let session = driver.session();
     let _shot = Shot(&session);
-
-    the_sidebar_shows_tag_counts(&session);
-    typing_shows_in_the_preview(&session);
-    keystroke_to_preview(&session);
-    a_tag_added_in_the_form_is_saved_and_counted(&session, &blog);
-    an_outside_change_reloads_the_open_post(&session, &blog);
-    an_outside_change_with_unsaved_edits_asks_and_loses_nothing(&session, &blog);
-    script_in_a_post_cannot_reach_the_app(&session, &blog);
-    export_writes_the_site(&session, &site);
+    the_next_start_offers_the_unsaved_text_back(&session, &blog);
 }
 
 fn tag_seen(session: &Session, label: &str) -> Option<()> {
@@ -394,4 +422,55 @@ fn export_writes_the_site(session: &Session, site: &Path) {
     wait("the export summary", Duration::from_secs(60), || session.try_find("[data-testid=export-summary]"));
     let tag_page = std::fs::read_to_string(site.join("tags/nccl/index.html")).expect("tags/nccl/index.html");
     assert!(tag_page.contains("nccl"), "the tag page names its tag");
+    let close = session.find("[data-testid=export-close]");
+    session.click(&close);
+}
+
+const KILLED: &str = "posts/cuda-gpu-programming-deep-dive.md";
+const UNSAVED: &str = "Typed just before the app was killed.";
+
+fn unsaved_text_is_journaled_then_the_app_is_killed(session: &Session, blog: &Path, config: &Path) {
+    session.open_post(KILLED);
+    let editor = session.find(".cm-content");
+    session.click(&editor);
+    session.type_keys(&editor, &format!("{CONTROL}{END}"));
+    session.type_keys(&editor, &format!("{ENTER}{UNSAVED}"));
+    // The journal keeps it within a few seconds, in the app's folder.
+    wait("the unsaved text in the journal", Duration::from_secs(15), || {
+        files_under(&config.join("journal"))
+            .iter()
+            .any(|f| std::fs::read_to_string(f).is_ok_and(|t| t.contains(UNSAVED)))
+            .then_some(())
+    });
+    let killed = Command::new("pkill").args(["-KILL", "-f"]).arg(blog).status().unwrap();
+    assert!(killed.success(), "the app was running");
+    assert!(!std::fs::read_to_string(blog.join(KILLED)).unwrap().contains(UNSAVED), "it was never saved");
+    // The session died with the app.
+    let _ = session.agent.delete(&session.base).call();
+}
+
+fn the_next_start_offers_the_unsaved_text_back(session: &Session, blog: &Path) {
+    let ok = session.find("[data-testid=modal-ok]");
+    let modal = session
+        .script("return document.querySelector('[role=dialog]')?.innerText ?? document.body.innerText", json!([]));
+    assert!(modal.as_str().unwrap_or_default().contains(KILLED), "the post is named: {modal}");
+    session.click(&ok);
+    wait("the restored text in the editor", Duration::from_secs(10), || {
+        session.editor_text().contains(UNSAVED).then_some(())
+    });
+    // Beside the saved version, and nothing written until the author chooses.
+    wait("the restored banner", Duration::from_secs(10), || session.try_find("[data-testid=conflict]"));
+    assert!(!std::fs::read_to_string(blog.join(KILLED)).unwrap().contains(UNSAVED));
+    let show_both = session.find("[data-testid=show-both]");
+    session.click(&show_both);
+    let keep = session.find("[data-testid=keep-mine]");
+    session.click(&keep);
+    wait("the restored text saved", Duration::from_secs(10), || {
+        std::fs::read_to_string(blog.join(KILLED)).unwrap().contains(UNSAVED).then_some(())
+    });
+}
+
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    entries.flatten().flat_map(|e| if e.path().is_dir() { files_under(&e.path()) } else { vec![e.path()] }).collect()
 }

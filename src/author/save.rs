@@ -47,6 +47,25 @@ pub fn save_post(
     Ok(version_of(text.as_bytes()))
 }
 
+/// The end of the names of the temp files saves write (hidden, beside the post).
+const TEMP_SUFFIX: &str = ".hanji-tmp";
+
+/// Removes the temp files a save that was killed halfway left behind (the
+/// post itself was never touched by it). Called when the app opens a blog.
+pub fn clean_temp_files(root: &Path) -> Vec<std::path::PathBuf> {
+    let hidden = |name: &std::ffi::OsStr| name.to_string_lossy().starts_with('.');
+    let left: Vec<_> = walkdir::WalkDir::new(root)
+        .into_iter()
+        // Not into hidden folders (`.git`), nor along symlinks.
+        .filter_entry(|e| e.depth() == 0 || e.file_type().is_file() || !hidden(e.file_name()))
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file() && hidden(e.file_name()))
+        .filter(|e| e.file_name().to_string_lossy().ends_with(TEMP_SUFFIX))
+        .map(|e| e.into_path())
+        .collect();
+    left.into_iter().filter(|file| fs::remove_file(file).is_ok()).collect()
+}
+
 /// Replaces `file` with `bytes` so that, whatever happens meanwhile (a crash,
 /// a full disk), the file holds either its old bytes or the new ones, whole.
 /// The file keeps its permissions.
@@ -71,7 +90,7 @@ pub fn write_atomically(file: &Path, bytes: &[u8]) -> io::Result<()> {
     let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mut temp = tempfile::Builder::new()
         .prefix(&format!(".{name}."))
-        .suffix(".hanji-tmp")
+        .suffix(TEMP_SUFFIX)
         .permissions(Permissions::from_mode(0o666))
         .tempfile_in(folder)?;
     temp.write_all(bytes)?;

@@ -10,6 +10,7 @@ mod formats;
 mod layouts;
 mod library;
 mod sample;
+mod save;
 mod serve;
 mod watch;
 

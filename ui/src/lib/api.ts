@@ -11,6 +11,7 @@ import type {
   FieldValue,
   PostText,
   Preview,
+  Recovered,
   RetagDone,
   RetagPlan,
   Saved,
@@ -82,6 +83,12 @@ export const showFolder = (path: string) => invoke<void>("show_folder", { path }
 
 /** Paths of posts whose text contains `query` (case-insensitive). */
 export const searchText = (query: string) => invoke<string[]>("search_text", { query });
+
+/** Unsaved text kept from before the app last closed (a crash), for the open blog. */
+export const recovered = () => invoke<Recovered[]>("recovered");
+
+/** Throws away the kept text of `path`. */
+export const discardRecovered = (path: string) => invoke<void>("discard_recovered", { path });
 
 export const saveSettings = (settings: Settings) => invoke<void>("save_settings", { settings });
 

@@ -5,6 +5,7 @@ import {
   edited,
   opened,
   removedOnDisk,
+  restored,
   saveFailed,
   saveLabel,
   saveNote,
@@ -12,6 +13,7 @@ import {
   saved,
   tookDisk,
 } from "./post-status";
+import type { PostText } from "./types";
 
 const disk = { path: "posts/a.md", text: "hello", version: "v1" };
 
@@ -84,5 +86,25 @@ describe("post status", () => {
     expect(canAutosave(opened(disk))).toBe(false);
     expect(canAutosave(edited(opened(disk), "x"))).toBe(true);
     expect(canAutosave(saveStarted(edited(opened(disk), "x")))).toBe(false);
+  });
+});
+
+describe("restored from the journal", () => {
+  const saved: PostText = { path: "posts/a.md", text: "saved", version: "v1" };
+
+  it("is unsaved, with the saved file beside it, and never autosaved", () => {
+    const s = restored(opened(saved), saved);
+    expect(s.dirty).toBe(true);
+    expect(s.conflict).toEqual(saved);
+    expect(s.restored).toBe(true);
+    expect(canAutosave(s)).toBe(false);
+    // A later change on disk is a plain conflict again.
+    expect(conflicted(s, { ...saved, text: "theirs" }).restored).toBe(false);
+  });
+
+  it("is simply unsaved when the file is gone", () => {
+    const s = restored(opened({ path: "posts/new.md", text: "", version: "" }), null);
+    expect(s.dirty && s.gone).toBe(true);
+    expect(s.conflict).toBeNull();
   });
 });

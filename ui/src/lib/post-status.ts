@@ -20,6 +20,8 @@ export interface PostStatus {
   showBoth: boolean;
   /** The file was removed on disk; the text stays open, unsaved. */
   gone: boolean;
+  /** The text was restored from the journal after the app closed unsaved; `conflict` is the saved file. */
+  restored: boolean;
 }
 
 export function opened(post: PostText): PostStatus {
@@ -33,6 +35,7 @@ export function opened(post: PostText): PostStatus {
     conflict: null,
     showBoth: false,
     gone: false,
+    restored: false,
   };
 }
 
@@ -58,6 +61,7 @@ export function saved(s: PostStatus, sent: string, version: string, current: str
     conflict: null,
     showBoth: false,
     gone: false,
+    restored: false,
   };
 }
 
@@ -79,7 +83,16 @@ export function tookDisk(s: PostStatus, disk: PostText): PostStatus {
 
 /** The file changed on disk while the editor has unsaved edits. */
 export function conflicted(s: PostStatus, theirs: PostText): PostStatus {
-  return { ...s, conflict: theirs };
+  return { ...s, conflict: theirs, restored: false };
+}
+
+/**
+ * The journal's text was put in the editor over the saved file: unsaved, with
+ * the saved file beside it as a conflict, so nothing is written (not even by
+ * autosave) until the author keeps one. A file that is gone is simply unsaved.
+ */
+export function restored(s: PostStatus, saved: PostText | null): PostStatus {
+  return saved ? { ...s, dirty: true, conflict: saved, restored: true } : { ...s, dirty: true, gone: true };
 }
 
 export function removedOnDisk(s: PostStatus): PostStatus {

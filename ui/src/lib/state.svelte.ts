@@ -15,6 +15,7 @@ import {
   moved,
   opened,
   removedOnDisk,
+  restored as restoredStatus,
   saveFailed,
   saveStarted,
   saved,
@@ -34,6 +35,7 @@ import type {
   Fields,
   PostItem,
   PostText,
+  Recovered,
   Preview,
   Settings,
   TagItem,
@@ -171,6 +173,7 @@ class Hanji {
         this.blog = info.blog;
         this.startWatching();
         if (info.error) this.notifyError(info.error);
+        void this.offerRecovered();
       }
     } catch (error) {
       this.startError = asAppError(error);
@@ -224,6 +227,39 @@ class Hanji {
     this.folderGone = null;
     this.recent = [view.root, ...this.recent.filter((r) => r !== view.root)];
     this.startWatching();
+    await this.offerRecovered();
+  }
+
+  /** Offers back the unsaved text the journal kept when the app last closed without saving. */
+  private async offerRecovered(): Promise<void> {
+    let pending: Recovered[];
+    try {
+      pending = await api.recovered();
+    } catch (error) {
+      this.notifyError(error);
+      return;
+    }
+    if (pending.length === 0) return;
+    const answer = await this.ask({
+      title: "Restore unsaved text?",
+      message:
+        "Hanji closed before these posts were saved. Restore their unsaved text? Each opens beside its saved version, and nothing is written until you choose which to keep.",
+      list: pending.map((kept) => kept.path),
+      ok: "Restore",
+    });
+    if (answer === null) {
+      for (const kept of pending) await api.discardRecovered(kept.path).catch((error) => this.notifyError(error));
+      return;
+    }
+    for (const kept of pending) await this.restore(kept);
+  }
+
+  private async restore(kept: Recovered): Promise<void> {
+    if (!this.statuses[kept.path]) this.adopt(kept.saved ?? { path: kept.path, text: "", version: "" });
+    await this.show(kept.path);
+    await this.buffers.replace(kept.path, kept.text);
+    const s = this.statuses[kept.path];
+    if (s) this.setStatus(restoredStatus(s, kept.saved));
   }
 
   private startWatching(): void {

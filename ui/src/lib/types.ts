@@ -79,6 +79,15 @@ export interface PostText {
   version: string;
 }
 
+/** Unsaved text the journal kept from before the app last closed, with the saved file (null: gone or never saved). */
+export interface Recovered {
+  path: string;
+  text: string;
+  /** Seconds since 1970. */
+  keptAt: number;
+  saved: PostText | null;
+}
+
 export interface Saved {
   path: string;
   version: string;
