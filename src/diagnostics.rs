@@ -58,9 +58,19 @@ impl Diagnostic {
 }
 
 /// `path:line:col: error: message`, the form editors and terminals link to.
+/// A control character in a file's name (a newline, say) is written escaped,
+/// `posts/a\nb.md`, so that each problem stays on one line.
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: {}: {}", self.path.display(), self.line, self.column, self.severity, self.message)
+        let path = self.path.to_string_lossy();
+        if path.contains(char::is_control) {
+            for c in path.chars() {
+                if c.is_control() { write!(f, "{}", c.escape_default())? } else { write!(f, "{c}")? }
+            }
+        } else {
+            f.write_str(&path)?;
+        }
+        write!(f, ":{}:{}: {}: {}", self.line, self.column, self.severity, self.message)
     }
 }
 
@@ -99,5 +109,20 @@ impl Problem {
             message: self.message,
             hint: self.hint,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_control_character_in_a_name_is_shown_escaped() {
+        let diagnostic = Diagnostic::error("posts/new\nline\t.md", 3, 1, "bad");
+        assert_eq!(diagnostic.to_string(), "posts/new\\nline\\t.md:3:1: error: bad");
+        assert_eq!(
+            Diagnostic::warning("posts/한글 제목.md", 1, 1, "x").to_string(),
+            "posts/한글 제목.md:1:1: warning: x"
+        );
     }
 }

@@ -80,7 +80,12 @@ pub fn export(blog: &Blog, out: &Path, force: bool, progress: Progress) -> Resul
     let previous = check_destination(blog, &out, force)?;
 
     let mut summary = Summary { problems: blog.diagnostics(), ..Summary::default() };
-    summary.left_out = blog.library.posts().filter(|p| p.has_errors).map(|p| p.path.clone()).collect();
+    summary.left_out = blog
+        .library
+        .posts()
+        .filter(|p| p.has_errors || blog.library.shares_slug(&p.path))
+        .map(|p| p.path.clone())
+        .collect();
     let fingerprint = fingerprint(blog, &summary.problems);
     if previous.fingerprint == fingerprint
         && previous.files.iter().all(|(file, stamp)| stamp_of(&out.join(file)) == Some(*stamp))
@@ -118,9 +123,11 @@ pub fn export(blog: &Blog, out: &Path, force: bool, progress: Progress) -> Resul
     let copied: Vec<_> = copies
         .par_iter()
         .map(|(from, file)| {
+            // A file that cannot be read is left out and named, as a post with
+            // an error is: the rest of the site is still written.
             let written = fs::read(blog.root.join(from))
-                .map_err(|source| ExportError::Io { path: from.clone(), source })
-                .and_then(|bytes| write_if_changed(&out.join(file), &bytes));
+                .map(|bytes| write_if_changed(&out.join(file), &bytes))
+                .map_err(|error| crate::load::read_problem(&error).in_file(from.as_path()));
             tick();
             (file.clone(), written)
         })
@@ -147,7 +154,10 @@ pub fn export(blog: &Blog, out: &Path, force: bool, progress: Progress) -> Resul
         }
     }
     for (file, written) in copied {
-        count(file, written)?;
+        match written {
+            Ok(written) => count(file, written)?,
+            Err(problem) => summary.problems.push(problem),
+        }
     }
     let old_files: BTreeSet<String> = previous.files.into_keys().collect();
     summary.removed = remove_stale(&out, &old_files, &files)?;

@@ -87,6 +87,8 @@ pub fn load(root: &Path) -> Result<Blog, LoadError> {
             }
         }
     }
+    // A file export would fail to copy, found now so that `check` names it.
+    problems.extend(unreadable_files(root, &assets));
     let parsed: Vec<Parsed> = post_paths.par_iter().map(|path| read_post(root, path)).collect();
     let library = Library::from_parsed(config.tag_title, parsed);
     let templates = read_templates(root, &config, &mut problems);
@@ -151,19 +153,29 @@ pub fn read_templates(root: &Path, config: &Config, problems: &mut Vec<Diagnosti
     let mut templates = BTreeMap::new();
     let folder = &config.layout.templates_dir;
     let Ok(entries) = fs::read_dir(root.join(folder)) else { return templates };
+    let inside = Inside::new(root);
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         if is_skipped(&name) || !entry.path().is_file() {
+            continue;
+        }
+        let relative = folder.join(&name);
+        if let Some(target) = inside.leads_out(&entry.path()) {
+            problems.push(outside_problem(&relative, &target));
             continue;
         }
         match fs::read_to_string(entry.path()) {
             Ok(text) => {
                 templates.insert(name, text);
             }
-            Err(e) => problems.push(
-                Diagnostic::error(folder.join(&name), 1, 1, format!("cannot read the template: {e}"))
-                    .with_hint("save it as UTF-8 text; the built-in one is used meanwhile"),
-            ),
+            Err(e) => {
+                let hint = match e.kind() {
+                    io::ErrorKind::InvalidData => "save it as UTF-8 text; the built-in one is used meanwhile",
+                    _ => "let your user read the file (chmod u+r); the built-in one is used meanwhile",
+                };
+                problems
+                    .push(Diagnostic::error(relative, 1, 1, format!("cannot read the template: {e}")).with_hint(hint));
+            }
         }
     }
     templates
@@ -187,9 +199,24 @@ pub fn is_skipped(name: &str) -> bool {
 pub fn files_at(root: &Path, path: &Path) -> Vec<PathBuf> {
     match fs::metadata(root.join(path)) {
         Ok(meta) if meta.is_dir() => walk(root, path, &mut Vec::new()),
-        Ok(_) => vec![path.to_path_buf()],
-        Err(_) => Vec::new(),
+        Ok(meta) if meta.is_file() && Inside::new(root).leads_out(&root.join(path)).is_none() => {
+            vec![path.to_path_buf()]
+        }
+        Ok(_) | Err(_) => Vec::new(),
     }
+}
+
+/// The files of `paths` (relative to `root`) that cannot be opened, each as an
+/// error: they would be left out of an export.
+fn unreadable_files<'a>(root: &Path, paths: impl IntoIterator<Item = &'a PathBuf>) -> Vec<Diagnostic> {
+    let paths: Vec<&PathBuf> = paths.into_iter().collect();
+    paths
+        .par_iter()
+        .filter_map(|path| {
+            let error = fs::File::open(root.join(path)).err()?;
+            Some(read_problem(&error).in_file(path.as_path()))
+        })
+        .collect()
 }
 
 /// The bytes of a file of the blog (an image to serve, a file to compare).
@@ -213,23 +240,60 @@ fn walk(root: &Path, folder: &Path, problems: &mut Vec<Diagnostic>) -> Vec<PathB
         return Vec::new();
     }
     let mut files = Vec::new();
-    let walker = walkdir::WalkDir::new(&start)
+    let inside = Inside::new(root);
+    let mut walker = walkdir::WalkDir::new(&start)
         .follow_links(true)
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| e.depth() == 0 || !is_skipped(&e.file_name().to_string_lossy()));
-    for entry in walker {
-        match entry {
-            Ok(entry) if entry.file_type().is_file() => {
-                if let Ok(relative) = entry.path().strip_prefix(root) {
-                    files.push(relative.to_path_buf());
-                }
+    while let Some(entry) = walker.next() {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(error) => {
+                problems.push(walk_problem(root, &error));
+                continue;
             }
-            Ok(_) => {}
-            Err(error) => problems.push(walk_problem(root, &error)),
+        };
+        let relative = entry.path().strip_prefix(root).unwrap_or(entry.path());
+        if entry.path_is_symlink()
+            && let Some(target) = inside.leads_out(entry.path())
+        {
+            problems.push(outside_problem(relative, &target));
+            if entry.file_type().is_dir() {
+                walker.skip_current_dir();
+            }
+            continue;
+        }
+        if entry.file_type().is_file() && entry.path().starts_with(root) {
+            files.push(relative.to_path_buf());
         }
     }
     files
+}
+
+/// The blog folder with its symlinks resolved, to tell where a link leads.
+struct Inside(Option<PathBuf>);
+
+impl Inside {
+    fn new(root: &Path) -> Self {
+        Inside(fs::canonicalize(root).ok())
+    }
+
+    /// Where the symlink (or path through one) at `path` leads, if that is
+    /// outside the blog folder. Such links are not followed: a blog cloned
+    /// from someone else must not publish the files it points at
+    /// (`static/key -> ~/.ssh/id_ed25519`), as Jekyll's safe mode and Hugo
+    /// refuse them too.
+    fn leads_out(&self, path: &Path) -> Option<PathBuf> {
+        let root = self.0.as_ref()?;
+        let target = fs::canonicalize(path).ok()?;
+        (!target.starts_with(root)).then_some(target)
+    }
+}
+
+fn outside_problem(path: &Path, target: &Path) -> Diagnostic {
+    Diagnostic::warning(path, 1, 1, format!("symlink leads outside the blog folder, to `{}`", target.display()))
+        .with_hint("it is skipped: links out of the blog are not followed; copy what it points at into the blog")
 }
 
 fn walk_problem(root: &Path, error: &walkdir::Error) -> Diagnostic {
@@ -240,8 +304,13 @@ fn walk_problem(root: &Path, error: &walkdir::Error) -> Diagnostic {
             .with_hint("remove the link or point it elsewhere; the folder is skipped")
     } else {
         let reason = error.io_error().map_or_else(|| error.to_string(), ToString::to_string);
-        Diagnostic::error(path, 1, 1, format!("cannot read: {reason}"))
-            .with_hint("check the permissions of the file or folder; it is skipped")
+        let link = error.path().is_some_and(|p| p.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()));
+        let hint = if link {
+            "the symlink leads nowhere or round in a loop: point it at a file, or remove it; it is skipped"
+        } else {
+            "check the permissions of the file or folder; it is skipped"
+        };
+        Diagnostic::error(path, 1, 1, format!("cannot read: {reason}")).with_hint(hint)
     }
 }
 
@@ -275,10 +344,13 @@ pub fn read_post(root: &Path, path: &Path) -> Parsed {
             let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
             let valid = std::str::from_utf8(valid).unwrap_or_default();
             let (line, column) = config::line_column(valid, valid.len());
-            return unreadable(
-                Problem::error(line, column, "file is not UTF-8 text")
-                    .with_hint("save it as UTF-8 in your editor (the first bad byte is here)"),
-            );
+            let utf16 = e.as_bytes().starts_with(&[0xFF, 0xFE]) || e.as_bytes().starts_with(&[0xFE, 0xFF]);
+            let hint = if utf16 {
+                "it is saved as UTF-16: save it as UTF-8 in your editor"
+            } else {
+                "save it as UTF-8 in your editor (the first bad byte is here)"
+            };
+            return unreadable(Problem::error(line, column, "file is not UTF-8 text").with_hint(hint));
         }
     };
     if text.trim_start_matches('\u{feff}').trim().is_empty() {
@@ -290,7 +362,7 @@ pub fn read_post(root: &Path, path: &Path) -> Parsed {
     Post::parse(path, &text)
 }
 
-fn read_problem(error: &io::Error) -> Problem {
+pub(crate) fn read_problem(error: &io::Error) -> Problem {
     let hint = match error.kind() {
         io::ErrorKind::PermissionDenied => "let your user read the file (chmod u+r)",
         _ => "check that the file exists and can be read",

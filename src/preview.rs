@@ -37,7 +37,8 @@ pub fn routes(blog: &Blog, theme: &Theme, options: SiteOptions) -> HashMap<Strin
             routes.entry(path).or_insert_with(|| Target::Asset(asset.clone()));
         }
     }
-    for post in blog.library.posts().filter(|p| p.has_errors && (options.drafts || !p.draft)) {
+    let left_out = |p: &Post| p.has_errors || blog.library.shares_slug(&p.path);
+    for post in blog.library.posts().filter(|p| left_out(p) && (options.drafts || !p.draft)) {
         routes.entry(post_site_path(post)).or_insert_with(|| Target::Broken(post.path.clone()));
     }
     for file in blog.library.unreadable() {
@@ -159,7 +160,14 @@ pub fn post_preview(blog: &Blog, theme: &Theme, path: &Path, text: &str) -> Post
     let parsed = Post::parse(path, text);
     let mut problems = parsed.problems.clone();
     let fields = fields_of(path, text);
-    let stats = markdown::render(parsed.post.as_ref().map_or(text, Post::body), &markdown::Options::default());
+    // Counted in the text as written when it cannot be read as a post, unless
+    // it is too big to be one.
+    let counted = match &parsed.post {
+        Some(post) => post.body(),
+        None if text.len() as u64 > load::MAX_POST_BYTES => "",
+        None => text,
+    };
+    let stats = markdown::render(counted, &markdown::Options::default());
     let site_path = match &parsed.post {
         Some(post) => format!("{}index.html", post_site_path(post)),
         None => format!("{}index.html", unreadable_site_path(path)),

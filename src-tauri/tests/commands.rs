@@ -15,7 +15,7 @@ use hanji_app::state::AppState;
 use hanji_app::store::Store;
 
 struct App {
-    blog: Option<tempfile::TempDir>,
+    _blog: Option<tempfile::TempDir>,
     root: PathBuf,
     app: tauri::App<MockRuntime>,
     window: WebviewWindow<MockRuntime>,
@@ -26,7 +26,7 @@ fn app_with(answer: Option<PathBuf>) -> App {
     let blog = tempfile::tempdir().unwrap();
     let root = blog.path().join("blog");
     copy(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../content")), &root);
-    App { blog: Some(blog), ..app_on(&root, answer, None) }
+    App { _blog: Some(blog), ..app_on(&root, answer, None) }
 }
 
 /// The app on the blog at `root`, keeping unsaved text in `journal`.
@@ -36,7 +36,7 @@ fn app_on(root: &Path, answer: Option<PathBuf>, journal: Option<&Path>) -> App {
     let state = AppState::new(Store::open(None), Some(root.to_path_buf()), dialogs, TrashCan::Blog, journal);
     let app = hanji_app::app(mock_builder(), state).build(mock_context(noop_assets())).unwrap();
     let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
-    App { blog: None, root: root.canonicalize().unwrap(), app, window }
+    App { _blog: None, root: root.canonicalize().unwrap(), app, window }
 }
 
 fn app() -> App {

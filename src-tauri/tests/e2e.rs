@@ -399,15 +399,28 @@ fn script_in_a_post_cannot_reach_the_app(session: &Session, blog: &Path) {
         "---\ntitle: Hostile\ndate: 2026-11-01\n---\n\nHostile post marker.\n\n\
          <script>{call}; window.top.document.title = 'pwned';</script>\n\n\
          <img src=x onerror=\"{call}; window.top.document.title = 'pwned';\">\n\n\
-         <iframe src=\"javascript:{call}\"></iframe>\n"
+         <iframe src=\"javascript:{call}\"></iframe>\n\n\
+         <object data=\"javascript:{call}\"></object>\n\n\
+         <form action=\"javascript:{call}\"><button id=\"go\">go</button></form>\n\n\
+         [a link](javascript:{call})\n\n\
+         <meta http-equiv=\"refresh\" content=\"0;url=javascript:{call}\">\n\n\
+         <meta http-equiv=\"refresh\" content=\"1;url=https://example.com/\">\n"
     );
     std::fs::write(blog.join("posts/hostile.md"), hostile).unwrap();
     session.open_post("posts/hostile.md");
     wait("the hostile post in the preview", Duration::from_secs(10), || {
         session.preview_text().filter(|t| t.contains("Hostile post marker.")).map(|_| ())
     });
-    // Time for anything that could run to run.
-    std::thread::sleep(Duration::from_secs(2));
+    // Time for anything that could run (or refresh) to run.
+    std::thread::sleep(Duration::from_secs(3));
+    // The preview still shows the post: no refresh took it anywhere.
+    let still = session.preview_text().unwrap_or_default();
+    assert!(still.contains("Hostile post marker."), "the preview was navigated away: {still}");
+    let window = session.call("GET", "/url", None);
+    assert!(
+        window.as_str().is_some_and(|u| u.starts_with("tauri://localhost")),
+        "the app window left the UI: {window}"
+    );
     assert!(!blog.join("posts/pwned.md").exists(), "a script in a post called a command");
     let title = session.script("return document.title", json!([]));
     assert_ne!(title, "pwned");

@@ -30,6 +30,9 @@ pub struct Library {
     newest_first: BTreeSet<Order>,
     tags: BTreeMap<String, TagEntry>,
     slugs: BTreeMap<String, BTreeSet<PathBuf>>,
+    /// How many slugs more than one post has: while there are none, the
+    /// counts need not look for posts that share one.
+    shared_slugs: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -107,7 +110,11 @@ impl Library {
     fn index(&mut self, post: &Post) {
         let key = order(post);
         self.newest_first.insert(key.clone());
-        self.slugs.entry(post.slug.clone()).or_default().insert(post.path.clone());
+        let paths = self.slugs.entry(post.slug.clone()).or_default();
+        paths.insert(post.path.clone());
+        if paths.len() == 2 {
+            self.shared_slugs += 1;
+        }
         for tag in &post.tags {
             let entry = self.tags.entry(tag_slug(tag)).or_default();
             *entry.spellings.entry(tag.clone()).or_default() += 1;
@@ -123,7 +130,9 @@ impl Library {
         let key = order(post);
         self.newest_first.remove(&key);
         if let Some(paths) = self.slugs.get_mut(&post.slug) {
-            paths.remove(&post.path);
+            if paths.remove(&post.path) && paths.len() == 1 {
+                self.shared_slugs -= 1;
+            }
             if paths.is_empty() {
                 self.slugs.remove(&post.slug);
             }
@@ -178,9 +187,23 @@ impl Library {
         self.newest_first.iter().filter_map(|(_, path)| self.posts.get(path))
     }
 
-    /// The posts a reader sees: no drafts, none with errors; newest first.
+    /// The posts a reader sees: no drafts, none with errors, none that shares
+    /// its slug with another; newest first.
     pub fn published(&self) -> impl DoubleEndedIterator<Item = &Post> + '_ {
-        self.posts().filter(|p| !p.draft && !p.has_errors)
+        self.posts().filter(|p| !p.draft && !p.has_errors && !self.shares_slug(&p.path))
+    }
+
+    /// Whether the post at `path` has the slug of another post. Both are then
+    /// kept out of the site, as posts with errors are: they would be written
+    /// to one page, and which one won would depend on chance.
+    pub fn shares_slug(&self, path: &Path) -> bool {
+        self.shared_slugs > 0
+            && self.posts.get(path).and_then(|p| self.slugs.get(&p.slug)).is_some_and(|paths| paths.len() > 1)
+    }
+
+    /// The published posts of a tag (those sharing a slug left out).
+    fn published_of<'e>(&'e self, entry: &'e TagEntry) -> impl Iterator<Item = &'e PathBuf> + 'e {
+        entry.published.iter().map(|(_, path)| path).filter(|path| !self.shares_slug(path))
     }
 
     /// Files that could not be read as posts at all (bad front matter, not UTF-8, …).
@@ -215,9 +238,9 @@ impl Library {
             slug: slug.to_string(),
             title: self.tag_title.apply(&name),
             name,
-            count: entry.published.len(),
+            count: self.published_of(entry).count(),
             draft_count: entry.drafts.len(),
-            posts: paths(&entry.published),
+            posts: self.published_of(entry).cloned().collect(),
             drafts: paths(&entry.drafts),
         })
     }
@@ -225,7 +248,8 @@ impl Library {
     /// A tag's name and counts, without its lists of posts (cheap to ask).
     pub fn tag_count(&self, slug: &str) -> Option<TagCount> {
         let entry = self.tags.get(slug)?;
-        Some(TagCount { name: entry.name()?, count: entry.published.len(), draft_count: entry.drafts.len() })
+        let count = if self.shared_slugs == 0 { entry.published.len() } else { self.published_of(entry).count() };
+        Some(TagCount { name: entry.name()?, count, draft_count: entry.drafts.len() })
     }
 
     /// The files whose post has `slug` (more than one is a problem).
@@ -369,6 +393,20 @@ mod tests {
         let problems = lib.diagnostics();
         assert_eq!(problems.len(), 2, "{problems:?}");
         assert!(problems.iter().all(|d| d.is_error() && d.message.contains("slug `a`")));
+    }
+
+    #[test]
+    fn posts_that_share_a_slug_are_not_published_until_one_moves() {
+        let twin = "---\ntitle: Twin\ndate: 2026-01-01\nslug: a\ntags: [nccl]\n---\n";
+        let mut lib = library(&[("posts/a.md", A), ("posts/b.md", B), ("posts/twin.md", twin)]);
+        assert!(lib.shares_slug(Path::new("posts/a.md")) && lib.shares_slug(Path::new("posts/twin.md")));
+        assert_eq!(lib.published().map(|p| p.title.as_str()).collect::<Vec<_>>(), ["B"]);
+        assert_eq!(names(&lib.tags(false)), ["nccl (1)"]);
+        assert_eq!(lib.tag_count("nccl").unwrap().count, 1);
+        lib.remove(Path::new("posts/twin.md"));
+        assert!(!lib.shares_slug(Path::new("posts/a.md")));
+        assert_eq!(names(&lib.tags(false)), ["nccl (2)", "cuda (1)"]);
+        assert_eq!(lib.tag_count("nccl").unwrap().count, 2);
     }
 
     #[test]

@@ -7,6 +7,10 @@ use super::front_matter::{self, Dialect, Format, PostDate};
 use crate::diagnostics::{Diagnostic, Problem, Severity};
 use crate::markdown;
 
+/// Longer than any real title (they are rarely over 100); a title this long
+/// is most likely a post's text pasted into the field.
+const MAX_TITLE_CHARS: usize = 1000;
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Post {
     /// Relative to the blog folder: `posts/a.md` or `posts/b/index.md`.
@@ -52,6 +56,14 @@ impl Post {
     /// gives them, and `categories` are tags too.
     pub fn parse(path: &Path, text: &str) -> Parsed {
         let path = path.to_path_buf();
+        // The loader refuses such files before reading them; this stops the
+        // same text arriving another way (the editor's unsaved text).
+        if text.len() as u64 > crate::load::MAX_POST_BYTES {
+            let megabytes = text.len() as f64 / 1e6;
+            let problem = Problem::error(1, 1, format!("post is {megabytes:.1} MB; posts over 5 MB are not read"))
+                .with_hint("split it into several posts, or move large data to static/");
+            return Parsed { problems: vec![problem.in_file(&path)], path, post: None };
+        }
         let dated = crate::layout::dated_file_name(&path);
         let dialect = Dialect { jekyll: crate::layout::is_jekyll_post(&path), named_by_file: dated.is_some() };
         let document = match front_matter::parse_with(text, dialect) {
@@ -88,6 +100,15 @@ impl Post {
             Some(_) => crate::layout::title_from_name(&name),
             None => name.clone(),
         });
+        let length = title.chars().count();
+        if length > MAX_TITLE_CHARS {
+            let (line, column) = key_line(text, "title");
+            problems.push(
+                Problem::warning(line, column, format!("title is {length} characters long"))
+                    .with_hint("a title is one line: shorten it, and put the rest in the post or in `summary:`")
+                    .in_file(&path),
+            );
+        }
         let date = fm.date.or(dated.map(|(date, _)| PostDate { date, time: None }));
         let summary = fm.summary.filter(|s| !s.trim().is_empty()).or_else(|| markdown::summary_text(document.body));
         let has_errors = problems.iter().any(|p| p.severity == Severity::Error);

@@ -85,7 +85,7 @@ impl<'a> Site<'a> {
         theme: &'a Theme,
         options: SiteOptions,
     ) -> Self {
-        let posts: Vec<&Post> = library.posts().filter(|p| shown(p, options)).collect();
+        let posts: Vec<&Post> = library.posts().filter(|p| shown(library, p, options)).collect();
         let tags: Vec<(TagInfo, Vec<&Post>)> = library
             .tags(options.drafts)
             .iter()
@@ -276,7 +276,7 @@ impl<'a> Site<'a> {
         let (newer, older) = match self.position.get(post.path.as_path()) {
             Some(&i) => (i.checked_sub(1).and_then(|i| self.posts.get(i)).copied(), self.posts.get(i + 1).copied()),
             // Without the lists (`for_posts`), or a post not shown: as the library orders them.
-            None => self.library.neighbours(&post.path, |p| shown(p, self.options)),
+            None => self.library.neighbours(&post.path, |p| shown(self.library, p, self.options)),
         };
         let page = PostPage {
             summary: PostSummary::of(post, &self.dates),
@@ -386,9 +386,10 @@ fn v(value: &impl serde::Serialize) -> Value {
     Value::from(minijinja::value::Serde(value))
 }
 
-/// Whether a post is on the site: not if it has errors, and drafts only in a preview.
-fn shown(post: &Post, options: SiteOptions) -> bool {
-    !post.has_errors && (options.drafts || !post.draft)
+/// Whether a post is on the site: not if it has errors or shares its slug,
+/// and drafts only in a preview.
+fn shown(library: &Library, post: &Post, options: SiteOptions) -> bool {
+    !post.has_errors && (options.drafts || !post.draft) && !library.shares_slug(&post.path)
 }
 
 /// A tag's shown posts, newest first.

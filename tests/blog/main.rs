@@ -7,6 +7,7 @@
 mod broken;
 mod export;
 mod formats;
+mod hostile;
 mod layouts;
 mod library;
 mod sample;

@@ -71,8 +71,12 @@ fn a_killed_save_leaves_one_whole_version() {
         // Wait for a first save, then kill it somewhere in the next ones.
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
         let started = Instant::now();
-        while !lines.next().and_then(Result::ok).is_some_and(|l| l == "saved") {
-            assert!(started.elapsed() < Duration::from_secs(30), "the saving child never saved");
+        loop {
+            match lines.next() {
+                Some(Ok(line)) if line == "saved" => break,
+                Some(_) => assert!(started.elapsed() < Duration::from_secs(30), "the saving child never saved"),
+                None => panic!("the saving child ended before it saved"),
+            }
         }
         std::thread::sleep(Duration::from_micros(random(30_000)));
         child.kill().unwrap();

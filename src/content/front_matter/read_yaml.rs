@@ -167,7 +167,10 @@ fn problem(error: &Error, text: &str, first_line: usize) -> Problem {
         return problem("the front matter is too big or too deeply nested to read".into())
             .with_hint("front matter holds a post's fields; check for runaway `&anchor`/`*alias` use or nesting");
     }
-    let hint = if message.contains("mapping values are not allowed") || message.contains("unexpected character") {
+    let hint = if source_line.contains('\0') {
+        "delete the NUL character (a zero byte, often left by a crashed editor or a binary paste): YAML does not allow it"
+            .into()
+    } else if message.contains("mapping values are not allowed") || message.contains("unexpected character") {
         quote_value_hint(source_line)
     } else if message.contains("unknown anchor") || message.contains("unknown value") {
         "a value that starts with `*` must be quoted, e.g. `title: \"*bold* claims\"`".into()
