@@ -252,6 +252,27 @@ pub fn anchor_lines(html: &str, last_line: usize) -> String {
     out
 }
 
+/// Links to the web (`http:`, `https:`, `mailto:`) open a new window when
+/// clicked, which the app turns into the system's browser; every other link
+/// stays in the preview. A link that names its own target is left alone.
+pub fn links_out_in_new_windows(html: &str) -> String {
+    let mut out = String::with_capacity(html.len() + 256);
+    let mut rest = html;
+    while let Some(at) = rest.find("<a ") {
+        let Some(end) = rest[at..].find('>').map(|end| at + end) else { break };
+        let tag = &rest[at..end];
+        out.push_str(&rest[..end]);
+        let href = tag.split_once("href=").map(|(_, v)| v.trim_start_matches(['"', '\'']).to_ascii_lowercase());
+        let outward = href.is_some_and(|h| ["http://", "https://", "mailto:"].iter().any(|s| h.starts_with(s)));
+        if outward && !tag.contains(" target=") {
+            out.push_str(" target=\"_blank\" rel=\"noopener\"");
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// A page of Hanji's own (not the theme's): the problems, with their files,
 /// lines and hints.
 pub fn problem_page(title: &str, text: &str, problems: &[Diagnostic]) -> String {
@@ -349,6 +370,21 @@ mod tests {
             compared += 1;
         }
         assert!(compared > 10);
+    }
+
+    #[test]
+    fn links_to_the_web_open_new_windows() {
+        let html = "<p><a href=\"https://example.com/\">web</a> <a href=\"../../tags/nccl/index.html\">tag</a> \
+                    <a href='MAILTO:me@x.kr'>mail</a> <a href=\"http://a\" target=\"_self\">own</a> <a id=x>no href</a></p>";
+        let out = links_out_in_new_windows(html);
+        assert_eq!(
+            out,
+            "<p><a href=\"https://example.com/\" target=\"_blank\" rel=\"noopener\">web</a> \
+             <a href=\"../../tags/nccl/index.html\">tag</a> \
+             <a href='MAILTO:me@x.kr' target=\"_blank\" rel=\"noopener\">mail</a> \
+             <a href=\"http://a\" target=\"_self\">own</a> <a id=x>no href</a></p>"
+        );
+        assert_eq!(links_out_in_new_windows(&out), out, "twice is once");
     }
 
     #[test]

@@ -61,7 +61,35 @@ pub fn run(start: Option<PathBuf>) {
     let folder = config_folder();
     let journal = folder.as_ref().map(|f| Journal::new(f.join("journal")));
     let state = AppState::new(Store::open(folder), start, Dialogs::from_env(), TrashCan::System, journal);
-    app(tauri::Builder::default(), state).run(tauri::generate_context!()).expect("the Hanji window");
+    app(tauri::Builder::default(), state)
+        .setup(|app| {
+            main_window(app.handle())?;
+            Ok(())
+        })
+        .run(tauri::generate_context!())
+        .expect("the Hanji window");
+}
+
+/// The editor window. It never leaves the app's own pages: a link followed
+/// anywhere in it (the preview included) goes nowhere, and a link to the web
+/// that the author clicks in the preview opens in the system's browser.
+fn main_window<R: Runtime>(app: &tauri::AppHandle<R>) -> tauri::Result<tauri::WebviewWindow<R>> {
+    tauri::WebviewWindowBuilder::new(app, "main", tauri::WebviewUrl::App("index.html".into()))
+        .title("Hanji")
+        .inner_size(1360.0, 860.0)
+        .min_inner_size(720.0, 480.0)
+        // Images dropped on the editor reach the page, not Tauri.
+        .disable_drag_drop_handler()
+        .on_navigation(|url| protocol::stays_in_app(url))
+        .on_new_window(|url, _| {
+            if matches!(url.scheme(), "http" | "https" | "mailto")
+                && let Err(e) = opener::open_browser(url.as_str())
+            {
+                eprintln!("hanji: cannot open {url} in the browser: {e}");
+            }
+            tauri::webview::NewWindowResponse::Deny
+        })
+        .build()
 }
 
 /// Where the app keeps its settings: `$HANJI_CONFIG_DIR`, else `hanji` in the

@@ -21,7 +21,18 @@ pub const SCHEME: &str = "preview";
 pub const CSP: &str = "default-src 'none'; script-src 'none'; style-src preview: http://preview.localhost 'unsafe-inline'; \
 img-src preview: http://preview.localhost data: https: http:; font-src preview: http://preview.localhost data:; \
 media-src preview: http://preview.localhost https:; object-src 'none'; frame-src 'none'; form-action 'none'; \
-base-uri 'none'; sandbox allow-popups allow-popups-to-escape-sandbox";
+base-uri 'none'; sandbox allow-popups";
+
+/// Where the window may go: the app's own pages and the preview's (inside
+/// its frame). Anything else a page tries to open is refused.
+pub fn stays_in_app(url: &tauri::Url) -> bool {
+    match url.scheme() {
+        "tauri" | SCHEME => true,
+        "http" | "https" => matches!(url.host_str(), Some("tauri.localhost" | "preview.localhost")),
+        "about" => url.as_str() == "about:blank" || url.as_str() == "about:srcdoc",
+        _ => false,
+    }
+}
 
 pub fn respond(state: &AppState, request: &Request<Vec<u8>>) -> Response<Cow<'static, [u8]>> {
     let site_path = percent_decode(request.uri().path().trim_start_matches('/'));
@@ -61,14 +72,19 @@ pub fn respond(state: &AppState, request: &Request<Vec<u8>>) -> Response<Cow<'st
             location: None,
         },
     };
+    let html = answer.is_html();
+    let body = match html {
+        true => preview::links_out_in_new_windows(&String::from_utf8_lossy(&answer.body)).into_bytes(),
+        false => answer.body,
+    };
     let mut response = Response::builder()
         .status(answer.status)
         .header(header::CONTENT_TYPE, answer.content_type)
         .header(header::CONTENT_SECURITY_POLICY, CSP)
-        .header(header::CACHE_CONTROL, if answer.is_html() { "no-store" } else { "max-age=5" })
+        .header(header::CACHE_CONTROL, if html { "no-store" } else { "max-age=5" })
         .header(header::X_CONTENT_TYPE_OPTIONS, "nosniff");
     if let Some(location) = answer.location {
         response = response.header(header::LOCATION, location);
     }
-    response.body(Cow::Owned(answer.body)).expect("a valid response")
+    response.body(Cow::Owned(body)).expect("a valid response")
 }

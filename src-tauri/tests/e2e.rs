@@ -155,7 +155,7 @@ fn copy(from: &Path, to: &Path) {
 }
 
 /// Starts Xvfb, tauri-driver and a session with the app on `blog`.
-fn start(blog: &Path, config: &Path, dialog_answer: &Path) -> (Processes, Driver) {
+fn start(blog: &Path, config: &Path, dialog_answer: &Path, browser: &Path) -> (Processes, Driver) {
     let display = free_display();
     let mut processes = Processes(Vec::new());
     let xvfb = Command::new("Xvfb")
@@ -183,6 +183,8 @@ fn start(blog: &Path, config: &Path, dialog_answer: &Path) -> (Processes, Driver
         .env("NO_AT_BRIDGE", "1")
         .env("HANJI_CONFIG_DIR", config)
         .env("HANJI_DIALOG_ANSWER", dialog_answer)
+        // The "system browser": a script that writes down what it was asked to open.
+        .env("BROWSER", browser)
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .process_group(0)
@@ -246,7 +248,11 @@ fn the_app_end_to_end() {
     std::fs::create_dir_all(&config).unwrap();
     let settings = json!({ "settings": { "autosave": false, "autosaveDelayMs": 1500, "newPostAsBundle": false } });
     std::fs::write(config.join("hanji-app.json"), settings.to_string()).unwrap();
-    let (_processes, driver) = start(&blog, &config, &site);
+    let opened = temp.path().join("opened-in-browser.txt");
+    let browser = temp.path().join("browser.sh");
+    std::fs::write(&browser, format!("#!/bin/sh\necho \"$1\" >> '{}'\n", opened.display())).unwrap();
+    std::fs::set_permissions(&browser, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let (_processes, driver) = start(&blog, &config, &site, &browser);
     {
         let session = driver.session();
         let _shot = Shot(&session);
@@ -257,6 +263,7 @@ fn the_app_end_to_end() {
         an_outside_change_reloads_the_open_post(&session, &blog);
         an_outside_change_with_unsaved_edits_asks_and_loses_nothing(&session, &blog);
         script_in_a_post_cannot_reach_the_app(&session, &blog);
+        a_link_to_the_web_opens_in_the_browser_when_clicked(&session, &opened);
         export_writes_the_site(&session, &site);
         unsaved_text_is_journaled_then_the_app_is_killed(&session, &blog, &config);
     }
@@ -404,7 +411,8 @@ fn script_in_a_post_cannot_reach_the_app(session: &Session, blog: &Path) {
          <form action=\"javascript:{call}\"><button id=\"go\">go</button></form>\n\n\
          [a link](javascript:{call})\n\n\
          <meta http-equiv=\"refresh\" content=\"0;url=javascript:{call}\">\n\n\
-         <meta http-equiv=\"refresh\" content=\"1;url=https://example.com/\">\n"
+         <meta http-equiv=\"refresh\" content=\"1;url=https://example.com/\">\n\n\
+         [out to the web](https://example.com/hanji-e2e)\n"
     );
     std::fs::write(blog.join("posts/hostile.md"), hostile).unwrap();
     session.open_post("posts/hostile.md");
@@ -426,7 +434,26 @@ fn script_in_a_post_cannot_reach_the_app(session: &Session, blog: &Path) {
     assert_ne!(title, "pwned");
     let sandbox = session
         .script("return document.querySelector('iframe[data-testid=preview]').getAttribute('sandbox')", json!([]));
-    assert_eq!(sandbox, "", "the preview frame allows nothing");
+    assert_eq!(sandbox, "allow-popups", "the preview frame allows nothing but asking for a new window");
+}
+
+fn a_link_to_the_web_opens_in_the_browser_when_clicked(session: &Session, opened: &Path) {
+    assert!(!opened.exists(), "nothing was opened before the click");
+    let frame = session.find("iframe[data-testid=preview]");
+    session.call("POST", "/frame", Some(json!({ "id": { ELEMENT: frame } })));
+    let link = session.find("a[href=\"https://example.com/hanji-e2e\"]");
+    session.click(&link);
+    session.call("POST", "/frame/parent", None);
+    wait("the link opened in the browser", Duration::from_secs(10), || {
+        std::fs::read_to_string(opened).ok().filter(|t| t.contains("https://example.com/hanji-e2e")).map(|_| ())
+    });
+    let window = session.call("GET", "/url", None);
+    assert!(
+        window.as_str().is_some_and(|u| u.starts_with("tauri://localhost")),
+        "the app window left the UI: {window}"
+    );
+    let still = session.preview_text().unwrap_or_default();
+    assert!(still.contains("Hostile post marker."), "the preview stayed on the post: {still}");
 }
 
 fn export_writes_the_site(session: &Session, site: &Path) {
