@@ -80,7 +80,7 @@ fn main_window<R: Runtime>(app: &tauri::AppHandle<R>) -> tauri::Result<tauri::We
         .min_inner_size(720.0, 480.0)
         // Images dropped on the editor reach the page, not Tauri.
         .disable_drag_drop_handler()
-        .on_navigation(|url| protocol::stays_in_app(url))
+        .on_navigation(protocol::stays_in_app)
         .on_new_window(|url, _| {
             if matches!(url.scheme(), "http" | "https" | "mailto")
                 && let Err(e) = opener::open_browser(url.as_str())
