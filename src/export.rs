@@ -63,6 +63,20 @@ impl Summary {
         self.written + self.unchanged
     }
 
+    /// One line for the author: `exported 130 files to site: 130 written, 0
+    /// unchanged, 0 removed in 0.24 s`.
+    pub fn line(&self, out: &Path) -> String {
+        format!(
+            "exported {} files to {}: {} written, {} unchanged, {} removed in {:.2} s",
+            self.files(),
+            out.display(),
+            self.written,
+            self.unchanged,
+            self.removed,
+            self.elapsed.as_secs_f64()
+        )
+    }
+
     pub fn errors(&self) -> usize {
         self.problems.iter().filter(|p| p.severity == Severity::Error).count()
     }

@@ -199,15 +199,7 @@ fn export(
     for post in &summary.left_out {
         eprintln!("left out: {} (it has errors)", shown_path(dir, post).display());
     }
-    eprintln!(
-        "exported {} files to {}: {} written, {} unchanged, {} removed in {:.2} s",
-        summary.files(),
-        out.display(),
-        summary.written,
-        summary.unchanged,
-        summary.removed,
-        summary.elapsed.as_secs_f64()
-    );
+    eprintln!("{}", summary.line(out));
     let failed = summary.errors() > 0 || (strict && !summary.problems.is_empty());
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }

@@ -320,15 +320,8 @@ fn export_to(open: &Arc<OpenBlog>, out: &Path, progress: &Channel<ExportProgress
         error => AppError::new("io", error.to_string()),
     })?;
     let out = std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf());
-    let message = format!(
-        "Exported {} files to {}: {} written, {} unchanged, {} removed in {:.2} s",
-        summary.files(),
-        out.display(),
-        summary.written,
-        summary.unchanged,
-        summary.removed,
-        summary.elapsed.as_secs_f64()
-    );
+    let line = summary.line(&out);
+    let message = format!("{}{}", line[..1].to_uppercase(), &line[1..]);
     Ok(ExportSummary {
         out: out.to_string_lossy().into_owned(),
         written: summary.written,

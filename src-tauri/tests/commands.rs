@@ -1,9 +1,12 @@
 //! The app's commands, called through Tauri's IPC as the UI calls them (a
 //! mock runtime, no window), on a copy of the sample blog.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
+use support::{SAMPLE, copy, files_under};
 use tauri::test::{INVOKE_KEY, MockRuntime, mock_builder, mock_context, noop_assets};
 use tauri::webview::InvokeRequest;
 use tauri::{Manager, WebviewWindow, WebviewWindowBuilder};
@@ -25,7 +28,7 @@ struct App {
 fn app_with(answer: Option<PathBuf>) -> App {
     let blog = tempfile::tempdir().unwrap();
     let root = blog.path().join("blog");
-    copy(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../content")), &root);
+    copy(Path::new(SAMPLE), &root);
     App { _blog: Some(blog), ..app_on(&root, answer, None) }
 }
 
@@ -41,19 +44,6 @@ fn app_on(root: &Path, answer: Option<PathBuf>, journal: Option<&Path>) -> App {
 
 fn app() -> App {
     app_with(None)
-}
-
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 impl App {
@@ -124,7 +114,7 @@ fn unsaved_text_is_kept_in_the_journal_and_offered_after_a_crash() {
     let journal = tempfile::tempdir().unwrap();
     let blog = tempfile::tempdir().unwrap();
     let root = blog.path().join("blog");
-    copy(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../content")), &root);
+    copy(Path::new(SAMPLE), &root);
     let saved = std::fs::read_to_string(root.join(POST)).unwrap();
     let mine = format!("{saved}\nWritten, never saved: 저장하지 않은 문장.\n");
     {
@@ -151,7 +141,7 @@ fn unsaved_text_is_kept_in_the_journal_and_offered_after_a_crash() {
     app.ok("save_post", json!({ "path": POST, "text": mine, "version": null }));
     assert_eq!(app.ok("recovered", json!({})), json!([]));
     // The journal is in the app's folder, never the blog's.
-    assert!(walk(&root).iter().all(|f| !f.to_string_lossy().contains("journal")));
+    assert!(files_under(&root).iter().all(|f| !f.to_string_lossy().contains("journal")));
 }
 
 #[test]
@@ -264,26 +254,14 @@ fn new_rename_and_delete_keep_every_word() {
     assert!(said.as_str().unwrap().contains(".hanji/trash"), "{said}");
     assert!(!app.root.join("posts/first-post.md").exists());
     let trash = app.root.join(".hanji/trash");
-    let kept = walk(&trash).into_iter().find(|f| f.ends_with("first-post.md")).unwrap();
+    let kept = files_under(&trash).into_iter().find(|f| f.ends_with("first-post.md")).unwrap();
     assert_eq!(std::fs::read_to_string(kept).unwrap(), made["text"].as_str().unwrap());
-}
-
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap().flatten() {
-        if entry.file_type().unwrap().is_dir() {
-            files.extend(walk(&entry.path()));
-        } else {
-            files.push(entry.path());
-        }
-    }
-    files
 }
 
 #[test]
 fn a_tag_is_renamed_across_posts_and_put_back() {
     let app = app().started();
-    let before: Vec<(PathBuf, String)> = walk(&app.root.join("posts"))
+    let before: Vec<(PathBuf, String)> = files_under(&app.root.join("posts"))
         .into_iter()
         .map(|f| (f.clone(), std::fs::read_to_string(&f).unwrap_or_default()))
         .collect();

@@ -5,6 +5,8 @@
 //! `make e2e-deps` installs). The driver and Xvfb are ended by PID whatever
 //! happens, and a screenshot of the window is saved at the end.
 
+mod support;
+
 use std::net::{TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -13,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use base64::Engine;
 use serde_json::{Value, json};
+use support::{SAMPLE, copy, files_under};
 
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 const ENTER: &str = "\u{E007}";
@@ -141,19 +144,6 @@ fn free_display() -> u32 {
     (90..200).find(|n| !Path::new(&format!("/tmp/.X{n}-lock")).exists()).expect("a free X display")
 }
 
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
-
 /// Starts Xvfb, tauri-driver and a session with the app on `blog`.
 fn start(blog: &Path, config: &Path, dialog_answer: &Path, browser: &Path) -> (Processes, Driver) {
     let display = free_display();
@@ -241,7 +231,7 @@ impl Drop for Shot<'_> {
 fn the_app_end_to_end() {
     let temp = tempfile::tempdir().unwrap();
     let blog = temp.path().join("blog");
-    copy(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../content")), &blog);
+    copy(Path::new(SAMPLE), &blog);
     let site = temp.path().join("site");
     let config = temp.path().join("config");
     // Autosave off: unsaved text stays unsaved until the test saves it.
@@ -508,9 +498,4 @@ fn the_next_start_offers_the_unsaved_text_back(session: &Session, blog: &Path) {
     wait("the restored text saved", Duration::from_secs(10), || {
         std::fs::read_to_string(blog.join(KILLED)).unwrap().contains(UNSAVED).then_some(())
     });
-}
-
-fn files_under(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
-    entries.flatten().flat_map(|e| if e.path().is_dir() { files_under(&e.path()) } else { vec![e.path()] }).collect()
 }

@@ -14,15 +14,16 @@ use crate::diagnostics::Problem;
 /// Reads `text`, whose first line is line `first_line` of the file.
 pub(crate) fn read(text: &str, first_line: usize) -> Result<Vec<RawField>, Problem> {
     match serde_saphyr::from_str_with_options::<Root>(text, options()) {
-        Ok(Root::Fields(fields)) => Ok(fields
-            .into_iter()
-            .map(|(key, value)| RawField {
-                line: file_line(key.referenced.line(), first_line),
-                column: key.referenced.column().max(1) as usize,
-                key: key.value,
-                value,
-            })
-            .collect()),
+        Ok(Root::Fields(fields)) => {
+            let lines = TextLines::of(text);
+            Ok(fields
+                .into_iter()
+                .map(|(key, value)| {
+                    let (line, column) = lines.at(key.referenced.line(), key.referenced.column().max(1) as usize);
+                    RawField { line: file_line(line, first_line), column, key: key.value, value }
+                })
+                .collect())
+        }
         Ok(Root::Other(what)) => {
             Err(Problem::error(first_line, 1, format!("front matter must be `key: value` fields, not {what}"))
                 .with_hint("write one field per line, such as `title: My post`"))
@@ -61,8 +62,60 @@ fn options() -> serde_saphyr::Options {
     }
 }
 
-fn file_line(line: u64, first_line: usize) -> usize {
-    usize::try_from(line).unwrap_or(usize::MAX).max(1).saturating_add(first_line - 1)
+fn file_line(line: usize, first_line: usize) -> usize {
+    line.max(1).saturating_add(first_line - 1)
+}
+
+/// The parser's lines in terms of the text's own. YAML also ends a line at a
+/// lone `\r`, which `split`, the editor and every other line Hanji reports do
+/// not; without this a problem or key after one points past the end of the file.
+struct TextLines {
+    /// For each parser line (0-based), its 1-based line in the text and how
+    /// many characters come before it on that line. `None` when the text has
+    /// no lone `\r` (the usual case): the lines agree.
+    starts: Option<Vec<(usize, usize)>>,
+}
+
+impl TextLines {
+    fn of(text: &str) -> TextLines {
+        let bytes = text.as_bytes();
+        let lone_cr = |at: usize| bytes[at] == b'\r' && bytes.get(at + 1) != Some(&b'\n');
+        if !(0..bytes.len()).any(lone_cr) {
+            return TextLines { starts: None };
+        }
+        let mut starts = vec![(1, 0)];
+        let (mut line, mut column) = (1, 0);
+        for (at, c) in text.char_indices() {
+            column += 1;
+            if c == '\n' {
+                (line, column) = (line + 1, 0);
+                starts.push((line, 0));
+            } else if c == '\r' && lone_cr(at) {
+                starts.push((line, column));
+            }
+        }
+        TextLines { starts: Some(starts) }
+    }
+
+    /// The text's line and column for the parser's 1-based `line` and `column`.
+    fn at(&self, line: u64, column: usize) -> (usize, usize) {
+        let line = usize::try_from(line).unwrap_or(usize::MAX).max(1);
+        match &self.starts {
+            None => (line, column),
+            Some(starts) => {
+                let (line, before) = starts.get(line - 1).or(starts.last()).copied().unwrap_or((1, 0));
+                (line, before + column)
+            }
+        }
+    }
+}
+
+/// The parser's 1-based `line` of `text` (lines end at `\n`, `\r\n` or a lone `\r`).
+fn parser_line(text: &str, line: usize) -> &str {
+    text.split('\n')
+        .flat_map(|line| line.strip_suffix('\r').unwrap_or(line).split('\r'))
+        .nth(line.saturating_sub(1))
+        .unwrap_or("")
 }
 
 enum Root {
@@ -133,11 +186,12 @@ impl<'de> Visitor<'de> for RootVisitor {
 /// blog post rather than a YAML parser's.
 fn problem(error: &Error, text: &str, first_line: usize) -> Problem {
     let error = error.without_snippet();
-    let (line, column) = match error.location() {
+    let (parsed_line, parsed_column) = match error.location() {
         Some(at) if at.line() > 0 => (at.line(), at.column().max(1) as usize),
         _ => (1, 1),
     };
-    let source_line = text.lines().nth(usize::try_from(line - 1).unwrap_or(usize::MAX)).unwrap_or("");
+    let source_line = parser_line(text, usize::try_from(parsed_line).unwrap_or(usize::MAX));
+    let (line, column) = TextLines::of(text).at(parsed_line, parsed_column);
     let at_line = file_line(line, first_line);
 
     if let Error::DuplicateMappingKey { key: Some(key), .. } = error {
@@ -221,6 +275,19 @@ mod tests {
 
     fn keys(text: &str) -> Vec<(String, usize, Value)> {
         read(text, 2).unwrap().into_iter().map(|field| (field.key, field.line, field.value)).collect()
+    }
+
+    #[test]
+    fn a_lone_carriage_return_is_no_line_of_the_file() {
+        // Found by fuzzing: YAML ends a line at a lone `\r`, the file (and
+        // `split`) does not, so lines pointed past the end of the file.
+        assert_eq!(
+            keys("title: Hi\rzeta: 1\n"),
+            vec![("title".into(), 2, Value::from("Hi")), ("zeta".into(), 2, Value::from(1))]
+        );
+        let problem = read("a: 1\r\r\r\rb: \0\n", 2).unwrap_err();
+        assert_eq!((problem.line, problem.column), (2, 12), "{problem:?}");
+        assert!(problem.hint.unwrap().contains("NUL"));
     }
 
     #[test]
