@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 VNU := .cache/vnu/node_modules/vnu-jar/build/dist/vnu.jar
 
-.PHONY: run test deps app-deps ui-deps ui test-deps e2e-deps lint unit ui-test html e2e bench
+.PHONY: run test deps app-deps ui-deps ui test-deps e2e-deps lint unit ui-test html e2e bench fuzz
 
 # The desktop app on the sample blog.
 run: deps app-deps ui
@@ -59,6 +59,12 @@ $(VNU):
 
 bench: deps
 	$(CARGO) bench --bench core
+
+# The fuzz targets, 20 s each (fuzz/README.md); needs nightly and cargo-fuzz.
+# Not part of `make test`: the sanitizer build alone takes many minutes cold.
+fuzz:
+	@command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz --locked
+	fuzz/smoke.sh
 
 # What a fresh Debian 12 / Ubuntu 22.04+ machine needs to build and test Hanji.
 deps:
