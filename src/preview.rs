@@ -160,44 +160,51 @@ pub fn post_preview(blog: &Blog, theme: &Theme, path: &Path, text: &str) -> Post
     let parsed = Post::parse(path, text);
     let mut problems = parsed.problems.clone();
     let fields = fields_of(path, text);
-    // Counted in the text as written when it cannot be read as a post, unless
-    // it is too big to be one.
-    let counted = match &parsed.post {
-        Some(post) => post.body(),
-        None if text.len() as u64 > load::MAX_POST_BYTES => "",
-        None => text,
-    };
-    let stats = markdown::render(counted, &markdown::Options::default());
     let site_path = match &parsed.post {
         Some(post) => format!("{}index.html", post_site_path(post)),
         None => format!("{}index.html", unreadable_site_path(path)),
     };
     let options = SiteOptions { drafts: true, source_lines: true };
-    let html = match &parsed.post {
+    let (html, (words, reading_minutes)) = match &parsed.post {
         Some(post) if !post.has_errors => {
             let site = Site::for_posts(&blog.config, &blog.library, &blog.assets, theme, options);
             match site.render_post(post) {
                 Ok(rendered) => {
-                    problems.extend(rendered.problems);
-                    anchor_lines(&rendered.text, text.lines().count())
+                    problems.extend(rendered.page.problems);
+                    let counts = (rendered.words, rendered.reading_minutes);
+                    (anchor_lines(&rendered.page.text, text.lines().count()), counts)
                 }
                 Err(error) => {
                     let problem = error.to_diagnostic();
                     let text = "The theme could not render this post.";
                     let page = problem_page("Template error", text, std::slice::from_ref(&problem));
                     problems.push(problem);
-                    page
+                    (page, counts_of(post.body()))
                 }
             }
         }
         _ => {
+            // Counted in the text as written when it cannot be read as a
+            // post, unless it is too big to be one.
+            let counted = match &parsed.post {
+                Some(post) => post.body(),
+                None if text.len() as u64 > load::MAX_POST_BYTES => "",
+                None => text,
+            };
             let title = format!("{} has errors", path.display());
-            problem_page(&title, "The post is left out of the site until they are fixed.", &problems)
+            let page = problem_page(&title, "The post is left out of the site until they are fixed.", &problems);
+            (page, counts_of(counted))
         }
     };
     problems.sort();
     problems.dedup();
-    PostPreview { site_path, html, fields, words: stats.word_count, reading_minutes: stats.reading_minutes, problems }
+    PostPreview { site_path, html, fields, words, reading_minutes, problems }
+}
+
+/// Words and reading minutes of a body that is not rendered as a page.
+fn counts_of(body: &str) -> (usize, usize) {
+    let rendered = markdown::render(body, &markdown::Options::default());
+    (rendered.word_count, rendered.reading_minutes)
 }
 
 /// The form's fields of a post's text, exactly as written (no fallbacks).

@@ -3,7 +3,6 @@
 //! stream of changes to the UI.
 
 use std::collections::HashMap;
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
@@ -14,6 +13,7 @@ use tauri::ipc::Channel;
 use hanji::author::journal::Journal;
 use hanji::author::retag::RetagBatch;
 use hanji::author::trash::TrashCan;
+use hanji::author::version_of;
 use hanji::load::Blog;
 use hanji::preview::Target;
 use hanji::site::SiteOptions;
@@ -87,8 +87,8 @@ pub struct OpenBlog {
     pub retags: Mutex<Vec<RetagBatch>>,
     listener: Arc<Mutex<Option<Channel<WatchUpdate>>>>,
     pub journal: Option<Journal>,
-    /// What the journal holds now: a hash of each post's kept text.
-    kept: Mutex<HashMap<PathBuf, u64>>,
+    /// What the journal holds now: the version of each post's kept text.
+    kept: Mutex<HashMap<PathBuf, String>>,
     /// Tells the journal's thread to stop (the blog was closed).
     stop: Arc<AtomicBool>,
 }
@@ -176,12 +176,8 @@ impl OpenBlog {
         let unsaved = self.unsaved.lock().expect("unsaved").clone();
         let mut kept = self.kept.lock().expect("journal");
         for (path, text) in &unsaved {
-            let hash = {
-                let mut hasher = DefaultHasher::new();
-                text.hash(&mut hasher);
-                hasher.finish()
-            };
-            if kept.get(path) == Some(&hash) {
+            let version = version_of(text.as_bytes());
+            if kept.get(path) == Some(&version) {
                 continue;
             }
             if std::fs::read(self.root.join(path)).is_ok_and(|saved| saved == text.as_bytes()) {
@@ -190,7 +186,7 @@ impl OpenBlog {
                 eprintln!("hanji: cannot keep unsaved text of {} in the journal: {e}", path.display());
                 continue;
             }
-            kept.insert(path.clone(), hash);
+            kept.insert(path.clone(), version);
         }
         kept.retain(|path, _| {
             let still = unsaved.contains_key(path);

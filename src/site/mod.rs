@@ -57,6 +57,14 @@ pub struct RenderedPage {
     pub problems: Vec<Diagnostic>,
 }
 
+/// A post's page, with the counts of its text (for the app's status bar).
+#[derive(Debug, Clone)]
+pub struct RenderedPost {
+    pub page: RenderedPage,
+    pub words: usize,
+    pub reading_minutes: usize,
+}
+
 pub struct Site<'a> {
     pub config: &'a Config,
     pub library: &'a Library,
@@ -232,7 +240,7 @@ impl<'a> Site<'a> {
                 self.page("tags.html", info, &root, context! { tags => v(&tags) }).and_then(plain)
             }
             Page::Post(file) => match self.library.post(file) {
-                Some(post) => self.post_page(post, &path, &root),
+                Some(post) => self.post_page(post, &path, &root).map(|post| post.page),
                 None => plain(String::new()),
             },
             Page::NotFound => {
@@ -257,12 +265,12 @@ impl<'a> Site<'a> {
 
     /// The page of `post`, which may be another text of a post in the
     /// library (the author's unsaved one).
-    pub fn render_post(&self, post: &Post) -> Result<RenderedPage, ThemeError> {
+    pub fn render_post(&self, post: &Post) -> Result<RenderedPost, ThemeError> {
         let path = post_site_path(post);
         self.post_page(post, &path, &url::root_of(&path))
     }
 
-    fn post_page(&self, post: &Post, path: &str, root: &str) -> Result<RenderedPage, ThemeError> {
+    fn post_page(&self, post: &Post, path: &str, root: &str) -> Result<RenderedPost, ThemeError> {
         let links = Links { config: self.config, library: self.library, assets: self.assets, post, root };
         let options = Options {
             first_line: post.body_line,
@@ -302,7 +310,8 @@ impl<'a> Site<'a> {
         };
         let text = self.page(&template, info, root, context! { post => v(&page) })?;
         let problems = rendered.problems.into_iter().map(|p| p.in_file(&post.path)).collect();
-        Ok(RenderedPage { text, problems })
+        let (words, reading_minutes) = (rendered.word_count, rendered.reading_minutes);
+        Ok(RenderedPost { page: RenderedPage { text, problems }, words, reading_minutes })
     }
 
     /// The full address of an image named in front matter (`images:`), for

@@ -51,18 +51,7 @@ export function saveStarted(s: PostStatus): PostStatus {
 
 /** `sent` reached the disk as `version`; `current` is the editor text now (typing goes on during a save). */
 export function saved(s: PostStatus, sent: string, version: string, current: string): PostStatus {
-  return {
-    ...s,
-    version,
-    savedText: sent,
-    dirty: current !== sent,
-    saving: false,
-    error: null,
-    conflict: null,
-    showBoth: false,
-    gone: false,
-    restored: false,
-  };
+  return { ...opened({ path: s.path, text: sent, version }), dirty: current !== sent };
 }
 
 export function saveFailed(s: PostStatus, error: AppError): PostStatus {
