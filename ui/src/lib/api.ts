@@ -67,6 +67,9 @@ export const insertImage = (post: string) => invoke<string | null>("insert_image
 export const saveImage = (post: string, name: string, bytes: Uint8Array) =>
   invoke<string>("save_image", { post, name, bytes: Array.from(bytes) });
 
+/** The core's slugs of tag names, in the same order (the UI makes none of its own). */
+export const tagSlugs = (names: string[]) => invoke<string[]>("tag_slugs", { names });
+
 export const planRetag = (from: string, to: string) => invoke<RetagPlan>("plan_retag", { from, to });
 export const retag = (from: string, to: string) => invoke<RetagDone>("retag", { from, to });
 export const undoRetag = (batch: number) => invoke<string[]>("undo_retag", { batch });

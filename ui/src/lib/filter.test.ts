@@ -2,8 +2,12 @@ import { describe, expect, it } from "vitest";
 import { filterPosts, quickOpenMatches, queryTerms } from "./filter";
 import type { PostItem } from "./types";
 
+// The core's slugs of the tags used here, as `PostItem.tagSlugs` carries them.
+const SLUGS: Record<string, string> = { NCCL: "nccl", "분산 학습": "분산-학습" };
+
 function post(path: string, title: string, tags: string[], draft = false): PostItem {
-  return { path, slug: path, title, date: "2026-07-17", tags, draft, hasErrors: false, summary: null };
+  const tagSlugs = tags.map((t) => SLUGS[t] ?? t);
+  return { path, slug: path, title, date: "2026-07-17", tags, tagSlugs, draft, hasErrors: false, summary: null };
 }
 
 const posts = [

@@ -1,7 +1,6 @@
 //! Which posts the sidebar shows: a clicked tag, the filter box (titles and tags
 //! here, body text from the core's `searchText`), or all of them.
 
-import { slugify } from "./slug";
 import type { PostItem } from "./types";
 
 const fold = (s: string) => s.normalize("NFC").toLowerCase();
@@ -19,8 +18,9 @@ export function matchesTitleOrTags(post: PostItem, terms: string[]): boolean {
   return terms.every((t) => title.includes(t) || tags.some((tag) => tag.includes(t)));
 }
 
+/** Whether the post has the clicked tag: by the core's slugs, never by a rule of the UI's own. */
 export function hasTag(post: PostItem, tagSlug: string): boolean {
-  return post.tags.some((t) => slugify(t) === tagSlug);
+  return post.tagSlugs.includes(tagSlug);
 }
 
 export interface PostFilter {

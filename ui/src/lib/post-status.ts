@@ -1,6 +1,6 @@
 //! What the app knows about one open post besides its text: the version on
 //! disk, whether it has unsaved edits, a save in flight, a conflict with the
-//! disk, or a file that is gone. Pure transitions; `state.svelte.ts` runs them.
+//! disk, or a file that is gone. Pure transitions; `posts.svelte.ts` runs them.
 
 import type { AppError, PostText } from "./types";
 

@@ -1,6 +1,7 @@
-// The shapes that cross between the Rust core and the UI, in one place.
-// Each mirrors a serde struct in `src-tauri/src/view.rs` (camelCase fields);
-// change both together.
+// The shapes that cross between the Rust core and the UI, in one place: the
+// rest of the UI imports IPC types from here only. Each mirrors a serde struct
+// in `src-tauri/src/view.rs` (camelCase fields); change both together. Types
+// only, no logic: this body may become re-exports of types generated from Rust.
 
 export type Severity = "error" | "warning";
 
@@ -22,6 +23,8 @@ export interface PostItem {
   /** `YYYY-MM-DD`, or null for an undated post. */
   date: string | null;
   tags: string[];
+  /** The core's slug of each of `tags`, in the same order: what a clicked tag (`TagItem.slug`) is matched with. */
+  tagSlugs: string[];
   draft: boolean;
   /** The post has an error: listed, never published. */
   hasErrors: boolean;
@@ -67,6 +70,7 @@ export interface Settings {
 export interface StartInfo {
   blog: BlogView | null;
   recent: string[];
+  /** Always present, filled from the core's defaults: the UI has none of its own. */
   settings: Settings;
   /** Why no blog could be opened, if none was. */
   error: AppError | null;
@@ -119,6 +123,7 @@ export interface Preview {
   problems: Diagnostic[];
 }
 
+/** What went wrong, for the UI to react to; the strings of the Rust error enum. */
 export type ErrorKind =
   | "outside_blog"
   | "conflict"
@@ -140,7 +145,7 @@ export interface AppError {
 
 export interface FileChange {
   path: string;
-  /** false when the change is the app's own save coming back. */
+  /** false when the change is the app's own doing coming back (a save, a delete). */
   external: boolean;
 }
 
@@ -150,8 +155,9 @@ export type WatchUpdate =
       blog: BlogView;
       added: FileChange[];
       changed: FileChange[];
-      removed: string[];
-      renamed: { from: string; to: string }[];
+      removed: FileChange[];
+      /** `external` is false for the app's own renames. */
+      renamed: { from: string; to: string; external: boolean }[];
     }
   | { kind: "gone"; message: string }
   | { kind: "back"; message: string }
@@ -161,6 +167,8 @@ export type WatchUpdate =
 export interface RetagPlan {
   from: string;
   to: string;
+  /** The core's slug of `to`: the tag filter follows the renamed tag there. */
+  toSlug: string;
   /** `to` is already a tag: the two become one. */
   merge: boolean;
   files: string[];

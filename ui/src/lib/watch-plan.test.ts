@@ -43,18 +43,31 @@ describe("planWatch", () => {
 
   it("follows a rename, then treats a change under the new name", () => {
     const u = update({
-      renamed: [{ from: "posts/dirty.md", to: "posts/moved.md" }],
+      renamed: [{ from: "posts/dirty.md", to: "posts/moved.md", external: true }],
       changed: [{ path: "posts/moved.md", external: true }],
     });
     expect(planWatch(u, open)).toEqual([
-      { kind: "follow", from: "posts/dirty.md", to: "posts/moved.md" },
+      { kind: "follow", from: "posts/dirty.md", to: "posts/moved.md", external: true },
       { kind: "conflict", path: "posts/moved.md" },
     ]);
   });
 
   it("keeps a removed open post as gone", () => {
-    expect(planWatch(update({ removed: ["posts/clean.md", "posts/not-open.md"] }), open)).toEqual([
-      { kind: "gone", path: "posts/clean.md" },
+    const removed = [
+      { path: "posts/clean.md", external: true },
+      { path: "posts/not-open.md", external: true },
+    ];
+    expect(planWatch(update({ removed }), open)).toEqual([{ kind: "gone", path: "posts/clean.md" }]);
+  });
+
+  it("makes nothing of the app's own removal (the author's Delete)", () => {
+    expect(planWatch(update({ removed: [{ path: "posts/dirty.md", external: false }] }), open)).toEqual([]);
+  });
+
+  it("follows the app's own rename without reading the file again", () => {
+    const u = update({ renamed: [{ from: "posts/clean.md", to: "posts/new-slug.md", external: false }] });
+    expect(planWatch(u, open)).toEqual([
+      { kind: "follow", from: "posts/clean.md", to: "posts/new-slug.md", external: false },
     ]);
   });
 

@@ -1,0 +1,248 @@
+//! For the stores' tests: a fake core (an in-memory blog folder behind the API
+//! the stores take, every command a `vi.fn` that tests can watch or hold) and a
+//! fake editor that holds the texts. `fakeApp()` joins them with `makeStores`,
+//! exactly as `app.ts` joins the real ones.
+
+import { vi } from "vitest";
+import type { PostTexts } from "./posts.svelte";
+import { makeStores, type AppApi, type Stores } from "./stores";
+import type {
+  AppError,
+  BlogView,
+  FieldKey,
+  FieldValue,
+  PostItem,
+  PostText,
+  Preview,
+  Recovered,
+  Settings,
+  StartInfo,
+  WatchUpdate,
+} from "./types";
+
+/** A promise the test settles by hand: a command held in flight. */
+export function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** Lets every promise chain run, and timers due now, without moving the clock. */
+export const settle = () => vi.advanceTimersByTimeAsync(0);
+
+/** The core's settings as a test's `start` sends them. */
+export const SETTINGS: Settings = { autosave: true, autosaveDelayMs: 1500, newPostAsBundle: false };
+
+export function postItem(path: string, title: string, tags: string[] = [], tagSlugs = tags.map(fakeSlug)): PostItem {
+  const slug = path.replace(/^posts\//, "").replace(/(\/index)?\.md$/, "");
+  return { path, slug, title, date: "2026-07-17", tags, tagSlugs, draft: false, hasErrors: false, summary: null };
+}
+
+/** The fake core's slug rule; the UI never has one. */
+function fakeSlug(name: string): string {
+  return name.toLowerCase().trim().replace(/\s+/g, "-");
+}
+
+/** `title:` and `tags: [a, b]` of a YAML front matter, as much as the tests need. */
+function fakeFields(text: string): Preview["fields"] {
+  const title = /^title: (.*)$/m.exec(text)?.[1] ?? null;
+  const tagLine = /^tags: \[(.*)\]$/m.exec(text)?.[1];
+  const tags = tagLine ? tagLine.split(",").map((t) => t.trim()).filter(Boolean) : [];
+  return { title, date: null, tags, summary: null, draft: false, error: null };
+}
+
+const conflict = (path: string, theirs: PostText | null): AppError => ({
+  kind: "conflict",
+  message: `${path} changed on disk`,
+  path,
+  theirs,
+});
+
+/** The blog folder and its core. */
+export class FakeCore {
+  /** The files of the blog: path → text and version. */
+  readonly disk = new Map<string, { text: string; version: string }>();
+  blog: BlogView = { root: "/blog", title: "Blog", posts: [], tags: [], problems: [], watch: "watching", layout: null };
+  startInfo: StartInfo | null = null;
+  private versions = 0;
+  private onUpdate: ((update: WatchUpdate) => void) | null = null;
+
+  /** Writes a file as the core would (a new version) and returns it. */
+  put(path: string, text: string): PostText {
+    const version = `v${++this.versions}`;
+    this.disk.set(path, { text, version });
+    return { path, text, version };
+  }
+
+  /** The file as it is on disk. */
+  file(path: string): PostText | null {
+    const f = this.disk.get(path);
+    return f ? { path, ...f } : null;
+  }
+
+  /** Another program writes `path`; the watcher reports it. */
+  writeElsewhere(path: string, text: string): PostText {
+    const existed = this.disk.has(path);
+    const post = this.put(path, text);
+    const change = [{ path, external: true }];
+    this.emit({
+      kind: "changed",
+      blog: this.blog,
+      added: existed ? [] : change,
+      changed: existed ? change : [],
+      removed: [],
+      renamed: [],
+    });
+    return post;
+  }
+
+  /** The watcher reports `path` removed (by another program unless `external` is false). */
+  removed(path: string, external: boolean): void {
+    this.disk.delete(path);
+    this.emit({ kind: "changed", blog: this.blog, added: [], changed: [], removed: [{ path, external }], renamed: [] });
+  }
+
+  emit(update: WatchUpdate): void {
+    this.onUpdate?.(update);
+  }
+
+  readonly api = {
+    start: vi.fn(async (): Promise<StartInfo> => {
+      return this.startInfo ?? { blog: this.blog, recent: [this.blog.root], settings: SETTINGS, error: null };
+    }),
+    openBlog: vi.fn(async (path?: string): Promise<BlogView | null> => ({ ...this.blog, root: path ?? "/other" })),
+    watch: vi.fn((onUpdate: (update: WatchUpdate) => void): Promise<void> => {
+      this.onUpdate = onUpdate;
+      return new Promise<void>(() => {});
+    }),
+    saveSettings: vi.fn(async (_settings: Settings): Promise<void> => {}),
+    onCloseRequested: vi.fn(async (_beforeClose: () => Promise<void>) => () => {}),
+
+    readPost: vi.fn(async (path: string): Promise<PostText> => {
+      const post = this.file(path);
+      if (!post) throw { kind: "not_found", message: `${path} is not there`, path } satisfies AppError;
+      return post;
+    }),
+    savePost: vi.fn(async (path: string, text: string, version: string) => {
+      const now = this.file(path);
+      if (now && now.version !== version) throw conflict(path, now);
+      const { version: written } = this.put(path, text);
+      return { path, version: written };
+    }),
+    overwritePost: vi.fn(async (path: string, text: string) => {
+      const { version } = this.put(path, text);
+      return { path, version };
+    }),
+    forgetUnsaved: vi.fn(async (_path: string): Promise<void> => {}),
+    newPost: vi.fn(
+      async (title: string): Promise<PostText> => this.put(`posts/${fakeSlug(title)}.md`, `---\ntitle: ${title}\n---\n`),
+    ),
+    renamePost: vi.fn(async (path: string, slug: string): Promise<PostText> => {
+      const post = this.file(path);
+      if (!post) throw { kind: "not_found", message: `${path} is not there`, path } satisfies AppError;
+      this.disk.delete(path);
+      return this.put(`posts/${slug}.md`, post.text);
+    }),
+    deletePost: vi.fn(async (path: string): Promise<string> => {
+      this.disk.delete(path);
+      return `Moved ${path} to the trash.`;
+    }),
+    insertImage: vi.fn(async (_post: string): Promise<string | null> => null),
+    saveImage: vi.fn(async (_post: string, name: string, _bytes: Uint8Array): Promise<string> => `![](${name})`),
+    recovered: vi.fn(async (): Promise<Recovered[]> => []),
+    discardRecovered: vi.fn(async (_path: string): Promise<void> => {}),
+
+    preview: vi.fn(async (path: string, text: string): Promise<Preview> => ({
+      url: `preview://localhost/${path}`,
+      fields: fakeFields(text),
+      words: text.split(/\s+/).filter(Boolean).length,
+      readingMinutes: 1,
+      problems: [],
+    })),
+    previewUrl: vi.fn((sitePath: string) => `preview://localhost/${sitePath}`),
+
+    setField: vi.fn(async (text: string, key: FieldKey, value: FieldValue): Promise<string> => {
+      if (key !== "tags" || !Array.isArray(value)) throw new Error(`the fake sets tags only, not ${key}`);
+      const line = `tags: [${value.join(", ")}]`;
+      return /^tags: .*$/m.test(text) ? text.replace(/^tags: .*$/m, line) : text.replace(/^---\n/, `---\n${line}\n`);
+    }),
+    tagSlugs: vi.fn(async (names: string[]): Promise<string[]> => names.map(fakeSlug)),
+
+    searchText: vi.fn(async (_query: string): Promise<string[]> => []),
+    planRetag: vi.fn(async (from: string, to: string) => ({
+      from,
+      to,
+      toSlug: fakeSlug(to),
+      merge: false,
+      files: this.blog.posts.filter((p) => p.tags.includes(from)).map((p) => p.path),
+    })),
+    retag: vi.fn(async (_from: string, _to: string) => ({ batch: 7, files: ["posts/a.md"] })),
+    undoRetag: vi.fn(async (_batch: number) => ["posts/a.md"]),
+    exportBlog: vi.fn(async () => null),
+    showFolder: vi.fn(async (_path: string): Promise<void> => {}),
+  } satisfies AppApi;
+}
+
+/** The editor, as far as the stores use it: texts by path; `type` is the author typing. */
+export class FakeEditor implements PostTexts {
+  readonly texts = new Map<string, string>();
+  shown: string | null = null;
+  top = 1;
+  /** The editor's `changed` hook (joined to `posts.edited`). */
+  changed: (path: string, text: string) => void = () => {};
+
+  /** The author types: the post's whole text is now `text`. */
+  type(path: string, text: string): void {
+    this.texts.set(path, text);
+    this.changed(path, text);
+  }
+
+  open(path: string, text: string): void {
+    if (!this.texts.has(path)) this.texts.set(path, text);
+  }
+  async show(path: string | null): Promise<void> {
+    this.shown = path;
+  }
+  text(path: string): string {
+    return this.texts.get(path) ?? "";
+  }
+  async replace(path: string, next: string, base?: string): Promise<boolean> {
+    const now = this.texts.get(path);
+    if (now === undefined) return false;
+    if (base !== undefined && now !== base) return false;
+    if (now !== next) this.type(path, next);
+    return true;
+  }
+  async insert(path: string, text: string): Promise<void> {
+    if (this.texts.has(path)) this.type(path, this.text(path) + text);
+  }
+  rename(from: string, to: string): void {
+    const text = this.texts.get(from);
+    if (text === undefined || from === to) return;
+    this.texts.delete(from);
+    this.texts.set(to, text);
+    if (this.shown === from) this.shown = to;
+  }
+  async close(path: string): Promise<void> {
+    if (this.shown === path) this.shown = null;
+    this.texts.delete(path);
+  }
+  async closeAll(): Promise<void> {
+    this.shown = null;
+    this.texts.clear();
+  }
+  focus(): void {}
+  goToLine(_line: number): void {}
+}
+
+/** The stores on a fake core and editor, as the app joins them. */
+export function fakeApp(core = new FakeCore()): Stores & { core: FakeCore; api: FakeCore["api"]; editor: FakeEditor } {
+  const editor = new FakeEditor();
+  const stores = makeStores(core.api, editor);
+  editor.changed = (path, text) => stores.posts.edited(path, text);
+  return { ...stores, core, api: core.api, editor };
+}

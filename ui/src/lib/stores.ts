@@ -1,0 +1,46 @@
+//! How the stores are made and joined, on any API and any holder of post
+//! texts: `app.ts` makes them once on the real ones, tests on fakes.
+
+import { SiteExport, type ExportApi } from "./export.svelte";
+import { FrontMatterForm, type FormApi } from "./form.svelte";
+import { Journal, type JournalApi } from "./journal";
+import { Notices, Problems } from "./notices.svelte";
+import { Panels } from "./panels.svelte";
+import { OpenPosts, type PostTexts, type PostsApi } from "./posts.svelte";
+import { PreviewPane, type PreviewApi } from "./preview.svelte";
+import { Session, type SessionApi } from "./session.svelte";
+import { Sidebar, type SidebarApi } from "./sidebar.svelte";
+
+/** Everything the stores together need of `api.ts`. */
+export type AppApi = SessionApi & PostsApi & JournalApi & PreviewApi & FormApi & SidebarApi & ExportApi;
+
+export interface Stores {
+  notices: Notices;
+  panels: Panels;
+  session: Session;
+  posts: OpenPosts;
+  journal: Journal;
+  preview: PreviewPane;
+  form: FrontMatterForm;
+  sidebar: Sidebar;
+  problems: Problems;
+  siteExport: SiteExport;
+}
+
+/**
+ * The stores, each listening to the ones it follows. The order is the order
+ * their listeners run in: the posts close before the sidebar forgets its filter.
+ */
+export function makeStores(api: AppApi, texts: PostTexts): Stores {
+  const notices = new Notices();
+  const panels = new Panels();
+  const session = new Session(api, notices);
+  const posts = new OpenPosts(api, texts, session, notices);
+  const journal = new Journal(api, session, posts, notices);
+  const preview = new PreviewPane(api, posts, texts, session);
+  const form = new FrontMatterForm(api, posts, texts, preview, session, notices);
+  const sidebar = new Sidebar(api, session, posts, notices);
+  const problems = new Problems(session, posts, preview, panels, notices);
+  const siteExport = new SiteExport(api, session, posts, notices);
+  return { notices, panels, session, posts, journal, preview, form, sidebar, problems, siteExport };
+}
