@@ -3,7 +3,7 @@
 //! after one post changes. `cargo bench --bench core` (or `make bench`).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use hanji::content::post::Post;
+use hanji::Post;
 use hanji::markdown::{self, Options};
 
 #[path = "support/corpus.rs"]
@@ -16,7 +16,7 @@ fn load(c: &mut Criterion) {
     group.sample_size(10);
     group.bench_function("10000 posts", |b| {
         b.iter(|| {
-            let blog = hanji::load::load(&dir).unwrap();
+            let blog = hanji::load(&dir).unwrap();
             assert_eq!(blog.library.len(), 10_000);
             blog
         })
@@ -25,7 +25,7 @@ fn load(c: &mut Criterion) {
 }
 
 fn render(c: &mut Criterion) {
-    let blog = hanji::load::load(&corpus(10_000)).unwrap();
+    let blog = hanji::load(&corpus(10_000)).unwrap();
     // A post of about 10 KB, as the issue asks.
     let post = blog.library.posts().min_by_key(|p| p.source().len().abs_diff(10 * 1024)).unwrap();
     let mut group = c.benchmark_group("render");
@@ -41,7 +41,7 @@ fn render(c: &mut Criterion) {
 }
 
 fn update(c: &mut Criterion) {
-    let mut library = hanji::load::load(&corpus(10_000)).unwrap().library;
+    let mut library = hanji::load(&corpus(10_000)).unwrap().library;
     let post = library.posts().nth(5_000).unwrap().clone();
     // Two versions of one post with different tags; each iteration swaps one
     // in: re-parse it and adjust the tag index.
@@ -61,15 +61,15 @@ fn update(c: &mut Criterion) {
 /// post's unsaved text to the page the preview shows (parse, put it in the
 /// blog, render through the theme, anchor the lines).
 fn preview(c: &mut Criterion) {
-    let sample = hanji::load::load(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/content"))).unwrap();
-    let corpus = hanji::load::load(&corpus(10_000)).unwrap();
+    let sample = hanji::load(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/content"))).unwrap();
+    let corpus = hanji::load(&corpus(10_000)).unwrap();
     let mut group = c.benchmark_group("preview");
     for (name, blog) in [("sample blog", &sample), ("10000 posts", &corpus)] {
-        let theme = hanji::site::theme::Theme::new(&blog.templates).0;
+        let theme = hanji::Theme::new(&blog.templates).0;
         let post = blog.library.posts().min_by_key(|p| p.source().len().abs_diff(10 * 1024)).unwrap();
         let text = format!("{}\nOne more paragraph, typed.\n", post.source());
         group.bench_function(format!("{} byte post, {name}", text.len()), |b| {
-            b.iter(|| hanji::preview::post_preview(blog, &theme, &post.path, &text))
+            b.iter(|| hanji::post_preview(blog, &theme, &post.path, &text))
         });
     }
     group.finish();

@@ -13,7 +13,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 
 #[path = "support/corpus.rs"]
 mod support;
-use hanji::watch::{Batch, OwnWrites, Update, Watch, WatchOptions, apply, rescan};
+use hanji::{Batch, OwnWrites, Update, Watch, WatchOptions, apply, rescan};
 
 /// A copy of the corpus of `posts` posts: these benchmarks write into it.
 fn corpus(posts: usize) -> tempfile::TempDir {
@@ -33,7 +33,7 @@ fn corpus(posts: usize) -> tempfile::TempDir {
 
 fn incremental(c: &mut Criterion) {
     let dir = corpus(10_000);
-    let mut blog = hanji::load::load(dir.path()).unwrap();
+    let mut blog = hanji::load(dir.path()).unwrap();
     assert_eq!(blog.library.len(), 10_000);
     let own = OwnWrites::new();
     let post = blog.library.posts().nth(5_000).unwrap().clone();

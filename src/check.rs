@@ -4,10 +4,10 @@
 
 use rayon::prelude::*;
 
+use crate::blog::Blog;
 use crate::diagnostics::Diagnostic;
-use crate::links::Links;
-use crate::load::Blog;
 use crate::markdown::{self, Options};
+use crate::site::links::Links;
 
 /// Every problem in the blog, sorted by file and line.
 pub fn check(blog: &Blog) -> Vec<Diagnostic> {
@@ -20,7 +20,7 @@ pub fn check(blog: &Blog) -> Vec<Diagnostic> {
             let options = Options {
                 first_line: post.body_line,
                 links: Some(&links),
-                syntax: blog.config.layout.syntax_of(&post.path),
+                syntax: post.file().syntax(&blog.config.layout),
                 ..Options::default()
             };
             markdown::render(post.body(), &options).problems.into_iter().map(|p| p.in_file(&post.path)).collect()

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::diagnostics::Problem;
-use crate::layout::{Kind, Layout};
+use crate::layout::{Kind, Layout, OTHER_OUTPUT_DIR};
 
 /// The name of the settings file at the top of a blog folder.
 pub const FILE_NAME: &str = "hanji.toml";
@@ -186,7 +186,7 @@ impl Config {
 
     /// The default export folder for this layout.
     fn free_output_dir(&self) -> &'static str {
-        if self.layout.kind == Kind::Hanji { "public" } else { crate::layout::OTHER_OUTPUT_DIR }
+        if self.layout.kind == Kind::Hanji { "public" } else { OTHER_OUTPUT_DIR }
     }
 }
 
@@ -257,21 +257,7 @@ fn key_position(text: &str, key: &str) -> (usize, usize) {
     (1, 1)
 }
 
-/// 1-based line and column (in characters) of a byte offset.
-pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(text.len());
-    let before = &text[..floor_char_boundary(text, offset)];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    (line, before[line_start..].chars().count() + 1)
-}
-
-fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    offset
-}
+pub(crate) use crate::text::line_column;
 
 /// The known name closest to `word`, if it is close enough to be a typo.
 pub(crate) fn nearest<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {

@@ -4,21 +4,33 @@
 //! deleted.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs;
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::io::{self, Write};
+use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use crate::blog::Blog;
 use crate::diagnostics::{Diagnostic, Severity};
-use crate::links::asset_site_path;
-use crate::load::Blog;
+use crate::fs::{self, absolute, stamp_of};
 use crate::markdown::HighlightCache;
+use crate::site::routes::asset_path;
 use crate::site::theme::Theme;
 use crate::site::{Page, Site, SiteOptions, url};
+
+/// How an export is made.
+#[derive(Debug, Clone, Default)]
+pub struct ExportOptions {
+    /// Write into a folder that has files Hanji did not export there (none
+    /// of them is deleted).
+    pub force: bool,
+    /// Where highlighted code is kept between exports (`highlight.bin` in
+    /// it); None keeps nothing. Not the blog folder (it is not the author's
+    /// text) and not the output (it would be published): see `fs::cache_dir`.
+    pub cache_dir: Option<PathBuf>,
+}
 
 /// Left in every folder Hanji exports to: the files of that export (so the
 /// next one knows what it may remove), what it was made from, and the problems
@@ -88,10 +100,11 @@ pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
 /// Exports `blog` into `out`. Refuses, writing nothing, an `out` that is the
 /// blog folder, a parent of it, inside it (but for its `output_dir`), or a
 /// folder with other files that Hanji did not export there (unless `force`).
-pub fn export(blog: &Blog, out: &Path, force: bool, progress: Progress) -> Result<Summary, ExportError> {
+pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progress) -> Result<Summary, ExportError> {
     let started = Instant::now();
     let out = absolute(out).map_err(|source| ExportError::Io { path: out.into(), source })?;
-    let previous = check_destination(blog, &out, force)?;
+    let previous = check_destination(blog, &out, options.force)?;
+    let highlights_file = options.cache_dir.as_ref().map(|dir| dir.join("highlight.bin"));
 
     let mut summary = Summary { problems: blog.diagnostics(), ..Summary::default() };
     summary.left_out = blog
@@ -114,7 +127,7 @@ pub fn export(blog: &Blog, out: &Path, force: bool, progress: Progress) -> Resul
 
     let (theme, theme_problems) = Theme::new(&blog.templates);
     let site = Site::new(&blog.config, &blog.library, &blog.assets, &theme, SiteOptions::default())
-        .with_highlights(read_highlights());
+        .with_highlights(read_highlights(highlights_file.as_deref()));
     let pages = site.pages();
     let copies = copies(blog, &pages);
     let total = pages.len() + copies.len();
@@ -139,9 +152,9 @@ pub fn export(blog: &Blog, out: &Path, force: bool, progress: Progress) -> Resul
         .map(|(from, file)| {
             // A file that cannot be read is left out and named, as a post with
             // an error is: the rest of the site is still written.
-            let written = fs::read(blog.root.join(from))
+            let written = fs::read_file(&blog.root, from)
                 .map(|bytes| write_if_changed(&out.join(file), &bytes))
-                .map_err(|error| crate::load::read_problem(&error).in_file(from.as_path()));
+                .map_err(|error| fs::read_problem(&error).in_file(from.as_path()));
             tick();
             (file.clone(), written)
         })
@@ -184,33 +197,20 @@ pub fn export(blog: &Blog, out: &Path, force: bool, progress: Progress) -> Resul
     };
     let record = serde_json::to_vec(&record).expect("a record serializes");
     write_if_changed(&out.join(MARKER), &record)?;
-    keep_highlights(site.highlights());
+    keep_highlights(highlights_file.as_deref(), site.highlights());
     summary.elapsed = started.elapsed();
     Ok(summary)
 }
 
-/// Where highlighted code is kept between exports: `$HANJI_CACHE_DIR`, else
-/// the user's cache folder. Not the blog folder (it is not the author's text)
-/// and not the output (it would be published).
-fn highlights_file() -> Option<PathBuf> {
-    let dir = std::env::var_os("HANJI_CACHE_DIR")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("hanji")))
-        .or_else(|| std::env::var_os("HOME").map(|d| PathBuf::from(d).join(".cache/hanji")))?;
-    Some(dir.join("highlight.bin"))
-}
-
-fn read_highlights() -> HighlightCache {
-    highlights_file()
-        .and_then(|file| fs::read(file).ok())
-        .map_or_else(HighlightCache::new, |b| HighlightCache::from_bytes(&b))
+fn read_highlights(file: Option<&Path>) -> HighlightCache {
+    file.and_then(|file| fs::read(file).ok()).map_or_else(HighlightCache::new, |b| HighlightCache::from_bytes(&b))
 }
 
 /// Saves the cache for the next export. It is only a cache: if it cannot be
 /// written, the next export highlights again, so a failure is not reported.
-fn keep_highlights(highlights: &HighlightCache) {
-    if let Some(file) = highlights_file() {
-        let _ = write_if_changed(&file, &highlights.to_bytes());
+fn keep_highlights(file: Option<&Path>, highlights: &HighlightCache) {
+    if let Some(file) = file {
+        let _ = write_if_changed(file, &highlights.to_bytes());
     }
 }
 
@@ -224,7 +224,7 @@ fn copies(blog: &Blog, pages: &[Page]) -> Vec<(PathBuf, String)> {
     blog.assets
         .iter()
         .filter(|asset| !private.iter().any(|folder| asset.starts_with(folder)))
-        .filter_map(|asset| Some((asset.clone(), asset_site_path(&blog.config, &blog.library, asset)?)))
+        .filter_map(|asset| Some((asset.clone(), asset_path(&blog.config, &blog.library, asset)?)))
         .collect()
 }
 
@@ -251,13 +251,13 @@ fn check_destination(blog: &Blog, out: &Path, force: bool) -> Result<Record, Exp
             &format!("export outside the blog, or into its output folder `{}`", blog.config.output_dir.display()),
         ));
     }
-    match fs::read_dir(out) {
+    match fs::is_empty_folder(out) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Record::default()),
         Err(e) if e.kind() == io::ErrorKind::NotADirectory => {
             Err(refuse(format!("`{}` is a file", out.display()), "export to a folder"))
         }
         Err(source) => Err(ExportError::Io { path: out.into(), source }),
-        Ok(mut entries) => match fs::read(out.join(MARKER)) {
+        Ok(empty) => match fs::read(&out.join(MARKER)) {
             Ok(bytes) => {
                 // A record that cannot be read still marks the folder as ours;
                 // then nothing is removed and everything is written again.
@@ -265,7 +265,7 @@ fn check_destination(blog: &Blog, out: &Path, force: bool) -> Result<Record, Exp
                 record.files.retain(|f, _| is_plain_relative(f));
                 Ok(record)
             }
-            Err(_) if entries.next().is_none() || force => Ok(Record::default()),
+            Err(_) if empty || force => Ok(Record::default()),
             Err(_) => Err(refuse(
                 format!("`{}` has files that Hanji did not export", out.display()),
                 "export to an empty or new folder, or add --force to write over it (no file is deleted)",
@@ -274,45 +274,9 @@ fn check_destination(blog: &Blog, out: &Path, force: bool) -> Result<Record, Exp
     }
 }
 
-/// Writes `bytes` to `path` unless it already holds exactly them; a new
-/// version replaces the old at once (temp file, then rename). True if written.
+/// Writes `bytes` to `path` unless it holds them already; true if written.
 fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, ExportError> {
-    let io_error = |source| ExportError::Io { path: path.into(), source };
-    if let Ok(meta) = fs::metadata(path)
-        && meta.len() == bytes.len() as u64
-        && fs::read(path).map_err(io_error)? == bytes
-    {
-        return Ok(false);
-    }
-    let folder = path.parent().unwrap_or(Path::new("."));
-    // Readable by everyone, as the user's umask allows (a temp file would be
-    // the owner's only, and a web server running as another user could not
-    // serve the page).
-    let temp_in = |folder| {
-        tempfile::Builder::new()
-            .prefix(".hanji-")
-            .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
-            .tempfile_in(folder)
-    };
-    // Most folders are there already: make one only when it is missing.
-    let mut temp = match temp_in(folder) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            fs::create_dir_all(folder).map_err(io_error)?;
-            temp_in(folder)
-        }
-        made => made,
-    }
-    .map_err(io_error)?;
-    temp.write_all(bytes).map_err(io_error)?;
-    temp.persist(path).map_err(|e| io_error(e.error))?;
-    Ok(true)
-}
-
-/// Size and modification time of a file, if it is there.
-fn stamp_of(path: &Path) -> Option<(u64, u128)> {
-    let meta = fs::metadata(path).ok()?;
-    let modified = meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?;
-    Some((meta.len(), modified.as_nanos()))
+    fs::write_if_changed(path, bytes).map_err(|source| ExportError::Io { path: path.into(), source })
 }
 
 /// A hash of everything the site is made from. Files copied as they are count
@@ -341,15 +305,11 @@ fn remove_stale(out: &Path, previous: &BTreeSet<String>, current: &BTreeSet<Stri
     for file in previous.difference(current) {
         let path = out.join(file);
         match fs::remove_file(&path) {
-            Ok(()) => removed += 1,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Ok(true) => removed += 1,
+            Ok(false) => {}
             Err(source) => return Err(ExportError::Io { path, source }),
         }
-        for folder in path.ancestors().skip(1).take_while(|f| *f != out) {
-            if fs::remove_dir(folder).is_err() {
-                break; // not empty: something else lives there
-            }
-        }
+        fs::remove_empty_folders(&path, out);
     }
     Ok(removed)
 }
@@ -357,34 +317,4 @@ fn remove_stale(out: &Path, previous: &BTreeSet<String>, current: &BTreeSet<Stri
 /// A file name from the marker that stays inside the output folder.
 fn is_plain_relative(line: &str) -> bool {
     !line.is_empty() && Path::new(line).components().all(|c| matches!(c, Component::Normal(_)))
-}
-
-/// `path` made absolute and without `.`/`..`, following symlinks where the
-/// path exists, so that two names of one folder compare equal.
-fn absolute(path: &Path) -> io::Result<PathBuf> {
-    let joined = if path.is_absolute() { path.to_path_buf() } else { std::env::current_dir()?.join(path) };
-    let mut existing = joined.as_path();
-    let mut rest = Vec::new();
-    loop {
-        if let Ok(real) = existing.canonicalize() {
-            let mut result = real;
-            for part in rest.iter().rev() {
-                match part {
-                    Component::ParentDir => {
-                        result.pop();
-                    }
-                    Component::Normal(name) => result.push(name),
-                    _ => {}
-                }
-            }
-            return Ok(result);
-        }
-        match (existing.parent(), existing.components().next_back()) {
-            (Some(parent), Some(last)) => {
-                rest.push(last);
-                existing = parent;
-            }
-            _ => return Ok(joined),
-        }
-    }
 }

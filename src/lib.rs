@@ -1,20 +1,77 @@
 //! Hanji's core: a blog folder becomes posts, tags and rendered pages.
 //!
-//! Nothing here knows of Tauri or of the command line; `load` is the only module
-//! that reads the disk.
+//! Nothing here knows of Tauri or of the command line. The modules are
+//! layered; each uses only modules of the layers before it, and
+//! `tests/blog/layers.rs` keeps it so:
+//!
+//! 1. leaves: `text`, `slug`, `diagnostics`, `layout` (how a folder is laid out)
+//! 2. disk: `fs`, the only module that reads or writes files
+//! 3. settings: `config`
+//! 4. rendering: `markdown`
+//! 5. content: `content` (post files, front matter, posts, the library)
+//! 6. site: `site` (pages and their addresses both ways, links, theme, stale pages)
+//! 7. model: `blog`
+//! 8. detection: `detect` (other tools' folders and settings)
+//! 9. actions: `load`, `author`, `watch`, `preview`, `export`, `check`,
+//!    `session`, `serve`
+//!
+//! What the command line, the app, the tests and the benchmarks use is
+//! re-exported below; the rest stays inside.
 
-pub mod author;
-pub mod check;
-pub mod config;
-pub mod content;
-pub mod diagnostics;
-pub mod export;
-pub mod layout;
-pub mod links;
-pub mod load;
+mod author;
+mod blog;
+mod check;
+mod config;
+mod content;
+mod detect;
+mod diagnostics;
+mod export;
+mod fs;
+mod layout;
+mod load;
 pub mod markdown;
-pub mod preview;
-pub mod serve;
-pub mod site;
-pub mod slug;
-pub mod watch;
+mod preview;
+mod serve;
+mod session;
+mod site;
+mod slug;
+mod text;
+mod watch;
+
+// The blog and what it is made of.
+pub use blog::Blog;
+pub use config::{Config, TagTitle};
+pub use content::file::{MAX_POST_BYTES, PostFile, is_post};
+pub use content::front_matter;
+pub use content::post::Parsed;
+pub use content::{Library, Post, PostDate, Tag, TagCount};
+pub use diagnostics::{Diagnostic, Problem, Severity};
+pub use layout::{Kind, Layout};
+pub use slug::{slug, tag_slug};
+
+// Reading, checking, exporting, serving.
+pub use check::check;
+pub use export::{ExportError, ExportOptions, Summary as ExportSummary, export};
+pub use load::{LoadError, load};
+pub use serve::{ServeError, ServeOptions, Server};
+
+// The site and its addresses.
+pub use site::routes::{Found, Page, Routes, Target, post_path};
+pub use site::stale::StalePages;
+pub use site::theme::Theme;
+pub use site::url::{encode_path, percent_decode};
+pub use site::{RenderedPage, Site, SiteOptions};
+
+// The app's editing session and what it does to the blog's files.
+pub use author::journal::{Journal, Kept};
+pub use author::new_post::NewPost;
+pub use author::retag::{RetagBatch, RetagPlan};
+pub use author::trash::{BLOG_TRASH, TrashCan};
+pub use author::{AuthorError, inside, save_post};
+pub use fs::{OwnWrites, cache_dir, clean_temp_files, version_of, write_atomically};
+pub use preview::{Answer, Fields, PostPreview, content_type, fields_of, links_out_in_new_windows, post_preview};
+pub use session::{Opened, Session, SessionOptions};
+
+// Following the folder.
+pub use watch::{Batch, ChangeSet, FileChange, Rename, TagChange, Update, Watch, WatchError, WatchOptions, WatchState};
+pub use watch::{apply, rescan};

@@ -8,9 +8,9 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 
-use hanji::content::Tag;
-use hanji::diagnostics::Diagnostic;
-use hanji::export::ExportError;
+use hanji::Diagnostic;
+use hanji::ExportError;
+use hanji::Tag;
 use indicatif::{ProgressBar, ProgressStyle};
 
 #[derive(Parser)]
@@ -96,7 +96,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Check { dir } => {
             let blog = load(&dir)?;
-            let problems = hanji::check::check(&blog);
+            let problems = hanji::check(&blog);
             let mut out = io::stdout().lock();
             for problem in &problems {
                 write_problem(&mut out, &dir, problem)?;
@@ -124,9 +124,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 fn serve(dir: &Path, bind: IpAddr, port: u16, drafts: bool) -> anyhow::Result<ExitCode> {
-    let options = hanji::serve::ServeOptions { bind, port, drafts, ..Default::default() };
+    let options = hanji::ServeOptions { bind, port, drafts, ..Default::default() };
     let shown = dir.to_path_buf();
-    let server = hanji::serve::Server::bind(dir, options, move |update| print_update(&shown, update))
+    let server = hanji::Server::bind(dir, options, move |update| print_update(&shown, update))
         .with_context(|| format!("cannot serve the blog in `{}`", dir.display()))?;
     println!("Serving {} at {}", dir.display(), server.url());
     eprintln!("Pages reload when files change. Press Ctrl-C to stop.");
@@ -138,11 +138,11 @@ fn serve(dir: &Path, bind: IpAddr, port: u16, drafts: bool) -> anyhow::Result<Ex
 }
 
 /// One line on stderr for each change the preview follows.
-fn print_update(dir: &Path, update: &hanji::watch::Update) {
-    use hanji::watch::Update;
+fn print_update(dir: &Path, update: &hanji::Update) {
+    use hanji::Update;
     match update {
         Update::Changed(set) => {
-            let paths = set.added.iter().chain(&set.changed).map(|c| &c.path).chain(&set.removed);
+            let paths = set.added.iter().chain(&set.changed).chain(&set.removed).map(|c| &c.path);
             let mut files: Vec<String> = paths.map(|p| shown_path(dir, p).display().to_string()).collect();
             files.extend(set.renamed.iter().map(|r| format!("{} → {}", r.from.display(), r.to.display())));
             files.extend(set.assets.iter().map(|p| shown_path(dir, p).display().to_string()));
@@ -165,7 +165,7 @@ fn print_update(dir: &Path, update: &hanji::watch::Update) {
 }
 
 fn export(
-    blog: &hanji::load::Blog,
+    blog: &hanji::Blog,
     dir: &Path,
     out: &Path,
     force: bool,
@@ -182,7 +182,8 @@ fn export(
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     };
-    let summary = match hanji::export::export(blog, out, force, &progress) {
+    let options = hanji::ExportOptions { force, cache_dir: hanji::cache_dir() };
+    let summary = match hanji::export(blog, out, &options, &progress) {
         Ok(summary) => summary,
         Err(ExportError::Refused { message, hint }) => {
             bar.finish_and_clear();
@@ -204,8 +205,8 @@ fn export(
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
-fn load(dir: &Path) -> anyhow::Result<hanji::load::Blog> {
-    hanji::load::load(dir).with_context(|| format!("cannot open the blog in `{}`", dir.display()))
+fn load(dir: &Path) -> anyhow::Result<hanji::Blog> {
+    hanji::load(dir).with_context(|| format!("cannot open the blog in `{}`", dir.display()))
 }
 
 /// `nccl (5)`, as the seed page's sidebar shows it; with drafts, `rust (2, 1 draft)`.

@@ -6,45 +6,20 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use crate::blog::Blog;
 use crate::content::Post;
+use crate::content::file::MAX_POST_BYTES;
 use crate::content::front_matter;
 use crate::diagnostics::Diagnostic;
-use crate::links::{asset_site_path, post_site_path};
-use crate::load::{self, Blog};
+use crate::fs;
 use crate::markdown;
+use crate::site::routes::{self, Found, Routes, Target};
 use crate::site::theme::Theme;
-use crate::site::{Page, Site, SiteOptions, url};
-use crate::watch::changes::unreadable_site_path;
+use crate::site::{Page, Site, SiteOptions};
 
-/// What is at a site path.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Target {
-    Page(Page),
-    /// A file of the blog, sent as it is.
-    Asset(PathBuf),
-    /// A post with errors (left out of the site): its problems are shown.
-    Broken(PathBuf),
-}
-
-/// Every address of the site: its pages, its files, and the pages of posts
-/// with errors (which show their problems instead).
-pub fn routes(blog: &Blog, theme: &Theme, options: SiteOptions) -> HashMap<String, Target> {
-    let site = Site::new(&blog.config, &blog.library, &blog.assets, theme, options);
-    let mut routes: HashMap<String, Target> =
-        site.pages().into_iter().map(|page| (site.path_of(&page), Target::Page(page))).collect();
-    for asset in &blog.assets {
-        if let Some(path) = asset_site_path(&blog.config, &blog.library, asset) {
-            routes.entry(path).or_insert_with(|| Target::Asset(asset.clone()));
-        }
-    }
-    let left_out = |p: &Post| p.has_errors || blog.library.shares_slug(&p.path);
-    for post in blog.library.posts().filter(|p| left_out(p) && (options.drafts || !p.draft)) {
-        routes.entry(post_site_path(post)).or_insert_with(|| Target::Broken(post.path.clone()));
-    }
-    for file in blog.library.unreadable() {
-        routes.entry(unreadable_site_path(file)).or_insert_with(|| Target::Broken(file.to_path_buf()));
-    }
-    routes
+/// Every address of the blog's site, as a preview with `options` shows it.
+pub fn routes(blog: &Blog, theme: &Theme, options: SiteOptions) -> Routes {
+    Routes::of(&Site::new(&blog.config, &blog.library, &blog.assets, theme, options))
 }
 
 /// The answer to a request for a site path.
@@ -58,7 +33,7 @@ pub struct Answer {
 }
 
 impl Answer {
-    fn html(status: u16, text: String) -> Answer {
+    pub fn html(status: u16, text: String) -> Answer {
         Answer { status, content_type: content_type(""), body: text.into_bytes(), location: None }
     }
 
@@ -68,24 +43,17 @@ impl Answer {
 }
 
 /// Answers `site_path` (decoded, without the leading `/`) from `blog`.
-pub fn answer(
-    blog: &Blog,
-    theme: &Theme,
-    routes: &HashMap<String, Target>,
-    site_path: &str,
-    options: SiteOptions,
-) -> Answer {
-    let path = site_path.strip_suffix("index.html").unwrap_or(site_path);
-    let Some(target) = routes.get(path).or_else(|| routes.get(site_path)) else {
-        if !path.is_empty() && !path.ends_with('/') && routes.contains_key(&format!("{path}/")) {
-            let location = format!("/{}/", url::encode_path(path));
+pub fn answer(blog: &Blog, theme: &Theme, routes: &Routes, site_path: &str, options: SiteOptions) -> Answer {
+    let target = match routes.find(site_path) {
+        Found::At(target) => target,
+        Found::Redirect(location) => {
             return Answer { status: 308, content_type: "text/plain", body: Vec::new(), location: Some(location) };
         }
-        return render(blog, theme, &Page::NotFound, options, 404);
+        Found::Nowhere => return render(blog, theme, &Page::NotFound, options, 404),
     };
     match target {
         Target::Page(page) => render(blog, theme, page, options, 200),
-        Target::Asset(file) => match load::read_file(&blog.root, file) {
+        Target::Asset(file) => match fs::read_file(&blog.root, file) {
             Ok(body) => Answer { status: 200, content_type: content_type(site_path), body, location: None },
             Err(e) => Answer {
                 status: 404,
@@ -161,8 +129,8 @@ pub fn post_preview(blog: &Blog, theme: &Theme, path: &Path, text: &str) -> Post
     let mut problems = parsed.problems.clone();
     let fields = fields_of(path, text);
     let site_path = match &parsed.post {
-        Some(post) => format!("{}index.html", post_site_path(post)),
-        None => format!("{}index.html", unreadable_site_path(path)),
+        Some(post) => format!("{}index.html", routes::post_path(post)),
+        None => format!("{}index.html", routes::unreadable_path(path)),
     };
     let options = SiteOptions { drafts: true, source_lines: true };
     let (html, (words, reading_minutes)) = match &parsed.post {
@@ -188,7 +156,7 @@ pub fn post_preview(blog: &Blog, theme: &Theme, path: &Path, text: &str) -> Post
             // post, unless it is too big to be one.
             let counted = match &parsed.post {
                 Some(post) => post.body(),
-                None if text.len() as u64 > load::MAX_POST_BYTES => "",
+                None if text.len() as u64 > MAX_POST_BYTES => "",
                 None => text,
             };
             let title = format!("{} has errors", path.display());
@@ -339,6 +307,7 @@ pub fn content_type(site_path: &str) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::load;
 
     #[test]
     fn every_line_gets_an_anchor_at_its_block() {

@@ -4,13 +4,13 @@
 //! pages get one small script that reloads them when a change makes them
 //! stale (server-sent events). The export never has that script.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::future::Future;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
 use std::path::Path;
-use std::sync::{Arc, Mutex, OnceLock, RwLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use axum::Router;
 use axum::extract::{Query, State};
@@ -21,10 +21,11 @@ use axum::routing::get;
 use futures_util::Stream;
 use tokio::sync::{broadcast, watch};
 
-use crate::links::percent_decode;
+use crate::session::{Session, SessionOptions};
 use crate::site::SiteOptions;
-use crate::site::theme::Theme;
-use crate::watch::{SharedBlog, StalePages, Update, Watch, WatchError, WatchOptions};
+use crate::site::routes::Target;
+use crate::site::url::percent_decode;
+use crate::watch::{StalePages, Update, WatchError, WatchOptions};
 
 /// Where the live-reload script listens. Not a page of any blog: site paths
 /// never start with `__`.
@@ -67,7 +68,6 @@ pub struct Server {
     listener: TcpListener,
     address: SocketAddr,
     preview: Arc<Preview>,
-    watch: Watch,
 }
 
 impl Server {
@@ -81,15 +81,16 @@ impl Server {
         let listener = listen(options.bind, options.port)
             .map_err(|source| ServeError::Listen { address: format!("{}:{}", options.bind, options.port), source })?;
         let address = listener.local_addr()?;
-        let preview = Arc::new(Preview::new(options.drafts));
+        let preview = Arc::new(Preview::new());
         let watching = preview.clone();
-        let watch = Watch::start(root, options.watch, move |update| {
-            watching.update(update);
-            on_update(update);
-        })?;
-        let _ = preview.blog.set(watch.blog().clone());
-        preview.rebuild(true);
-        Ok(Server { listener, address, preview, watch })
+        let site = SiteOptions { drafts: options.drafts, ..SiteOptions::default() };
+        let session =
+            Session::open(root, SessionOptions { watch: options.watch, site, journal: None }, move |update, _| {
+                watching.update(update);
+                on_update(update);
+            })?;
+        let _ = preview.session.set(session);
+        Ok(Server { listener, address, preview })
     }
 
     /// The address to open in a browser.
@@ -111,7 +112,7 @@ impl Server {
     /// (the live-reload streams too) and returns.
     pub fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), ServeError> {
         let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
-        let Server { listener, preview, watch, .. } = self;
+        let Server { listener, preview, .. } = self;
         runtime.block_on(async move {
             listener.set_nonblocking(true)?;
             let listener = tokio::net::TcpListener::from_std(listener)?;
@@ -125,7 +126,6 @@ impl Server {
                 })
                 .await
         })?;
-        drop(watch);
         Ok(())
     }
 }
@@ -152,17 +152,10 @@ struct Served {
 
 /// What the server knows between requests.
 struct Preview {
-    drafts: bool,
-    blog: OnceLock<SharedBlog>,
-    /// The theme and the address of every page, built again after each change.
-    built: RwLock<Arc<Built>>,
+    /// The blog, watched, with its theme and addresses.
+    session: OnceLock<Arc<Session>>,
     live: Mutex<Live>,
     reloads: broadcast::Sender<Arc<Reload>>,
-}
-
-struct Built {
-    theme: Arc<Theme>,
-    routes: HashMap<String, crate::preview::Target>,
 }
 
 /// The changes open pages are told about.
@@ -183,14 +176,16 @@ struct Reload {
 }
 
 impl Reload {
-    fn affects(&self, site_path: &str) -> bool {
-        self.everything || self.stale.contains(site_path)
+    /// Whether the page showing `target` is stale after this change. A page
+    /// at no address of the site (a 404, a post renamed away) is, after any.
+    fn affects(&self, target: Option<&Target>) -> bool {
+        self.everything || target.is_none_or(|target| self.stale.contains(target))
     }
 }
 
 impl Live {
     /// Whether a page rendered at `version` is out of date already.
-    fn stale_since(&self, version: u64, site_path: &str) -> bool {
+    fn stale_since(&self, version: u64, target: Option<&Target>) -> bool {
         if version >= self.version {
             return false;
         }
@@ -198,33 +193,22 @@ impl Live {
             // Changes since then were forgotten: to be sure, reload.
             Some(oldest) if oldest.version > version + 1 => true,
             None => true,
-            _ => self.history.iter().any(|r| r.version > version && r.affects(site_path)),
+            _ => self.history.iter().any(|r| r.version > version && r.affects(target)),
         }
     }
 }
 
 impl Preview {
-    fn new(drafts: bool) -> Self {
+    fn new() -> Self {
         let (reloads, _) = broadcast::channel(256);
-        let theme = Arc::new(Theme::new(&Default::default()).0);
-        Preview {
-            drafts,
-            blog: OnceLock::new(),
-            built: RwLock::new(Arc::new(Built { theme, routes: HashMap::new() })),
-            live: Mutex::default(),
-            reloads,
-        }
+        Preview { session: OnceLock::new(), live: Mutex::default(), reloads }
     }
 
-    fn options(&self) -> SiteOptions {
-        SiteOptions { drafts: self.drafts, ..SiteOptions::default() }
-    }
-
-    /// Called by the watch, on its thread, after the blog changed.
+    /// Called by the session, on the watch's thread, after the blog changed
+    /// and its theme and addresses were built again.
     fn update(&self, update: &Update) {
         let reload = match update {
             Update::Changed(set) => {
-                self.rebuild(set.templates || set.config || set.rescanned);
                 self.live.lock().expect("live").gone = None;
                 // Pages show images and link to other posts by file; which
                 // pages those are is not known, so such changes reload all.
@@ -239,7 +223,6 @@ impl Preview {
                 Reload { version: 0, everything: true, stale: StalePages::default() }
             }
             Update::Back { .. } => {
-                self.rebuild(true);
                 self.live.lock().expect("live").gone = None;
                 Reload { version: 0, everything: true, stale: StalePages::default() }
             }
@@ -255,19 +238,6 @@ impl Preview {
         // Sent under the lock, so that a page connecting now either sees it
         // in the history or receives it.
         let _ = self.reloads.send(reload);
-    }
-
-    /// Builds the map of site paths again (and the theme, if `theme`).
-    fn rebuild(&self, theme: bool) {
-        let Some(blog) = self.blog.get() else { return };
-        let blog = blog.read().expect("blog lock");
-        let theme = if theme {
-            Arc::new(Theme::new(&blog.templates).0)
-        } else {
-            self.built.read().expect("built").theme.clone()
-        };
-        let routes = crate::preview::routes(&blog, &theme, self.options());
-        *self.built.write().expect("built") = Arc::new(Built { theme, routes });
     }
 
     /// The response to a request for `site_path` (decoded, without the
@@ -286,12 +256,10 @@ impl Preview {
                 version,
             );
         }
-        let Some(blog) = self.blog.get() else {
+        let Some(session) = self.session.get() else {
             return (StatusCode::SERVICE_UNAVAILABLE, "starting").into_response();
         };
-        let blog = blog.read().expect("blog lock");
-        let built = self.built.read().expect("built").clone();
-        let answer = crate::preview::answer(&blog, &built.theme, &built.routes, site_path, self.options());
+        let answer = session.answer(site_path);
         let status = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         if let Some(location) = answer.location {
             return (status, [(header::LOCATION, location)]).into_response();
@@ -301,6 +269,11 @@ impl Preview {
             false => answer.body,
         };
         (status, [(header::CONTENT_TYPE, answer.content_type)], body).into_response()
+    }
+
+    /// What the page at `site_path` shows, as the site is now.
+    fn target(&self, site_path: &str) -> Option<Target> {
+        self.session.get().and_then(|session| session.target(site_path))
     }
 }
 
@@ -324,15 +297,17 @@ async fn events(
     State(served): State<Served>,
     Query(listen): Query<Listen>,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    // What the page shows, as the site is now: a later change is checked against it.
+    let target = served.preview.target(&listen.path);
     let (receiver, stale) = {
         let live = served.preview.live.lock().expect("live");
-        (served.preview.reloads.subscribe(), live.stale_since(listen.version, &listen.path))
+        (served.preview.reloads.subscribe(), live.stale_since(listen.version, target.as_ref()))
     };
-    let state = (receiver, served.stopped, listen.path, stale);
-    let stream = futures_util::stream::unfold(state, |(mut receiver, mut stopped, path, stale)| async move {
+    let state = (receiver, served.stopped, target, stale);
+    let stream = futures_util::stream::unfold(state, |(mut receiver, mut stopped, target, stale)| async move {
         let reload = || Ok(Event::default().data("reload"));
         if stale {
-            return Some((reload(), (receiver, stopped, path, false)));
+            return Some((reload(), (receiver, stopped, target, false)));
         }
         loop {
             let message = tokio::select! {
@@ -342,9 +317,9 @@ async fn events(
             match message {
                 // The server stops: end the stream, so the connection closes.
                 None | Some(Err(broadcast::error::RecvError::Closed)) => return None,
-                Some(Ok(change)) if !change.affects(&path) => continue,
+                Some(Ok(change)) if !change.affects(target.as_ref()) => continue,
                 // Stale, or so many changes came that some were missed.
-                Some(_) => return Some((reload(), (receiver, stopped, path, false))),
+                Some(_) => return Some((reload(), (receiver, stopped, target, false))),
             }
         }
     });
@@ -388,18 +363,21 @@ mod tests {
 
     #[test]
     fn a_late_page_learns_what_it_missed() {
-        let reload = |version, path: &str| {
+        let post = |file: &str| Target::Page(crate::site::Page::Post(file.into()));
+        let reload = |version, file: &str| {
             Arc::new(Reload {
                 version,
                 everything: false,
-                stale: StalePages { paths: [path.to_string()].into(), ..StalePages::default() },
+                stale: StalePages { files: [file.into()].into(), ..StalePages::default() },
             })
         };
-        let live = Live { version: 3, history: [reload(2, "posts/a/"), reload(3, "posts/b/")].into(), gone: None };
-        assert!(live.stale_since(1, "posts/a/"));
-        assert!(!live.stale_since(2, "posts/a/"));
-        assert!(live.stale_since(2, "posts/b/"));
-        assert!(!live.stale_since(3, "posts/b/"));
-        assert!(live.stale_since(0, "tags/"), "changes before the history: reload to be sure");
+        let live = Live { version: 3, history: [reload(2, "posts/a.md"), reload(3, "posts/b.md")].into(), gone: None };
+        assert!(live.stale_since(1, Some(&post("posts/a.md"))));
+        assert!(!live.stale_since(2, Some(&post("posts/a.md"))));
+        assert!(live.stale_since(2, Some(&post("posts/b.md"))));
+        assert!(!live.stale_since(3, Some(&post("posts/b.md"))));
+        assert!(live.stale_since(2, None), "a page at no address: any change");
+        let tags = Target::Page(crate::site::Page::Tags);
+        assert!(live.stale_since(0, Some(&tags)), "changes before the history: reload to be sure");
     }
 }

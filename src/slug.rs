@@ -62,6 +62,13 @@ impl Slugger {
     }
 }
 
+/// The slug of a tag as written: `분산 학습` → `분산-학습`. Tags that differ only
+/// in case or spacing share one.
+pub fn tag_slug(tag: &str) -> String {
+    let collapsed: Vec<&str> = tag.split_whitespace().collect();
+    slug(&collapsed.join(" "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,8 +8,8 @@
 #![no_main]
 
 use arbitrary::Arbitrary;
-use hanji::content::PostDate;
-use hanji::content::front_matter::{self, FieldValue, FrontMatter};
+use hanji::PostDate;
+use hanji::front_matter::{self, FieldValue, FrontMatter};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value as Json;
 

@@ -6,8 +6,8 @@
 
 use std::path::Path;
 
-use hanji::content::Post;
-use hanji::content::front_matter::{self, Dialect};
+use hanji::Post;
+use hanji::front_matter::{self, Dialect};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {

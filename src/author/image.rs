@@ -1,19 +1,29 @@
 //! Adding an image to a post: the file is copied beside a bundle's
-//! `index.md`, or into `static/images/` for a single-file post, under a name
-//! that is free, and the Markdown that shows it is returned.
+//! `index.md`, or for a single-file post into the images folder that the
+//! blog's layout publishes (`static/images/`, Jekyll's `assets/images/`, the
+//! Next.js starter's `public/static/images/`), under a name that is free, and
+//! the Markdown that shows it is returned.
 
 use std::path::{Component, Path, PathBuf};
 
-use super::{AuthorError, save};
-use crate::load::STATIC_DIR;
-use crate::watch::OwnWrites;
+use super::AuthorError;
+use crate::content::file::PostFile;
+use crate::fs::{self, OwnWrites};
+use crate::layout::Layout;
 
 const KINDS: &[&str] = &["png", "jpg", "jpeg", "gif", "webp", "svg", "avif"];
 const LARGEST: usize = 50 * 1024 * 1024;
 
 /// Writes `bytes` as an image of the post at `post` (named like `name`) and
 /// returns `![alt](link)`, the link relative to the post's file.
-pub fn add_image(root: &Path, post: &Path, name: &str, bytes: &[u8], own: &OwnWrites) -> Result<String, AuthorError> {
+pub fn add_image(
+    root: &Path,
+    layout: &Layout,
+    post: &Path,
+    name: &str,
+    bytes: &[u8],
+    own: &OwnWrites,
+) -> Result<String, AuthorError> {
     let name_path = Path::new(name);
     let extension = name_path.extension().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default();
     if !KINDS.contains(&extension.as_str()) {
@@ -30,18 +40,18 @@ pub fn add_image(root: &Path, post: &Path, name: &str, bytes: &[u8], own: &OwnWr
         slug if slug.is_empty() => "image".to_string(),
         slug => slug,
     };
-    let post_folder = post.parent().unwrap_or(Path::new("")).to_path_buf();
-    let bundle = post.file_stem().is_some_and(|s| s == "index");
-    let folder = if bundle { post_folder.clone() } else { Path::new(STATIC_DIR).join("images") };
+    let post_file = PostFile::new(post);
+    let post_folder = post_file.folder();
+    let folder = post_file.images_folder(layout);
     let file = (1..)
         .map(|n| if n == 1 { format!("{base}.{extension}") } else { format!("{base}-{n}.{extension}") })
         .map(|file| folder.join(file))
-        .find(|path| root.join(path).symlink_metadata().is_err())
+        .find(|path| !fs::exists(&root.join(path)))
         .expect("a free name");
     own.expect(&file, bytes);
-    save::write_atomically(&root.join(&file), bytes).map_err(AuthorError::io(&file))?;
+    fs::write_atomically(&root.join(&file), bytes).map_err(AuthorError::io(&file))?;
     let alt = stem.replace(['-', '_'], " ").replace(['[', ']'], "");
-    Ok(format!("![{}]({})", alt.trim(), relative_link(&post_folder, &file)))
+    Ok(format!("![{}]({})", alt.trim(), relative_link(post_folder, &file)))
 }
 
 /// The link from a file in `from` (a folder) to `to`, both relative to the blog.
@@ -67,12 +77,15 @@ mod tests {
     fn an_image_goes_beside_a_bundle_and_under_static_for_a_single_file() {
         let dir = tempfile::tempdir().unwrap();
         let own = OwnWrites::new();
-        let in_bundle = add_image(dir.path(), Path::new("posts/b/index.md"), "All Reduce.PNG", b"1", &own).unwrap();
+        let add = |post: &str, name: &str, bytes: &[u8]| {
+            add_image(dir.path(), &Layout::default(), Path::new(post), name, bytes, &own).unwrap()
+        };
+        let in_bundle = add("posts/b/index.md", "All Reduce.PNG", b"1");
         assert_eq!(in_bundle, "![All Reduce](all-reduce.png)");
         assert_eq!(std::fs::read(dir.path().join("posts/b/all-reduce.png")).unwrap(), b"1");
-        let single = add_image(dir.path(), Path::new("posts/a.md"), "도표_1.png", b"2", &own).unwrap();
+        let single = add("posts/a.md", "도표_1.png", b"2");
         assert_eq!(single, "![도표 1](../static/images/도표_1.png)");
-        let again = add_image(dir.path(), Path::new("posts/a.md"), "도표_1.png", b"3", &own).unwrap();
+        let again = add("posts/a.md", "도표_1.png", b"3");
         assert_eq!(again, "![도표 1](../static/images/도표_1-2.png)");
         assert_eq!(std::fs::read(dir.path().join("static/images/도표_1.png")).unwrap(), b"2");
     }
@@ -80,7 +93,9 @@ mod tests {
     #[test]
     fn what_is_not_an_image_is_refused() {
         let dir = tempfile::tempdir().unwrap();
-        let error = add_image(dir.path(), Path::new("posts/a.md"), "notes.txt", b"x", &OwnWrites::new()).unwrap_err();
+        let error =
+            add_image(dir.path(), &Layout::default(), Path::new("posts/a.md"), "notes.txt", b"x", &OwnWrites::new())
+                .unwrap_err();
         assert!(error.to_string().contains("`notes.txt` is not an image"), "{error}");
         assert!(!dir.path().join("static").exists());
     }

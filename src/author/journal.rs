@@ -4,13 +4,12 @@
 //! One file a post, `<journal>/<blog>/<post>.json`, written atomically.
 
 use std::collections::hash_map::DefaultHasher;
-use std::fs;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::save::write_atomically;
+use crate::fs::{self, write_atomically};
 
 /// A post's unsaved text, as the journal kept it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -48,16 +47,14 @@ impl Journal {
 
     /// Forgets the unsaved text of `path` (it was saved, or thrown away).
     pub fn forget(&self, root: &Path, path: &Path) {
-        let _ = fs::remove_file(self.file(root, path));
+        let _ = fs::remove_file(&self.file(root, path));
     }
 
     /// Every text kept for the blog at `root` that differs from its file on
     /// disk now; those that equal it are forgotten, having nothing to offer.
     pub fn pending(&self, root: &Path) -> Vec<Kept> {
-        let Ok(entries) = fs::read_dir(self.blog_folder(root)) else { return Vec::new() };
         let mut pending: Vec<Kept> = Vec::new();
-        for entry in entries.flatten() {
-            let file = entry.path();
+        for file in fs::files_in(&self.blog_folder(root)) {
             if file.extension().is_none_or(|e| e != "json") {
                 continue;
             }
@@ -68,7 +65,7 @@ impl Journal {
             if kept.root != root {
                 continue;
             }
-            match fs::read(root.join(&kept.path)) {
+            match fs::read(&root.join(&kept.path)) {
                 Ok(saved) if saved == kept.text.as_bytes() => {
                     let _ = fs::remove_file(&file);
                 }
@@ -96,6 +93,8 @@ fn hash(value: &(impl Hash + ?Sized)) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
 
     #[test]

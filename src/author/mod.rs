@@ -1,8 +1,9 @@
 //! What Hanji does to a blog's files for its author: save a post, start one,
 //! rename it, move it to the trash, add an image, rename a tag across posts.
 //! Paths come in relative to the blog folder and are confined to it first
-//! (`confine`); every write is atomic and announced to `OwnWrites`, so the
-//! watcher knows the change that comes back as Hanji's own.
+//! (`confine`); every write is atomic, and every write, move and removal is
+//! announced to `OwnWrites`, so the watcher knows the change that comes back
+//! as Hanji's own. Where a post's file goes is `content::file`'s rule.
 
 pub mod confine;
 pub mod image;
@@ -19,7 +20,7 @@ use std::path::PathBuf;
 use crate::content::front_matter::EditError;
 
 pub use confine::inside;
-pub use save::{save_post, version_of, write_atomically};
+pub use save::save_post;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AuthorError {
@@ -31,6 +32,8 @@ pub enum AuthorError {
     Conflict { path: PathBuf, theirs: Option<String> },
     #[error("there is no post at `{}`", .0.display())]
     NotFound(PathBuf),
+    #[error("cannot read `{}`: {reason}", .path.display())]
+    Unreadable { path: PathBuf, reason: String },
     #[error("`{}` already exists", .0.display())]
     Exists(PathBuf),
     #[error("{0}")]

@@ -1,41 +1,39 @@
 //! Renaming a post: a new slug, so a new file name (or bundle folder name),
-//! and the `slug` field too if the post sets one. The text is kept.
+//! and the `slug` field too if the post sets one. The text is kept, and so is
+//! what the layout needs of the name (see `PostFile::renamed`).
 
-use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::new_post::NewPost;
 use super::{AuthorError, save};
+use crate::content::file::{PostFile, is_post};
 use crate::content::front_matter::{self, FieldValue, set_field};
-use crate::load::is_post_file;
-use crate::watch::OwnWrites;
+use crate::fs::{self, OwnWrites};
+use crate::layout::Layout;
 
 /// Moves the post at `path` to the file its new slug names: `posts/a.md` to
-/// `posts/<slug>.md`, a bundle's folder `posts/a/` to `posts/<slug>/`.
-pub fn rename_post(root: &Path, path: &Path, slug: &str, own: &OwnWrites) -> Result<NewPost, AuthorError> {
+/// `posts/<slug>.md`, a bundle's folder `posts/a/` to `posts/<slug>/`, a
+/// Jekyll post `_posts/2026-07-17-a.md` to `_posts/2026-07-17-<slug>.md`.
+pub fn rename_post(
+    root: &Path,
+    layout: &Layout,
+    path: &Path,
+    slug: &str,
+    own: &OwnWrites,
+) -> Result<NewPost, AuthorError> {
     let slug = crate::slug::slug(slug.trim());
     if slug.is_empty() {
         return Err(AuthorError::Invalid("a slug needs at least one letter or digit".into()));
     }
-    if !is_post_file(path) || !root.join(path).is_file() {
+    if !is_post(layout, path) || !root.join(path).is_file() {
         return Err(AuthorError::NotFound(path.to_path_buf()));
     }
-    let text = fs::read_to_string(root.join(path)).map_err(AuthorError::io(path))?;
-    let bundle = path.file_stem().is_some_and(|stem| stem == "index");
-    let (from, to, new_path) = if bundle {
-        let folder = path.parent().unwrap_or(Path::new(""));
-        let to = folder.parent().unwrap_or(Path::new("")).join(&slug);
-        let new_path = to.join(path.file_name().expect("a file name"));
-        (folder.to_path_buf(), to, new_path)
-    } else {
-        let extension = path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or("md".into());
-        let new_path = path.with_file_name(format!("{slug}.{extension}"));
-        (path.to_path_buf(), new_path.clone(), new_path)
-    };
+    let text = fs::read_string(&root.join(path)).map_err(AuthorError::io(path))?;
+    let (from, to, new_path) = PostFile::new(path).renamed(&slug);
     if from == to {
         return Ok(NewPost { path: path.to_path_buf(), text });
     }
-    if root.join(&to).symlink_metadata().is_ok() {
+    if fs::exists(&root.join(&to)) {
         return Err(AuthorError::Exists(to));
     }
     // A `slug` in the front matter would win over the file name: it changes too.
@@ -48,18 +46,16 @@ pub fn rename_post(root: &Path, path: &Path, slug: &str, own: &OwnWrites) -> Res
     } else {
         text
     };
+    own.expect_removal(path);
     own.expect(&new_path, text.as_bytes());
-    fs::rename(root.join(&from), root.join(&to)).map_err(AuthorError::io(&from))?;
+    fs::move_to(&root.join(&from), &root.join(&to)).map_err(AuthorError::io(&from))?;
     Ok(NewPost { path: new_path, text })
-}
-
-/// Where a post's folder or file ends up, for a caller that must know first.
-pub fn bundle_folder(path: &Path) -> Option<PathBuf> {
-    (path.file_stem()? == "index").then(|| path.parent().map(Path::to_path_buf)).flatten()
 }
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
 
     fn write(root: &Path, path: &str, text: &str) {
@@ -73,7 +69,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let text = "---\ntitle: A\r\ntags: [x]\n---\nBody\n";
         write(dir.path(), "posts/a.md", text);
-        let renamed = rename_post(dir.path(), Path::new("posts/a.md"), "Better Name", &OwnWrites::new()).unwrap();
+        let renamed =
+            rename_post(dir.path(), &Layout::default(), Path::new("posts/a.md"), "Better Name", &OwnWrites::new())
+                .unwrap();
         assert_eq!(renamed.path, Path::new("posts/better-name.md"));
         assert_eq!(fs::read_to_string(dir.path().join("posts/better-name.md")).unwrap(), text);
         assert!(!dir.path().join("posts/a.md").exists());
@@ -84,7 +82,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         write(dir.path(), "posts/b/index.md", "---\ntitle: B\nslug: b\n---\n![d](d.png)\n");
         write(dir.path(), "posts/b/d.png", "png");
-        let renamed = rename_post(dir.path(), Path::new("posts/b/index.md"), "새-이름", &OwnWrites::new()).unwrap();
+        let renamed =
+            rename_post(dir.path(), &Layout::default(), Path::new("posts/b/index.md"), "새-이름", &OwnWrites::new())
+                .unwrap();
         assert_eq!(renamed.path, Path::new("posts/새-이름/index.md"));
         assert_eq!(renamed.text, "---\ntitle: B\nslug: 새-이름\n---\n![d](d.png)\n");
         assert_eq!(fs::read_to_string(dir.path().join("posts/새-이름/index.md")).unwrap(), renamed.text);
@@ -98,9 +98,18 @@ mod tests {
         write(dir.path(), "posts/a.md", "A");
         write(dir.path(), "posts/b.md", "B");
         let own = OwnWrites::new();
-        assert!(matches!(rename_post(dir.path(), Path::new("posts/a.md"), "b", &own), Err(AuthorError::Exists(_))));
-        assert!(matches!(rename_post(dir.path(), Path::new("posts/a.md"), "!!", &own), Err(AuthorError::Invalid(_))));
-        assert!(matches!(rename_post(dir.path(), Path::new("posts/c.md"), "d", &own), Err(AuthorError::NotFound(_))));
+        assert!(matches!(
+            rename_post(dir.path(), &Layout::default(), Path::new("posts/a.md"), "b", &own),
+            Err(AuthorError::Exists(_))
+        ));
+        assert!(matches!(
+            rename_post(dir.path(), &Layout::default(), Path::new("posts/a.md"), "!!", &own),
+            Err(AuthorError::Invalid(_))
+        ));
+        assert!(matches!(
+            rename_post(dir.path(), &Layout::default(), Path::new("posts/c.md"), "d", &own),
+            Err(AuthorError::NotFound(_))
+        ));
         assert_eq!(fs::read_to_string(dir.path().join("posts/a.md")).unwrap(), "A");
         assert_eq!(fs::read_to_string(dir.path().join("posts/b.md")).unwrap(), "B");
     }

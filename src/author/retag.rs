@@ -2,14 +2,13 @@
 //! tag: only each post's tags field changes, and the whole change can be put
 //! back as one batch.
 
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::{AuthorError, save};
 use crate::content::Library;
 use crate::content::front_matter::{self, FieldValue, set_field};
-use crate::content::post::tag_slug;
-use crate::watch::OwnWrites;
+use crate::fs::{self, OwnWrites};
+use crate::slug::tag_slug;
 
 /// What a rename will change, to show before it is made.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,7 +48,7 @@ pub fn retag(root: &Path, plan: &RetagPlan, own: &OwnWrites) -> Result<RetagBatc
     let from_slug = tag_slug(&plan.from);
     let mut files = Vec::with_capacity(plan.files.len());
     for path in &plan.files {
-        let before = fs::read_to_string(root.join(path)).map_err(AuthorError::io(path))?;
+        let before = fs::read_string(&root.join(path)).map_err(AuthorError::io(path))?;
         let edit_error = |source| AuthorError::FrontMatter { path: path.clone(), source };
         let document =
             front_matter::parse(&before).map_err(|problem| edit_error(front_matter::EditError::Unreadable(problem)))?;
@@ -76,7 +75,7 @@ pub fn retag(root: &Path, plan: &RetagPlan, own: &OwnWrites) -> Result<RetagBatc
 pub fn undo_retag(root: &Path, batch: &RetagBatch, own: &OwnWrites) -> Result<Vec<PathBuf>, AuthorError> {
     let mut restored = Vec::new();
     for (path, before, after) in &batch.files {
-        if fs::read_to_string(root.join(path)).is_ok_and(|now| &now == after) {
+        if fs::read_string(&root.join(path)).is_ok_and(|now| &now == after) {
             save::save_post(root, path, before, None, own)?;
             restored.push(path.clone());
         }
@@ -86,6 +85,8 @@ pub fn undo_retag(root: &Path, batch: &RetagBatch, own: &OwnWrites) -> Result<Ve
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
     use crate::config::TagTitle;
     use crate::content::Post;

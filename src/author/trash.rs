@@ -1,11 +1,11 @@
 //! Deleting a post never destroys it: it goes to the system trash, or where
 //! there is none, to `.hanji/trash/` in the blog folder (which Hanji skips).
 
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::AuthorError;
-use super::rename::bundle_folder;
+use crate::content::file::PostFile;
+use crate::fs::{self, OwnWrites};
 
 /// Where deleted posts go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,13 +19,14 @@ pub enum TrashCan {
 pub const BLOG_TRASH: &str = ".hanji/trash";
 
 /// Moves the post at `path` (a bundle: its whole folder) to the trash and
-/// says where it went.
-pub fn trash_post(root: &Path, path: &Path, can: TrashCan) -> Result<String, AuthorError> {
+/// says where it went. The post's removal is Hanji's own (`own`).
+pub fn trash_post(root: &Path, path: &Path, can: TrashCan, own: &OwnWrites) -> Result<String, AuthorError> {
     if !root.join(path).is_file() {
         return Err(AuthorError::NotFound(path.to_path_buf()));
     }
-    let what = bundle_folder(path).unwrap_or_else(|| path.to_path_buf());
-    if can == TrashCan::System && trash::delete(root.join(&what)).is_ok() {
+    let what = PostFile::new(path).bundle_folder().unwrap_or(path).to_path_buf();
+    own.expect_removal(path);
+    if can == TrashCan::System && fs::move_to_system_trash(&root.join(&what)).is_ok() {
         return Ok(format!("Moved `{}` to the trash.", what.display()));
     }
     let stamp = jiff::Timestamp::now().strftime("%Y%m%d-%H%M%S").to_string();
@@ -33,16 +34,16 @@ pub fn trash_post(root: &Path, path: &Path, can: TrashCan) -> Result<String, Aut
     let place: PathBuf = (1..)
         .map(|n| if n == 1 { stamp.clone() } else { format!("{stamp}-{n}") })
         .map(|folder| Path::new(BLOG_TRASH).join(folder).join(&what))
-        .find(|place| root.join(place).symlink_metadata().is_err())
+        .find(|place| !fs::exists(&root.join(place)))
         .expect("a free place in the trash");
-    let target = root.join(&place);
-    fs::create_dir_all(target.parent().expect("a folder")).map_err(AuthorError::io(&place))?;
-    fs::rename(root.join(&what), &target).map_err(AuthorError::io(&what))?;
+    fs::move_to(&root.join(&what), &root.join(&place)).map_err(AuthorError::io(&what))?;
     Ok(format!("Moved `{}` to `{}`.", what.display(), place.display()))
 }
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
 
     #[test]
@@ -52,12 +53,12 @@ mod tests {
         fs::write(dir.path().join("posts/b/index.md"), "bundle text").unwrap();
         fs::write(dir.path().join("posts/b/d.png"), "png").unwrap();
         fs::write(dir.path().join("posts/a.md"), "a text").unwrap();
-        let said = trash_post(dir.path(), Path::new("posts/b/index.md"), TrashCan::Blog).unwrap();
+        let said = trash_post(dir.path(), Path::new("posts/b/index.md"), TrashCan::Blog, &OwnWrites::new()).unwrap();
         assert!(!dir.path().join("posts/b").exists());
-        let said_a = trash_post(dir.path(), Path::new("posts/a.md"), TrashCan::Blog).unwrap();
+        let said_a = trash_post(dir.path(), Path::new("posts/a.md"), TrashCan::Blog, &OwnWrites::new()).unwrap();
         // The same name deleted again at once does not replace the first.
         fs::write(dir.path().join("posts/a.md"), "a again").unwrap();
-        trash_post(dir.path(), Path::new("posts/a.md"), TrashCan::Blog).unwrap();
+        trash_post(dir.path(), Path::new("posts/a.md"), TrashCan::Blog, &OwnWrites::new()).unwrap();
         assert!(!dir.path().join("posts/a.md").exists());
         // Everything is still there, in the trash, byte for byte.
         let kept: Vec<(String, String)> = walkdir::WalkDir::new(dir.path().join(BLOG_TRASH))
@@ -72,7 +73,7 @@ mod tests {
         assert!(kept.contains(&("a.md".into(), "a text".into())));
         assert!(said.contains(".hanji/trash/") && said_a.contains("posts/a.md"), "{said} {said_a}");
         assert!(matches!(
-            trash_post(dir.path(), Path::new("posts/a.md"), TrashCan::Blog),
+            trash_post(dir.path(), Path::new("posts/a.md"), TrashCan::Blog, &OwnWrites::new()),
             Err(AuthorError::NotFound(_))
         ));
     }

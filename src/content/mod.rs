@@ -1,5 +1,7 @@
-//! What a blog is made of: front matter, posts, and the library that indexes them.
+//! What a blog is made of: its post files, their front matter, posts, and the
+//! library that indexes them.
 
+pub mod file;
 pub mod front_matter;
 pub mod library;
 pub mod post;

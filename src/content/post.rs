@@ -3,9 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
+use super::file::{MAX_POST_BYTES, PostFile};
 use super::front_matter::{self, Dialect, Format, PostDate};
 use crate::diagnostics::{Diagnostic, Problem, Severity};
 use crate::markdown;
+pub use crate::slug::tag_slug;
 
 /// Longer than any real title (they are rarely over 100); a title this long
 /// is most likely a post's text pasted into the field.
@@ -58,14 +60,15 @@ impl Post {
         let path = path.to_path_buf();
         // The loader refuses such files before reading them; this stops the
         // same text arriving another way (the editor's unsaved text).
-        if text.len() as u64 > crate::load::MAX_POST_BYTES {
+        if text.len() as u64 > MAX_POST_BYTES {
             let megabytes = text.len() as f64 / 1e6;
             let problem = Problem::error(1, 1, format!("post is {megabytes:.1} MB; posts over 5 MB are not read"))
                 .with_hint("split it into several posts, or move large data to static/");
             return Parsed { problems: vec![problem.in_file(&path)], path, post: None };
         }
-        let dated = crate::layout::dated_file_name(&path);
-        let dialect = Dialect { jekyll: crate::layout::is_jekyll_post(&path), named_by_file: dated.is_some() };
+        let file = PostFile::new(&path);
+        let dated = file.dated();
+        let dialect = Dialect { jekyll: file.in_jekyll_posts(), named_by_file: dated.is_some() };
         let document = match front_matter::parse_with(text, dialect) {
             Ok(document) => document,
             Err(problem) => {
@@ -75,13 +78,7 @@ impl Post {
         let mut problems: Vec<Diagnostic> = document.problems.into_iter().map(|p| p.in_file(&path)).collect();
         let fm = document.front_matter;
         let body_start = text.len() - document.body.len();
-        let bundle = is_bundle_index(&path);
-
-        // Jekyll's `2026-07-17-my-post.md` is named `my-post`.
-        let name = match dated {
-            Some((_, name)) => name.to_string(),
-            None => file_stem(&path, bundle),
-        };
+        let bundle = file.is_bundle();
         let slug = match fm.slug.as_deref().map(str::trim) {
             Some(s) if !s.is_empty() && !s.contains(['/', '\\']) => s.to_string(),
             Some(s) => {
@@ -91,15 +88,11 @@ impl Post {
                         .with_hint("write a slug without slashes, or remove it to use the file name")
                         .in_file(&path),
                 );
-                name_slug(&name)
+                file.slug()
             }
-            None => name_slug(&name),
+            None => file.slug(),
         };
-        let title = fm.title.filter(|t| !t.trim().is_empty()).unwrap_or_else(|| match dated {
-            // As Jekyll titles it: `my-first-post` → `My First Post`.
-            Some(_) => crate::layout::title_from_name(&name),
-            None => name.clone(),
-        });
+        let title = fm.title.filter(|t| !t.trim().is_empty()).unwrap_or_else(|| file.title());
         let length = title.chars().count();
         if length > MAX_TITLE_CHARS {
             let (line, column) = key_line(text, "title");
@@ -147,27 +140,20 @@ impl Post {
         &self.source
     }
 
-    /// The site path of the post's page, `/posts/<slug>/`.
-    pub fn url(&self) -> String {
-        format!("/posts/{}/", self.slug)
+    /// What its file is: see `content::file`.
+    pub fn file(&self) -> PostFile<'_> {
+        PostFile::new(&self.path)
     }
 
     /// The folder that relative links and images in the post start from.
     pub fn folder(&self) -> &Path {
-        self.path.parent().unwrap_or(Path::new(""))
+        self.file().folder()
     }
 
     /// Tag slugs of the post, in its order.
     pub fn tag_slugs(&self) -> impl Iterator<Item = String> + '_ {
         self.tags.iter().map(|t| tag_slug(t))
     }
-}
-
-/// The slug of a tag as written: `분산 학습` → `분산-학습`. Tags that differ only
-/// in case or spacing share one.
-pub fn tag_slug(tag: &str) -> String {
-    let collapsed: Vec<&str> = tag.split_whitespace().collect();
-    crate::slug::slug(&collapsed.join(" "))
 }
 
 /// Spaces collapsed (`분산  학습` is `분산 학습`), empty ones dropped, and the
@@ -178,21 +164,6 @@ fn distinct_tags(tags: Vec<String>) -> Vec<String> {
         .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
         .filter(|t| !t.is_empty() && !tag_slug(t).is_empty() && seen.insert(tag_slug(t)))
         .collect()
-}
-
-fn is_bundle_index(path: &Path) -> bool {
-    path.file_stem().is_some_and(|s| s == "index") && path.parent().is_some_and(|p| p.file_name().is_some())
-}
-
-/// The name a post gets from its file: the stem, or the folder of a bundle.
-fn file_stem(path: &Path, bundle: bool) -> String {
-    let named = if bundle { path.parent().and_then(Path::file_name) } else { path.file_stem() };
-    named.map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
-}
-
-fn name_slug(name: &str) -> String {
-    let slug = crate::slug::slug(name);
-    if slug.trim_matches('-').is_empty() { name.to_string() } else { slug }
 }
 
 /// Line and column of a top-level front matter key, for problems about it.

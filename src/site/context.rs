@@ -4,10 +4,10 @@
 use serde::Serialize;
 
 use crate::content::{Post, PostDate, Tag};
-use crate::links::post_site_path;
 use crate::markdown::TocEntry;
 
 use super::dates::DateFormat;
+use super::routes::{post_path, tag_path};
 use super::url;
 
 #[derive(Debug, Clone, Serialize)]
@@ -46,8 +46,8 @@ pub struct TagLink {
 
 impl TagLink {
     pub fn of(name: &str) -> Self {
-        let slug = crate::content::post::tag_slug(name);
-        Self { path: format!("tags/{slug}/"), name: name.to_string(), slug }
+        let slug = crate::slug::tag_slug(name);
+        Self { path: tag_path(&slug), name: name.to_string(), slug }
     }
 }
 
@@ -70,8 +70,8 @@ impl TagInfo {
             slug: tag.slug.clone(),
             title: tag.title.clone(),
             count: if with_drafts { tag.count + tag.draft_count } else { tag.count },
-            path: format!("tags/{}/", tag.slug),
-            feed: format!("tags/{}/feed.xml", tag.slug),
+            path: tag_path(&tag.slug),
+            feed: format!("{}feed.xml", tag_path(&tag.slug)),
         }
     }
 }
@@ -96,7 +96,7 @@ impl PostSummary {
     pub fn of(post: &Post, dates: &DateFormat) -> Self {
         Self {
             title: post.title.clone(),
-            path: post_site_path(post),
+            path: post_path(post),
             date: post.date.map(|d| d.date.to_string()).unwrap_or_default(),
             date_text: post.date.map(|d| dates.format(d.date)).unwrap_or_default(),
             updated: post.updated.map(|d| d.date.to_string()).unwrap_or_default(),
@@ -117,7 +117,7 @@ pub struct PostLink {
 
 impl PostLink {
     pub fn of(post: &Post) -> Self {
-        Self { title: post.title.clone(), path: post_site_path(post) }
+        Self { title: post.title.clone(), path: post_path(post) }
     }
 }
 
@@ -155,7 +155,7 @@ impl Pagination {
     /// Pages of a list whose first page is at `first` (`tags/nccl/`) and
     /// the others at `first` + `page/<n>/`. None when there is only one.
     pub fn of(first: &str, current: usize, total: usize) -> Option<Self> {
-        let path = |n: usize| if n == 1 { first.to_string() } else { format!("{first}page/{n}/") };
+        let path = |n: usize| super::routes::numbered(first, n);
         (total > 1).then(|| Self {
             current,
             total,
@@ -180,7 +180,7 @@ impl FeedItem {
     pub fn of(post: &Post, base_url: &str) -> Self {
         Self {
             title: post.title.clone(),
-            url: url::absolute(base_url, &post_site_path(post)),
+            url: url::absolute(base_url, &post_path(post)),
             published: post.date.map(rfc2822).unwrap_or_default(),
             summary: post.summary.clone().unwrap_or_default(),
             tags: post.tags.clone(),

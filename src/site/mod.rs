@@ -4,6 +4,9 @@
 
 pub mod context;
 pub mod dates;
+pub mod links;
+pub mod routes;
+pub mod stale;
 pub mod theme;
 pub mod url;
 
@@ -16,30 +19,13 @@ use minijinja::{Value, context};
 use crate::config::Config;
 use crate::content::{Library, Post, Tag};
 use crate::diagnostics::Diagnostic;
-use crate::links::{Links, post_site_path};
 use crate::markdown::{self, HighlightCache, Options};
 use context::{FeedItem, PageInfo, Pagination, PostLink, PostPage, PostSummary, SiteInfo, SitemapEntry, TagInfo};
 use dates::DateFormat;
+use links::Links;
+pub use routes::Page;
+use routes::post_path;
 use theme::{Theme, ThemeError};
-
-/// One page (or file) of the site.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Page {
-    /// The list of newest posts; page 1 is the site's front page.
-    Home(usize),
-    /// A post, by the path of its file.
-    Post(PathBuf),
-    /// Every tag with its count.
-    Tags,
-    /// A tag's posts, by slug and page number.
-    Tag(String, usize),
-    Feed,
-    TagFeed(String),
-    Sitemap,
-    Robots,
-    NotFound,
-    Style,
-}
 
 /// How the site is rendered: the export shows no drafts; a preview may.
 #[derive(Debug, Clone, Copy, Default)]
@@ -187,19 +173,7 @@ impl<'a> Site<'a> {
 
     /// Where a page is in the site: `posts/a/`, `tags/nccl/page/2/`, `feed.xml`.
     pub fn path_of(&self, page: &Page) -> String {
-        let numbered = |first: String, n: usize| if n == 1 { first } else { format!("{first}page/{n}/") };
-        match page {
-            Page::Home(n) => numbered(String::new(), *n),
-            Page::Post(path) => self.library.post(path).map(post_site_path).unwrap_or_default(),
-            Page::Tags => "tags/".into(),
-            Page::Tag(slug, n) => numbered(format!("tags/{slug}/"), *n),
-            Page::Feed => "feed.xml".into(),
-            Page::TagFeed(slug) => format!("tags/{slug}/feed.xml"),
-            Page::Sitemap => "sitemap.xml".into(),
-            Page::Robots => "robots.txt".into(),
-            Page::NotFound => "404.html".into(),
-            Page::Style => "style.css".into(),
-        }
+        routes::page_path(self.library, page)
     }
 
     /// Renders one page.
@@ -266,7 +240,7 @@ impl<'a> Site<'a> {
     /// The page of `post`, which may be another text of a post in the
     /// library (the author's unsaved one).
     pub fn render_post(&self, post: &Post) -> Result<RenderedPost, ThemeError> {
-        let path = post_site_path(post);
+        let path = post_path(post);
         self.post_page(post, &path, &url::root_of(&path))
     }
 
@@ -278,7 +252,7 @@ impl<'a> Site<'a> {
             highlight: true,
             highlights: Some(&self.highlights),
             links: Some(&links),
-            syntax: self.config.layout.syntax_of(&post.path),
+            syntax: post.file().syntax(&self.config.layout),
         };
         let rendered = markdown::render(post.body(), &options);
         let (newer, older) = match self.position.get(post.path.as_path()) {
@@ -382,7 +356,7 @@ impl<'a> Site<'a> {
         let entry =
             |path: &str, lastmod: String| SitemapEntry { url: url::absolute(&self.config.base_url, path), lastmod };
         let mut entries = vec![entry("", newest.clone()), entry("tags/", newest)];
-        entries.extend(self.posts.iter().map(|p| entry(&post_site_path(p), date(p))));
+        entries.extend(self.posts.iter().map(|p| entry(&post_path(p), date(p))));
         entries.extend(
             self.tags.iter().map(|(t, posts)| entry(&t.path, posts.first().map(|p| date(p)).unwrap_or_default())),
         );

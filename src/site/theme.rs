@@ -9,7 +9,7 @@ use super::url;
 use crate::diagnostics::Diagnostic;
 
 /// The folder of a blog whose files replace the built-in theme's.
-pub const TEMPLATES_DIR: &str = "templates";
+pub use crate::layout::TEMPLATES_DIR;
 
 /// Template names, and the built-in theme's text for each.
 pub const BUILT_IN: &[(&str, &str)] = &[

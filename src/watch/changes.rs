@@ -5,7 +5,7 @@
 //! Paths are taken as hints, not as a story: whatever the events said
 //! (created, renamed, removed, in which order), each path is looked at as it
 //! is on disk now, so the blog always ends as a fresh `load` would make it.
-//! Files are read through `load`, the one module that reads the disk.
+//! Files are read through `load` and `fs`.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -14,15 +14,17 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::classify::{FileKind, classify};
-use super::own_writes::OwnWrites;
+use crate::blog::Blog;
 use crate::config::{self, Config};
 use crate::content::post::Parsed;
 use crate::content::{Library, Post, TagCount};
+use crate::detect;
 use crate::diagnostics::Diagnostic;
-use crate::layout;
-use crate::links::{asset_site_path, post_site_path};
-use crate::load::{self, Blog, LoadError};
-use crate::site::{Page, Site};
+use crate::fs::{self, OwnWrites};
+use crate::load::{self, LoadError};
+use crate::site::Page;
+use crate::site::routes::bundle_of;
+use crate::site::stale::StalePages;
 
 /// Paths that changed on disk, relative to the blog folder: one debounced batch.
 #[derive(Debug, Clone, Default)]
@@ -39,7 +41,7 @@ pub struct ChangeSet {
     pub added: Vec<FileChange>,
     /// Post files whose text changed.
     pub changed: Vec<FileChange>,
-    pub removed: Vec<PathBuf>,
+    pub removed: Vec<FileChange>,
     /// Post files that moved with their text unchanged, also across folders.
     pub renamed: Vec<Rename>,
     /// Files under `static/` or beside the posts that appeared, changed or went.
@@ -62,7 +64,7 @@ pub struct ChangeSet {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FileChange {
     pub path: PathBuf,
-    /// False when the file holds what Hanji itself wrote there (`OwnWrites`).
+    /// False when Hanji itself wrote the file so, or removed it (`OwnWrites`).
     pub external: bool,
 }
 
@@ -70,6 +72,8 @@ pub struct FileChange {
 pub struct Rename {
     pub from: PathBuf,
     pub to: PathBuf,
+    /// False when Hanji itself moved the post.
+    pub external: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -77,54 +81,6 @@ pub struct TagChange {
     pub slug: String,
     pub before: Option<TagCount>,
     pub after: Option<TagCount>,
-}
-
-/// The pages of the site (as site paths, `posts/a/`, `tags/nccl/page/2/`)
-/// that no longer show what the blog holds. Whole groups are named rather
-/// than listed, so that a change costs the same in a blog of any size.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct StalePages {
-    /// Every page and file: the settings or the theme changed, or the folder
-    /// was read again.
-    pub all: bool,
-    /// Every list page: the home pages, `tags/` and every page of every tag.
-    /// Each shows every tag's count in its sidebar, so any change to a count
-    /// makes all of them stale.
-    pub lists: bool,
-    /// The home pages, `""` and `page/<n>/` (a post's place or summary changed).
-    pub home: bool,
-    /// Tags (by slug) all of whose pages and feed are stale: `tags/<slug>/…`.
-    pub tags: BTreeSet<String>,
-    /// Single pages and files: posts, their neighbours, feeds, assets.
-    pub paths: BTreeSet<String>,
-}
-
-impl StalePages {
-    pub fn is_empty(&self) -> bool {
-        !self.all && !self.lists && !self.home && self.tags.is_empty() && self.paths.is_empty()
-    }
-
-    /// Whether the page at `site_path` is stale.
-    pub fn contains(&self, site_path: &str) -> bool {
-        let home = site_path.is_empty() || page_number(site_path).is_some();
-        let tag = site_path.strip_prefix("tags/").and_then(|rest| rest.split_once('/')).map(|(slug, _)| slug);
-        let list = home || site_path == "tags/" || (tag.is_some() && !site_path.ends_with(".xml"));
-        self.all
-            || self.paths.contains(site_path)
-            || (self.home && home)
-            || (self.lists && list)
-            || tag.is_some_and(|slug| self.tags.contains(slug))
-    }
-
-    /// The stale pages of `site`, one by one (for writing them again).
-    pub fn pages(&self, site: &Site) -> Vec<Page> {
-        site.pages().into_iter().filter(|page| self.contains(&site.path_of(page))).collect()
-    }
-}
-
-/// `page/3/` → 3.
-fn page_number(site_path: &str) -> Option<usize> {
-    site_path.strip_prefix("page/")?.strip_suffix('/')?.parse().ok()
 }
 
 impl ChangeSet {
@@ -149,8 +105,8 @@ impl ChangeSet {
         let external = |changes: &[FileChange]| changes.iter().any(|c| c.external);
         external(&self.added)
             || external(&self.changed)
-            || !self.removed.is_empty()
-            || !self.renamed.is_empty()
+            || external(&self.removed)
+            || self.renamed.iter().any(|r| r.external)
             || !self.assets.is_empty()
             || self.config
             || self.templates
@@ -190,7 +146,7 @@ pub fn apply(blog: &mut Blog, batch: &Batch, own: &OwnWrites) -> Result<ChangeSe
         if classify(&blog.config, path) == FileKind::Ignored {
             continue;
         }
-        let now = load::files_at(&root, path);
+        let now = fs::files_at(&root, path);
         let mut files: BTreeSet<PathBuf> = blog.library.files_under(path);
         files.extend(under(&blog.assets, path));
         files.extend(now.iter().cloned());
@@ -258,7 +214,7 @@ pub fn apply(blog: &mut Blog, batch: &Batch, own: &OwnWrites) -> Result<ChangeSe
         replace_problems(blog, |p| p.starts_with(&folder), problems);
     }
     if let Some(problems) = config_problems {
-        replace_problems(blog, |p| p == Path::new(config::FILE_NAME) || layout::is_settings_file(p), problems);
+        replace_problems(blog, |p| p == Path::new(config::FILE_NAME) || detect::is_settings_file(p), problems);
     }
 
     let after = Snapshot::take(&blog.library, &posts, &slugs, &tags);
@@ -357,8 +313,8 @@ struct Snapshot {
     /// Problems of the batch's files and of every file sharing a slug with them.
     diagnostics: BTreeSet<Diagnostic>,
     tags: BTreeMap<String, Option<TagCount>>,
-    /// The pages of each post's previous and next posts, with drafts shown or not.
-    neighbours: BTreeMap<PathBuf, BTreeSet<String>>,
+    /// The files of each post's previous and next posts, with drafts shown or not.
+    neighbours: BTreeMap<PathBuf, BTreeSet<PathBuf>>,
 }
 
 impl Snapshot {
@@ -377,7 +333,7 @@ impl Snapshot {
             let published = library.neighbours(file, |p| !p.has_errors && !p.draft);
             let with_drafts = library.neighbours(file, |p| !p.has_errors);
             let pages = [published.0, published.1, with_drafts.0, with_drafts.1].into_iter().flatten();
-            snapshot.neighbours.insert(file.clone(), pages.map(post_site_path).collect());
+            snapshot.neighbours.insert(file.clone(), pages.map(|p| p.path.clone()).collect());
         }
         for slug in slugs {
             for path in library.paths_with_slug(slug).filter(|p| !files.contains(*p)) {
@@ -408,7 +364,7 @@ fn diff(change: &Change) -> ChangeSet {
     let external = |path: &Path| {
         let read = || match library.post(path) {
             Some(post) => Some(post.source().as_bytes().to_vec()),
-            None => load::read_file(root, path).ok(),
+            None => fs::read_file(root, path).ok(),
         };
         FileChange { path: path.to_path_buf(), external: !own.recognise(path, read) }
     };
@@ -438,12 +394,17 @@ fn diff(change: &Change) -> ChangeSet {
         match from {
             Some(from) => {
                 renamed_from.insert(from);
-                set.renamed.push(Rename { from: from.clone(), to: file.clone() });
+                let external = external_move(own, from, &external(file));
+                set.renamed.push(Rename { from: from.clone(), to: file.clone(), external });
             }
             None => set.added.push(external(file)),
         }
     }
-    set.removed = removed.into_iter().filter(|f| !renamed_from.contains(f)).cloned().collect();
+    set.removed = removed
+        .into_iter()
+        .filter(|f| !renamed_from.contains(f))
+        .map(|f| FileChange { path: f.clone(), external: !own.recognise_removal(f) })
+        .collect();
 
     for (slug, was) in &before.tags {
         let is = after.tags.get(slug).cloned().flatten();
@@ -468,21 +429,25 @@ fn stale_post(stale: &mut StalePages, change: &Change, file: &Path) {
         // No post either way: an unreadable file whose problems changed
         // shows them at the address its name gives it.
         if old.is_none() && change.before.problems.get(file) != change.after.problems.get(file) {
-            stale.paths.insert(unreadable_site_path(file));
+            stale.files.insert(file.to_path_buf());
         }
         return;
     }
-    stale.paths.extend(old.iter().chain(new.iter()).map(|p| post_site_path(p)));
+    stale.files.insert(file.to_path_buf());
+    // A post at the same address (a slug shared, or no longer) changes with it.
+    for post in old.iter().chain(new.iter()) {
+        stale.files.extend(change.library.paths_with_slug(&post.slug).map(Path::to_path_buf));
+    }
     if old.map(Listed::of) == new.map(Listed::of) {
         return;
     }
     stale.home = true;
-    stale.paths.extend(["feed.xml".to_string(), "sitemap.xml".to_string()]);
+    stale.pages.extend([Page::Feed, Page::Sitemap]);
     for post in old.iter().chain(new.iter()) {
         stale.tags.extend(post.tag_slugs());
     }
     for snapshot in [change.before, change.after] {
-        stale.paths.extend(snapshot.neighbours.get(file).into_iter().flatten().cloned());
+        stale.files.extend(snapshot.neighbours.get(file).into_iter().flatten().cloned());
     }
 }
 
@@ -516,61 +481,15 @@ impl<'a> Listed<'a> {
     }
 }
 
-/// An asset's own address, and the page of the bundle it is in.
+/// An asset's own copy, and the page of the bundle it is in.
 fn stale_asset(stale: &mut StalePages, config: &Config, library: &Library, asset: &Path) {
-    stale.paths.extend(asset_site_path(config, library, asset));
-    let bundle = asset
-        .ancestors()
-        .skip(1)
-        .take_while(|folder| folder.starts_with(&config.posts_dir) && *folder != config.posts_dir)
-        .find_map(|folder| ["index.md", "index.markdown"].iter().find_map(|name| library.post(&folder.join(name))));
-    stale.paths.extend(bundle.map(post_site_path));
+    stale.files.insert(asset.to_path_buf());
+    stale.files.extend(bundle_of(config, library, asset).map(|post| post.path.clone()));
 }
 
-/// Where a file that could not be read as a post at all would have its page:
-/// `posts/<its name>/`, the address the preview shows its problems at.
-pub fn unreadable_site_path(file: &Path) -> String {
-    // As `Post::parse` names a post from its file.
-    let bundle =
-        file.file_stem().is_some_and(|s| s == "index") && file.parent().is_some_and(|p| p.file_name().is_some());
-    let name = if bundle { file.parent().and_then(Path::file_name) } else { file.file_stem() };
-    let name = name.map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let slug = crate::slug::slug(&name);
-    format!("posts/{}/", if slug.trim_matches('-').is_empty() { name } else { slug })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn stale_groups_name_their_pages() {
-        let stale = StalePages {
-            home: true,
-            tags: ["nccl".to_string()].into(),
-            paths: ["posts/a/".to_string()].into(),
-            ..StalePages::default()
-        };
-        for path in ["", "page/2/", "tags/nccl/", "tags/nccl/page/3/", "tags/nccl/feed.xml", "posts/a/"] {
-            assert!(stale.contains(path), "{path}");
-        }
-        for path in ["tags/", "tags/rust/", "posts/b/", "feed.xml", "page/x/", "posts/a/x.png"] {
-            assert!(!stale.contains(path), "{path}");
-        }
-        let lists = StalePages { lists: true, ..StalePages::default() };
-        for path in ["", "page/9/", "tags/", "tags/rust/", "tags/rust/page/2/"] {
-            assert!(lists.contains(path), "{path}");
-        }
-        for path in ["tags/rust/feed.xml", "posts/a/", "feed.xml", "sitemap.xml"] {
-            assert!(!lists.contains(path), "{path}");
-        }
-        assert!(StalePages { all: true, ..StalePages::default() }.contains("anything.png"));
-        assert!(StalePages::default().is_empty());
-    }
-
-    #[test]
-    fn unreadable_files_keep_the_address_of_their_name() {
-        assert_eq!(unreadable_site_path(Path::new("posts/Bad Post.md")), "posts/bad-post/");
-        assert_eq!(unreadable_site_path(Path::new("posts/b/index.md")), "posts/b/");
-    }
+/// Whether a post moved by someone else: Hanji's own move removed `from`
+/// (said so before) and wrote `to` (found as its own).
+fn external_move(own: &OwnWrites, from: &Path, to: &FileChange) -> bool {
+    let removed_by_hanji = own.recognise_removal(from);
+    !(removed_by_hanji && !to.external)
 }

@@ -6,8 +6,9 @@ use std::path::{Component, Path};
 use serde::Serialize;
 
 use crate::config::{self, Config};
-use crate::layout;
-use crate::load;
+use crate::content::file::is_post;
+use crate::detect;
+use crate::fs;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -33,7 +34,7 @@ pub fn classify(config: &Config, path: &Path) -> FileKind {
     if path.as_os_str().is_empty() || !path.components().all(|c| matches!(c, Component::Normal(_))) {
         return FileKind::Ignored;
     }
-    if path == Path::new(config::FILE_NAME) || layout::is_settings_file(path) {
+    if path == Path::new(config::FILE_NAME) || detect::is_settings_file(path) {
         return FileKind::Config;
     }
     if path.starts_with(&config.output_dir) {
@@ -44,7 +45,7 @@ pub fn classify(config: &Config, path: &Path) -> FileKind {
     let read =
         |folder: &Path| path.strip_prefix(folder).ok().filter(|rest| !rest.as_os_str().is_empty() && !skipped(rest));
     if read(&config.posts_dir).is_some() {
-        return if config.layout.is_post_file(path) { FileKind::Post } else { FileKind::Asset };
+        return if is_post(&config.layout, path) { FileKind::Post } else { FileKind::Asset };
     }
     if config.layout.static_dirs.iter().any(|dir| read(&dir.folder).is_some()) {
         return FileKind::Asset;
@@ -57,7 +58,7 @@ pub fn classify(config: &Config, path: &Path) -> FileKind {
 }
 
 fn skipped(rest: &Path) -> bool {
-    rest.components().any(|c| load::is_skipped(&c.as_os_str().to_string_lossy()))
+    rest.components().any(|c| fs::is_skipped(&c.as_os_str().to_string_lossy()))
 }
 
 #[cfg(test)]

@@ -10,7 +10,6 @@
 
 pub mod changes;
 pub mod classify;
-pub mod own_writes;
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -23,11 +22,13 @@ use notify::{EventKind, PollWatcher, RecommendedWatcher, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, Debouncer, NoCache, RecommendedCache, new_debouncer_opt};
 use serde::Serialize;
 
-pub use changes::{Batch, ChangeSet, FileChange, Rename, StalePages, TagChange, apply, rescan};
-pub use classify::{FileKind, classify};
-pub use own_writes::OwnWrites;
+pub use changes::{Batch, ChangeSet, FileChange, Rename, TagChange, apply, rescan};
 
-use crate::load::{self, Blog, LoadError};
+use crate::blog::Blog;
+pub use crate::fs::OwnWrites;
+use crate::fs::identity;
+use crate::load::{self, LoadError};
+pub use crate::site::stale::StalePages;
 
 /// A batch of at least this many paths is a burst (a branch switch, a copy):
 /// it is held until the events stop.
@@ -457,17 +458,6 @@ fn polling_notice(options: &WatchOptions) -> String {
          looking for changes every {:.1} s instead",
         options.poll_interval.as_secs_f64()
     )
-}
-
-#[cfg(unix)]
-fn identity(path: &Path) -> Option<(u64, u64)> {
-    use std::os::unix::fs::MetadataExt;
-    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
-}
-
-#[cfg(not(unix))]
-fn identity(path: &Path) -> Option<(u64, u64)> {
-    path.is_dir().then_some((0, 0))
 }
 
 #[cfg(test)]

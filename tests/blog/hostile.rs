@@ -20,8 +20,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use hanji::preview::post_preview;
-use hanji::site::theme::Theme;
+use hanji::Theme;
+use hanji::post_preview;
 
 use crate::{BlogTest, Run, p, read};
 

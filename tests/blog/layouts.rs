@@ -5,11 +5,11 @@
 use std::fs;
 use std::path::Path;
 
-use hanji::content::PostDate;
-use hanji::layout::Kind;
-use hanji::load::Blog;
-use hanji::site::theme::Theme;
-use hanji::site::{Page, Site, SiteOptions};
+use hanji::Blog;
+use hanji::Kind;
+use hanji::PostDate;
+use hanji::Theme;
+use hanji::{Page, Site, SiteOptions};
 use jiff::civil::{date, time};
 
 use crate::{BlogTest, export, files, p, read, visible_text};
@@ -203,7 +203,7 @@ fn hanji_check_says_what_was_detected_and_where_syntax_is_not_rendered() {
     // Each tool's syntax, at its file, line and column.
     let at = |name: &str| -> Vec<String> {
         let blog = layout(name).load();
-        hanji::check::check(&blog)
+        hanji::check(&blog)
             .iter()
             .map(|d| format!("{}:{}:{} {}", d.path.display(), d.line, d.column, d.message))
             .collect()

@@ -4,9 +4,9 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use hanji::config::TagTitle;
-use hanji::content::Library;
-use hanji::content::post::Post;
+use hanji::Library;
+use hanji::Post;
+use hanji::TagTitle;
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]

@@ -19,7 +19,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use hanji::load::Blog;
+use hanji::Blog;
 
 pub struct BlogTest {
     dir: tempfile::TempDir,
@@ -72,7 +72,7 @@ impl BlogTest {
     }
 
     pub fn load(&self) -> Blog {
-        hanji::load::load(self.path()).unwrap()
+        hanji::load(self.path()).unwrap()
     }
 
     /// Runs `hanji ARGS… DIR` with this blog as DIR, from inside it so paths

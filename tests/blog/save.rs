@@ -10,8 +10,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use hanji::author::save::{clean_temp_files, save_post};
-use hanji::watch::OwnWrites;
+use hanji::OwnWrites;
+use hanji::{clean_temp_files, save_post};
 
 const POST: &str = "posts/a.md";
 const KILLS: usize = 300;

@@ -4,8 +4,8 @@
 //! by a small scanner: no JavaScript is run.
 
 use super::{Setting, Settings};
-use crate::config::line_column;
 use crate::diagnostics::Problem;
+use crate::text::line_column;
 
 pub(super) const SETTINGS: &[&str] = &["data/siteMetadata.js"];
 

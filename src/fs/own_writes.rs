@@ -1,7 +1,8 @@
-//! Files Hanji writes itself (the app saving a post) come back through the
-//! watcher like any other change. Before writing, the writer says what it is
-//! about to write; the change whose file then holds exactly those bytes is
-//! Hanji's own, not an outside edit that an open editor must reload.
+//! Files Hanji writes, moves or removes itself (the app saving, renaming or
+//! deleting a post) come back through the watcher like any other change.
+//! Before acting, Hanji says what the file will be (these bytes, or gone);
+//! the change that then finds the file so is Hanji's own, not an outside edit
+//! that an open editor must reload or report.
 
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hasher};
@@ -13,11 +14,19 @@ use std::time::{Duration, Instant};
 /// same bytes written again) must not make a later outside edit look like ours.
 pub const EXPIRES_AFTER: Duration = Duration::from_secs(10);
 
-/// What Hanji is writing, by file: a 64-bit hash of the bytes and when.
+/// What Hanji is doing to each file, and when it said so.
 #[derive(Debug)]
 pub struct OwnWrites {
-    expected: Mutex<HashMap<PathBuf, (u64, Instant)>>,
+    expected: Mutex<HashMap<PathBuf, (Expected, Instant)>>,
     expires_after: Duration,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Expected {
+    /// A 64-bit hash of the bytes being written.
+    Bytes(u64),
+    /// The file is being removed (or moved away).
+    Gone,
 }
 
 impl Default for OwnWrites {
@@ -38,10 +47,32 @@ impl OwnWrites {
 
     /// Call just before writing `bytes` to `path` (relative to the blog folder).
     pub fn expect(&self, path: &Path, bytes: &[u8]) {
+        self.insert(path, Expected::Bytes(hash(bytes)));
+    }
+
+    /// Call just before removing the file at `path` or moving it away.
+    pub fn expect_removal(&self, path: &Path) {
+        self.insert(path, Expected::Gone);
+    }
+
+    fn insert(&self, path: &Path, what: Expected) {
         let mut expected = self.expected.lock().expect("own writes");
         let now = Instant::now();
         expected.retain(|_, (_, at)| now.duration_since(*at) < self.expires_after);
-        expected.insert(path.to_path_buf(), (hash(bytes), now));
+        expected.insert(path.to_path_buf(), (what, now));
+    }
+
+    /// Whether the file at `path` is gone because Hanji removed or moved it.
+    /// Forgotten once seen, like a write.
+    pub fn recognise_removal(&self, path: &Path) -> bool {
+        let mut expected = self.expected.lock().expect("own writes");
+        match expected.get(path) {
+            Some((Expected::Gone, at)) if at.elapsed() < self.expires_after => {
+                expected.remove(path);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Whether the file at `path` now holds what Hanji said it would write
@@ -50,7 +81,7 @@ impl OwnWrites {
     /// a write to `path` is expected.
     pub fn recognise(&self, path: &Path, read: impl FnOnce() -> Option<Vec<u8>>) -> bool {
         let mut expected = self.expected.lock().expect("own writes");
-        let Some((wanted, at)) = expected.get(path).copied() else { return false };
+        let Some((Expected::Bytes(wanted), at)) = expected.get(path).copied() else { return false };
         if at.elapsed() >= self.expires_after {
             expected.remove(path);
             return false;
@@ -99,6 +130,19 @@ mod tests {
         assert!(!own.recognise(Path::new("posts/b.md"), || Some(b"mine".to_vec())));
         assert!(!own.recognise(Path::new("posts/a.md"), || Some(b"theirs".to_vec())));
         assert!(!own.recognise(Path::new("posts/a.md"), || None));
+    }
+
+    #[test]
+    fn a_removal_is_recognised_once_and_only_as_a_removal() {
+        let own = OwnWrites::new();
+        let path = Path::new("posts/a.md");
+        own.expect_removal(path);
+        assert!(!own.recognise(path, || Some(Vec::new())), "a removal is no write");
+        assert!(own.recognise_removal(path));
+        assert!(!own.recognise_removal(path), "the next removal is someone else's");
+        own.expect(path, b"x");
+        assert!(!own.recognise_removal(path), "a write is no removal");
+        assert!(!OwnWrites::with_expiry(Duration::ZERO).recognise_removal(path));
     }
 
     #[test]

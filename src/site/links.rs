@@ -5,10 +5,12 @@
 use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
 
+use super::routes::{asset_path, post_path};
+use super::url::{self, percent_decode};
 use crate::config::Config;
+use crate::content::file::is_post;
 use crate::content::{Library, Post};
 use crate::markdown::{Link, LinkResolver};
-use crate::site::url;
 
 /// Resolves the links and images of one post. Links to another post's file
 /// become that post's page; files become their place in the site; all of it
@@ -61,51 +63,20 @@ impl Links<'_> {
             };
         };
         if let Some(post) = self.library.post(&target) {
-            return Link::Rewrite(format!("{}{fragment}", url::link(self.root, &post_site_path(post))));
+            return Link::Rewrite(format!("{}{fragment}", url::link(self.root, &post_path(post))));
         }
         if self.assets.contains(&target)
-            && let Some(site_path) = asset_site_path(self.config, self.library, &target)
+            && let Some(site_path) = asset_path(self.config, self.library, &target)
         {
             return Link::Rewrite(format!("{}{fragment}", url::link(self.root, &site_path)));
         }
-        let hint = if self.config.layout.is_post_file(&target) {
+        let hint = if is_post(&self.config.layout, &target) {
             format!("no post at `{}`; check the file name", target.display())
         } else {
             format!("no file at `{}`; check the name, or put the file there", target.display())
         };
         Link::Broken { message: format!("{what} `{dest}` leads nowhere"), hint: Some(hint) }
     }
-}
-
-/// `posts/<slug>/`: where a post's page is in the site.
-pub fn post_site_path(post: &Post) -> String {
-    format!("posts/{}/", post.slug)
-}
-
-/// Where a file of the blog is copied to in the site: `static/x` to `x` (a
-/// file of the layout's static folders to its place); a file in a bundle
-/// beside its post's page; other files under the posts folder to the same
-/// place under `posts/`.
-pub fn asset_site_path(config: &Config, library: &Library, asset: &Path) -> Option<String> {
-    if let Some(site_path) = config.layout.static_site_path(asset) {
-        return Some(site_path);
-    }
-    let within = asset.strip_prefix(&config.posts_dir).ok()?;
-    for folder in asset.ancestors().skip(1) {
-        if folder == config.posts_dir || !folder.starts_with(&config.posts_dir) {
-            break;
-        }
-        let bundle = ["index.md", "index.markdown"].iter().find_map(|name| library.post(&folder.join(name)));
-        if let Some(post) = bundle {
-            let rest = asset.strip_prefix(folder).ok()?;
-            return Some(format!("{}{}", post_site_path(post), slash_path(rest)));
-        }
-    }
-    Some(format!("posts/{}", slash_path(within)))
-}
-
-fn slash_path(path: &Path) -> String {
-    path.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
 }
 
 /// `https:`, `mailto:`, `//cdn…`: not files of the blog.
@@ -139,26 +110,6 @@ fn normalize(path: &Path) -> Option<PathBuf> {
     Some(out)
 }
 
-/// `%EB%B6%84` → `분`; malformed escapes are left as they are.
-pub fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let hex = |b: &u8| (*b as char).to_digit(16);
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && let (Some(h), Some(l)) = (bytes.get(i + 1).and_then(hex), bytes.get(i + 2).and_then(hex))
-        {
-            out.push((h * 16 + l) as u8);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -180,31 +131,11 @@ mod tests {
         assert_eq!(normalize(Path::new("posts/../../etc/passwd")), None);
     }
 
-    #[test]
-    fn decoding() {
-        assert_eq!(percent_decode("%EB%B6%84%EC%82%B0.md"), "분산.md");
-        assert_eq!(percent_decode("a%20b"), "a b");
-        assert_eq!(percent_decode("100%"), "100%");
-        assert_eq!(percent_decode("%zz"), "%zz");
-    }
-
     fn library(files: &[(&str, &str)]) -> Library {
         Library::from_parsed(
             crate::config::TagTitle::Capitalize,
             files.iter().map(|(p, t)| Post::parse(Path::new(p), t)),
         )
-    }
-
-    #[test]
-    fn assets_go_beside_their_page_or_keep_their_place() {
-        let config = Config::default();
-        let lib = library(&[("posts/b/index.md", "---\ntitle: B\nslug: bee\n---\n")]);
-        let site = |p: &str| asset_site_path(&config, &lib, Path::new(p));
-        assert_eq!(site("static/images/logo.png").as_deref(), Some("images/logo.png"));
-        assert_eq!(site("posts/b/diagram.png").as_deref(), Some("posts/bee/diagram.png"));
-        assert_eq!(site("posts/b/img/x.png").as_deref(), Some("posts/bee/img/x.png"));
-        assert_eq!(site("posts/images/x.png").as_deref(), Some("posts/images/x.png"));
-        assert_eq!(site("elsewhere/x.png"), None);
     }
 
     #[test]

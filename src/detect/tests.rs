@@ -2,10 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use jiff::civil::date;
-
 use super::*;
 use crate::diagnostics::Severity;
+use crate::layout::StaticDir;
 
 fn detected(files: Vec<(&'static str, &'static str)>) -> Detected {
     detect(&FakeFolder(files), None)
@@ -144,38 +143,6 @@ fn locales_are_written_the_bcp_47_way() {
     assert_eq!(normalize_locale("EN_gb"), "en-GB");
     assert_eq!(normalize_locale("zh-hant-tw"), "zh-Hant-TW");
     assert_eq!(normalize_locale("ko"), "ko");
-}
-
-#[test]
-fn jekyll_file_names_give_date_and_name() {
-    let named = |path: &str| dated_file_name(Path::new(path)).map(|(d, name)| (d, name.to_string()));
-    assert_eq!(named("_posts/2026-07-17-hello-world.md"), Some((date(2026, 7, 17), "hello-world".to_string())));
-    assert_eq!(named("_posts/notes/2026-7-1-a.markdown"), Some((date(2026, 7, 1), "a".to_string())));
-    assert_eq!(named("cat/_posts/2026-01-02-x-y.md"), Some((date(2026, 1, 2), "x-y".to_string())));
-    assert_eq!(named("posts/2026-07-17-hello.md"), None, "only in a `_posts` folder");
-    assert_eq!(named("_posts/2026-02-30-no-such-day.md"), None);
-    assert_eq!(named("_posts/2026-07-17.md"), None, "no name");
-    assert_eq!(named("_posts/hello.md"), None);
-    assert_eq!(title_from_name("my-first-post"), "My First Post");
-    assert_eq!(title_from_name("분산-학습"), "분산 학습");
-}
-
-#[test]
-fn each_layout_says_which_files_are_posts_and_where_static_files_go() {
-    let next = Layout::of(Kind::NextStarter);
-    assert!(next.is_post_file(Path::new("data/blog/a.mdx")));
-    assert!(!Layout::default().is_post_file(Path::new("posts/a.mdx")), "MDX is the Next.js starter's");
-    assert!(!Layout::of(Kind::Zola).is_post_file(Path::new("content/blog/_index.md")));
-    assert_eq!(next.syntax_of(Path::new("data/blog/a.mdx")), Syntax::Mdx);
-    assert_eq!(next.syntax_of(Path::new("data/blog/a.md")), Syntax::Markdown);
-    assert_eq!(Layout::of(Kind::Jekyll).syntax_of(Path::new("_posts/a.md")), Syntax::Liquid);
-
-    let jekyll = Layout::of(Kind::Jekyll);
-    assert_eq!(jekyll.static_site_path(Path::new("assets/img/a.png")).as_deref(), Some("assets/img/a.png"));
-    assert_eq!(jekyll.static_files("assets/img/a.png"), [PathBuf::from("assets/img/a.png")]);
-    assert_eq!(jekyll.static_site_path(Path::new("_posts/a.png")), None);
-    assert_eq!(next.static_site_path(Path::new("public/static/a.png")).as_deref(), Some("static/a.png"));
-    assert_eq!(next.static_files("static/a.png"), [PathBuf::from("public/static/a.png")]);
 }
 
 #[test]

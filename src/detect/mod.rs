@@ -1,7 +1,7 @@
 //! Blogs made with other tools, opened as they are: which tool a folder is
 //! laid out for (Hugo, Zola, Jekyll, tailwind-nextjs-starter-blog, or Hanji's
-//! own), where its posts and static files are, which files are posts, which
-//! syntax their Markdown may hold, and the site settings from its settings file.
+//! own), where its posts are, and the site settings from that tool's settings
+//! file. (The layout itself is `layout`'s; what its files are, `content::file`'s.)
 //!
 //! Detection asks about the folder through [`Folder`], which the loader
 //! answers from the disk; every settings file is parsed from a string.
@@ -13,167 +13,12 @@ mod zola;
 
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
 use serde_json::Value;
 
 use crate::config::Config;
 use crate::content::front_matter::{self, Format, RawField};
 use crate::diagnostics::Diagnostic;
-use crate::markdown::Syntax;
-
-pub(crate) use jekyll::is_jekyll_post;
-pub use jekyll::{dated_file_name, title_from_name};
-
-/// Where `hanji export` writes, without `--out`, in a blog made with another
-/// tool: not `public/`, which is Hugo's and Zola's output and the Next.js
-/// starter's static files.
-pub const OTHER_OUTPUT_DIR: &str = "hanji-public";
-
-/// Hanji's theme overrides in a Zola blog, whose `templates/` are Zola's own.
-pub const ZOLA_TEMPLATES_DIR: &str = "hanji-templates";
-
-/// The tool a blog folder is laid out for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Kind {
-    #[default]
-    Hanji,
-    Hugo,
-    Zola,
-    Jekyll,
-    /// tailwind-nextjs-starter-blog.
-    NextStarter,
-}
-
-impl Kind {
-    pub const ALL: [Kind; 5] = [Kind::Hanji, Kind::Hugo, Kind::Zola, Kind::Jekyll, Kind::NextStarter];
-
-    /// As people call it: `Hugo`, `Next.js starter`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Hanji => "Hanji",
-            Kind::Hugo => "Hugo",
-            Kind::Zola => "Zola",
-            Kind::Jekyll => "Jekyll",
-            Kind::NextStarter => "Next.js starter",
-        }
-    }
-
-    /// As `layout = "…"` in `hanji.toml` names it.
-    pub fn setting(self) -> &'static str {
-        match self {
-            Kind::Hanji => "hanji",
-            Kind::Hugo => "hugo",
-            Kind::Zola => "zola",
-            Kind::Jekyll => "jekyll",
-            Kind::NextStarter => "next-starter",
-        }
-    }
-
-    pub fn from_setting(value: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|kind| kind.setting() == value)
-    }
-}
-
-/// A folder copied to the site as it is, and where in the site it goes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct StaticDir {
-    /// Relative to the blog folder: `static`.
-    pub folder: PathBuf,
-    /// The site path its files go under: `""` for the top, `assets/`.
-    pub site_path: String,
-}
-
-/// How a blog folder is laid out. The posts folder and the export folder are
-/// settings (`posts_dir`, `output_dir`), which detection fills in.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Layout {
-    pub kind: Kind,
-    /// The tool's settings file the site settings were read from
-    /// (`hugo.toml`), relative to the blog folder.
-    pub settings_file: Option<PathBuf>,
-    /// `hanji.toml` named the kind (`layout = "hugo"`) rather than detection.
-    pub chosen_by_setting: bool,
-    pub static_dirs: Vec<StaticDir>,
-    /// Where the blog's versions of the theme's templates are.
-    pub templates_dir: PathBuf,
-}
-
-impl Default for Layout {
-    fn default() -> Self {
-        Layout::of(Kind::Hanji)
-    }
-}
-
-impl Layout {
-    /// The folders of a `kind` of blog.
-    pub fn of(kind: Kind) -> Layout {
-        let at_top = |folder: &str| StaticDir { folder: folder.into(), site_path: String::new() };
-        let static_dirs = match kind {
-            Kind::Hanji | Kind::Hugo | Kind::Zola => vec![at_top(crate::load::STATIC_DIR)],
-            Kind::Jekyll => jekyll::STATIC_DIRS
-                .iter()
-                .map(|folder| StaticDir { folder: folder.into(), site_path: format!("{folder}/") })
-                .collect(),
-            Kind::NextStarter => vec![at_top("public")],
-        };
-        let templates_dir = if kind == Kind::Zola { ZOLA_TEMPLATES_DIR } else { crate::site::theme::TEMPLATES_DIR };
-        Layout { kind, settings_file: None, chosen_by_setting: false, static_dirs, templates_dir: templates_dir.into() }
-    }
-
-    /// Whether a file in the posts folder is a post: Markdown (and MDX in the
-    /// Next.js starter), but not a Zola or Hugo section's `_index.md`.
-    pub fn is_post_file(&self, path: &Path) -> bool {
-        let mdx = self.kind == Kind::NextStarter && path.extension().is_some_and(|e| e == "mdx");
-        crate::load::is_post_file(path) || (mdx && path.file_stem().is_none_or(|s| s != "_index"))
-    }
-
-    /// The syntax besides Markdown that the post at `path` may hold.
-    pub fn syntax_of(&self, path: &Path) -> Syntax {
-        match self.kind {
-            Kind::Hanji => Syntax::Markdown,
-            Kind::Hugo => Syntax::Hugo,
-            Kind::Zola => Syntax::Zola,
-            Kind::Jekyll => Syntax::Liquid,
-            Kind::NextStarter if path.extension().is_some_and(|e| e == "mdx") => Syntax::Mdx,
-            Kind::NextStarter => Syntax::Markdown,
-        }
-    }
-
-    /// Where a file of a static folder goes in the site: `static/a.png` →
-    /// `a.png`, Jekyll's `assets/a.png` → `assets/a.png`.
-    pub fn static_site_path(&self, file: &Path) -> Option<String> {
-        self.static_dirs.iter().find_map(|dir| {
-            let rest = file.strip_prefix(&dir.folder).ok()?;
-            let rest: Vec<_> = rest.components().map(|c| c.as_os_str().to_string_lossy()).collect();
-            Some(format!("{}{}", dir.site_path, rest.join("/")))
-        })
-    }
-
-    /// The files that could be at `site_path` (`images/a.png`), one per static
-    /// folder that holds that part of the site.
-    pub fn static_files(&self, site_path: &str) -> Vec<PathBuf> {
-        self.static_dirs
-            .iter()
-            .filter_map(|dir| site_path.strip_prefix(dir.site_path.as_str()).map(|rest| dir.folder.join(rest)))
-            .collect()
-    }
-
-    /// One line for `hanji check` and the app: `detected a Hugo blog
-    /// (hugo.toml): posts in content/posts`. None for a Hanji blog.
-    pub fn describe(&self, posts_dir: &Path) -> Option<String> {
-        if self.kind == Kind::Hanji {
-            return None;
-        }
-        let how = if self.chosen_by_setting {
-            format!("a {} blog, as hanji.toml says", self.kind.name())
-        } else {
-            format!("detected a {} blog", self.kind.name())
-        };
-        let from = self.settings_file.as_ref().map(|file| format!(" ({})", file.display())).unwrap_or_default();
-        Some(format!("{how}{from}: posts in {}", posts_dir.display()))
-    }
-}
+use crate::layout::{JEKYLL_POSTS_DIR, Kind, Layout, OTHER_OUTPUT_DIR};
 
 /// What detection asks of the blog folder; the loader answers from the disk.
 pub trait Folder {
@@ -256,7 +101,7 @@ fn detect_kind(folder: &dyn Folder) -> Option<(Kind, Option<PathBuf>)> {
     if let Some(file) = first(jekyll::SETTINGS) {
         return Some((Kind::Jekyll, Some(file)));
     }
-    if folder.is_dir(Path::new(jekyll::POSTS_DIR)) {
+    if folder.is_dir(Path::new(JEKYLL_POSTS_DIR)) {
         return Some((Kind::Jekyll, None));
     }
     if !folder.is_dir(Path::new("content")) {
@@ -280,7 +125,7 @@ fn posts_dir(kind: Kind, folder: &dyn Folder) -> PathBuf {
             .find(|dir| folder.is_dir(dir))
             .unwrap_or_else(|| "content".into()),
         Kind::Zola => "content".into(),
-        Kind::Jekyll => jekyll::POSTS_DIR.into(),
+        Kind::Jekyll => JEKYLL_POSTS_DIR.into(),
         Kind::NextStarter => next_starter::POSTS_DIR.into(),
     }
 }

@@ -1,0 +1,42 @@
+//! The blog as it is read: its settings and layout, the library of posts,
+//! the other files beside them, the templates, and the problems found in all
+//! of them. The in-memory model; `load` reads it, `watch` keeps it current.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+use crate::config::Config;
+use crate::content::Library;
+use crate::diagnostics::Diagnostic;
+use crate::layout::Layout;
+
+/// A blog folder, read.
+#[derive(Debug, Clone)]
+pub struct Blog {
+    pub root: PathBuf,
+    pub config: Config,
+    pub library: Library,
+    /// Files beside the posts and under `static/` (images and the like),
+    /// relative to the blog folder.
+    pub assets: BTreeSet<PathBuf>,
+    /// Files of `templates/` by name, put over the built-in theme's.
+    pub templates: BTreeMap<String, String>,
+    /// Problems with `hanji.toml`, the templates and the folder itself.
+    pub problems: Vec<Diagnostic>,
+}
+
+impl Blog {
+    /// How the folder is laid out: a Hanji blog, or one made with Hugo, Zola,
+    /// Jekyll or the Next.js starter, opened as it is.
+    pub fn layout(&self) -> &Layout {
+        &self.config.layout
+    }
+
+    /// Every problem known without rendering, sorted by file and line.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        let mut all = self.library.diagnostics();
+        all.extend(self.problems.iter().cloned());
+        all.sort();
+        all
+    }
+}

@@ -1,0 +1,421 @@
+//! The disk: every byte Hanji reads from a blog folder or writes to one (or
+//! to its own folders) goes through here. Reading a text file with a size
+//! limit and UTF-8 diagnostics, walking a folder with the skip rules and
+//! confinement, writing atomically, writing only what changed, moving and
+//! removing; and `OwnWrites`, which remembers what Hanji itself did, so that
+//! the watcher tells it from changes made elsewhere.
+
+pub mod own_writes;
+
+use std::fs::{self, File, Permissions};
+use std::hash::{DefaultHasher, Hasher};
+use std::io::{self, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Component, Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::diagnostics::{Diagnostic, Problem};
+pub use own_writes::OwnWrites;
+
+/// The message of a text that is not UTF-8.
+pub const NOT_UTF8: &str = "file is not UTF-8 text";
+
+/// Why a text file was not read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TextError {
+    /// It is larger than the limit it was read with.
+    TooBig { bytes: u64 },
+    /// It cannot be read, or it is not UTF-8 (the problem points at the first bad byte).
+    Unreadable(Problem),
+}
+
+/// The text of the file at `path` (relative to `root`), with every check a
+/// text needs before it is parsed: at most `limit` bytes, readable, UTF-8.
+pub fn read_text(root: &Path, path: &Path, limit: u64) -> Result<String, TextError> {
+    let full = root.join(path);
+    match fs::metadata(&full) {
+        Ok(meta) if meta.len() > limit => return Err(TextError::TooBig { bytes: meta.len() }),
+        Ok(_) => {}
+        Err(e) => return Err(TextError::Unreadable(read_problem(&e))),
+    }
+    let bytes = fs::read(&full).map_err(|e| TextError::Unreadable(read_problem(&e)))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let valid = std::str::from_utf8(valid).unwrap_or_default();
+        let (line, column) = crate::text::line_column(valid, valid.len());
+        let utf16 = e.as_bytes().starts_with(&[0xFF, 0xFE]) || e.as_bytes().starts_with(&[0xFE, 0xFF]);
+        let hint = if utf16 {
+            "it is saved as UTF-16: save it as UTF-8 in your editor"
+        } else {
+            "save it as UTF-8 in your editor (the first bad byte is here)"
+        };
+        TextError::Unreadable(Problem::error(line, column, NOT_UTF8).with_hint(hint))
+    })
+}
+
+/// Whether there is a folder at `path` (an error if there is nothing).
+pub fn is_folder(path: &Path) -> io::Result<bool> {
+    fs::metadata(path).map(|meta| meta.is_dir())
+}
+
+/// The text of a settings file; None if there is none.
+pub fn read_settings(path: &Path) -> io::Result<Option<String>> {
+    match fs::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// The text of a file, as the system reads it (an error if not UTF-8).
+pub fn read_string(path: &Path) -> io::Result<String> {
+    fs::read_to_string(path)
+}
+
+/// The bytes of a file (an image to serve, a file to compare, a journal entry).
+pub fn read(path: &Path) -> io::Result<Vec<u8>> {
+    fs::read(path)
+}
+
+/// The files directly in `folder` (not in its subfolders), skipped names
+/// left out, sorted.
+pub fn files_in(folder: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(folder) else { return Vec::new() };
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| !is_skipped(&e.file_name().to_string_lossy()) && e.path().is_file())
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    files
+}
+
+/// Whether the folder at `path` is empty (an error if there is no folder).
+pub fn is_empty_folder(path: &Path) -> io::Result<bool> {
+    Ok(fs::read_dir(path)?.next().is_none())
+}
+
+/// Where Hanji keeps what it can make again (highlighted code): the
+/// `$HANJI_CACHE_DIR`, else `hanji` in the user's cache folder. For the
+/// command line and the app to pass to an export; the core looks nowhere itself.
+pub fn cache_dir() -> Option<PathBuf> {
+    std::env::var_os("HANJI_CACHE_DIR")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("hanji")))
+        .or_else(|| std::env::var_os("HOME").map(|d| PathBuf::from(d).join(".cache/hanji")))
+}
+
+/// Whether anything is at `path` (a file, a folder, a symlink that leads nowhere).
+pub fn exists(path: &Path) -> bool {
+    path.symlink_metadata().is_ok()
+}
+
+/// Removes a file; true if it was there.
+pub fn remove_file(path: &Path) -> io::Result<bool> {
+    match fs::remove_file(path) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// Removes the folders above `file` that are empty, up to (not including) `top`.
+pub fn remove_empty_folders(file: &Path, top: &Path) {
+    for folder in file.ancestors().skip(1).take_while(|f| *f != top && f.starts_with(top)) {
+        if fs::remove_dir(folder).is_err() {
+            break; // not empty: something else lives there
+        }
+    }
+}
+
+/// Moves a file or folder to the desktop's trash, or says why it cannot.
+pub fn move_to_system_trash(path: &Path) -> Result<(), trash::Error> {
+    trash::delete(path)
+}
+
+/// Moves `from` (a file or a folder) to `to`, making the folders `to` needs.
+pub fn move_to(from: &Path, to: &Path) -> io::Result<()> {
+    if let Some(folder) = to.parent() {
+        fs::create_dir_all(folder)?;
+    }
+    fs::rename(from, to)
+}
+
+/// The bytes of a file of the blog (an image to serve, a file to compare).
+pub fn read_file(root: &Path, path: &Path) -> io::Result<Vec<u8>> {
+    fs::read(root.join(path))
+}
+
+/// Names the loader passes over wherever they are: hidden files and folders
+/// (`.git`, `.a.md.swp`, `.#a.md`), `node_modules`, and the temp files editors
+/// leave while saving (`a.md~`, `4913`, `a.md.tmp`, JetBrains' `___jb_tmp___`).
+pub fn is_skipped(name: &str) -> bool {
+    name.starts_with('.')
+        || name == "node_modules"
+        || name == "4913"
+        || name.ends_with('~')
+        || name.ends_with(".tmp")
+        || name.ends_with("___jb_tmp___")
+        || name.ends_with("___jb_old___")
+}
+
+/// The files at `path` (relative to `root`), as the loader would find them:
+/// the file itself, every file under a folder, or none if nothing is there.
+pub fn files_at(root: &Path, path: &Path) -> Vec<PathBuf> {
+    match fs::metadata(root.join(path)) {
+        Ok(meta) if meta.is_dir() => walk(root, path, &mut Vec::new()),
+        Ok(meta) if meta.is_file() && Inside::new(root).leads_out(&root.join(path)).is_none() => {
+            vec![path.to_path_buf()]
+        }
+        Ok(_) | Err(_) => Vec::new(),
+    }
+}
+
+/// The files of `paths` (relative to `root`) that cannot be opened, each as an
+/// error: they would be left out of an export.
+pub fn unreadable_files<'a>(root: &Path, paths: impl IntoIterator<Item = &'a PathBuf>) -> Vec<Diagnostic> {
+    let paths: Vec<&PathBuf> = paths.into_iter().collect();
+    paths
+        .par_iter()
+        .filter_map(|path| {
+            let error = fs::File::open(root.join(path)).err()?;
+            Some(read_problem(&error).in_file(path.as_path()))
+        })
+        .collect()
+}
+
+/// Every file under `root/folder`, relative to `root`, skipped names left out.
+/// Symlinks are followed, so a loop is reported rather than walked forever.
+pub fn walk(root: &Path, folder: &Path, problems: &mut Vec<Diagnostic>) -> Vec<PathBuf> {
+    let start = root.join(folder);
+    if !start.is_dir() {
+        return Vec::new();
+    }
+    let mut files = Vec::new();
+    let inside = Inside::new(root);
+    let mut walker = walkdir::WalkDir::new(&start)
+        .follow_links(true)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !is_skipped(&e.file_name().to_string_lossy()));
+    while let Some(entry) = walker.next() {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(error) => {
+                problems.push(walk_problem(root, &error));
+                continue;
+            }
+        };
+        let relative = entry.path().strip_prefix(root).unwrap_or(entry.path());
+        if entry.path_is_symlink()
+            && let Some(target) = inside.leads_out(entry.path())
+        {
+            problems.push(outside_problem(relative, &target));
+            if entry.file_type().is_dir() {
+                walker.skip_current_dir();
+            }
+            continue;
+        }
+        if entry.file_type().is_file() && entry.path().starts_with(root) {
+            files.push(relative.to_path_buf());
+        }
+    }
+    files
+}
+
+/// The blog folder with its symlinks resolved, to tell where a link leads.
+pub struct Inside(Option<PathBuf>);
+
+impl Inside {
+    pub fn new(root: &Path) -> Self {
+        Inside(fs::canonicalize(root).ok())
+    }
+
+    /// Where the symlink (or path through one) at `path` leads, if that is
+    /// outside the blog folder. Such links are not followed: a blog cloned
+    /// from someone else must not publish the files it points at
+    /// (`static/key -> ~/.ssh/id_ed25519`), as Jekyll's safe mode and Hugo
+    /// refuse them too.
+    pub fn leads_out(&self, path: &Path) -> Option<PathBuf> {
+        let root = self.0.as_ref()?;
+        let target = fs::canonicalize(path).ok()?;
+        (!target.starts_with(root)).then_some(target)
+    }
+}
+
+pub fn outside_problem(path: &Path, target: &Path) -> Diagnostic {
+    Diagnostic::warning(path, 1, 1, format!("symlink leads outside the blog folder, to `{}`", target.display()))
+        .with_hint("it is skipped: links out of the blog are not followed; copy what it points at into the blog")
+}
+
+fn walk_problem(root: &Path, error: &walkdir::Error) -> Diagnostic {
+    let path = error.path().map(|p| p.strip_prefix(root).unwrap_or(p).to_path_buf()).unwrap_or_default();
+    if let Some(ancestor) = error.loop_ancestor() {
+        let ancestor = ancestor.strip_prefix(root).unwrap_or(ancestor);
+        Diagnostic::error(path, 1, 1, format!("symlink loop back to `{}`", ancestor.display()))
+            .with_hint("remove the link or point it elsewhere; the folder is skipped")
+    } else {
+        let reason = error.io_error().map_or_else(|| error.to_string(), ToString::to_string);
+        let link = error.path().is_some_and(|p| p.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()));
+        let hint = if link {
+            "the symlink leads nowhere or round in a loop: point it at a file, or remove it; it is skipped"
+        } else {
+            "check the permissions of the file or folder; it is skipped"
+        };
+        Diagnostic::error(path, 1, 1, format!("cannot read: {reason}")).with_hint(hint)
+    }
+}
+
+pub fn read_problem(error: &io::Error) -> Problem {
+    let hint = match error.kind() {
+        io::ErrorKind::PermissionDenied => "let your user read the file (chmod u+r)",
+        _ => "check that the file exists and can be read",
+    };
+    Problem::error(1, 1, format!("cannot read: {error}")).with_hint(hint)
+}
+
+/// Names the bytes of a file, to tell later whether it is still the same.
+pub fn version_of(bytes: &[u8]) -> String {
+    let mut hasher = DefaultHasher::new();
+    hasher.write(bytes);
+    format!("{:016x}-{}", hasher.finish(), bytes.len())
+}
+
+/// The end of the names of the temp files saves write (hidden, beside the post).
+const TEMP_SUFFIX: &str = ".hanji-tmp";
+
+/// Removes the temp files a save that was killed halfway left behind (the
+/// post itself was never touched by it). Called when the app opens a blog.
+pub fn clean_temp_files(root: &Path) -> Vec<PathBuf> {
+    let hidden = |name: &std::ffi::OsStr| name.to_string_lossy().starts_with('.');
+    let left: Vec<_> = walkdir::WalkDir::new(root)
+        .into_iter()
+        // Not into hidden folders (`.git`), nor along symlinks.
+        .filter_entry(|e| e.depth() == 0 || e.file_type().is_file() || !hidden(e.file_name()))
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file() && hidden(e.file_name()))
+        .filter(|e| e.file_name().to_string_lossy().ends_with(TEMP_SUFFIX))
+        .map(|e| e.into_path())
+        .collect();
+    left.into_iter().filter(|file| fs::remove_file(file).is_ok()).collect()
+}
+
+/// Replaces `file` with `bytes` so that, whatever happens meanwhile (a crash,
+/// a full disk), the file holds either its old bytes or the new ones, whole.
+/// The file keeps its permissions.
+pub fn write_atomically(file: &Path, bytes: &[u8]) -> io::Result<()> {
+    // A post that is a symlink (inside the blog) is written where it leads.
+    let resolved;
+    let file = match fs::symlink_metadata(file) {
+        Ok(meta) if meta.is_symlink() => {
+            resolved = fs::canonicalize(file)?;
+            resolved.as_path()
+        }
+        _ => file,
+    };
+    let folder = match file.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    };
+    fs::create_dir_all(folder)?;
+    // Hidden and named after the post, so a watcher ignores it and a person
+    // who finds one after a crash knows what it was. Made 0666 less the
+    // umask, as a new file would be; an existing file's permissions are kept.
+    let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut temp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(TEMP_SUFFIX)
+        .permissions(Permissions::from_mode(0o666))
+        .tempfile_in(folder)?;
+    temp.write_all(bytes)?;
+    if let Ok(meta) = fs::metadata(file) {
+        temp.as_file().set_permissions(meta.permissions())?;
+    }
+    temp.as_file().sync_all()?;
+    temp.persist(file).map_err(|e| e.error)?;
+    // The rename itself is made durable by flushing the folder.
+    File::open(folder)?.sync_all()
+}
+
+/// Writes `bytes` to `path` unless it already holds exactly them; a new
+/// version replaces the old at once (temp file, then rename). True if written.
+pub fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<bool> {
+    if let Ok(meta) = fs::metadata(path)
+        && meta.len() == bytes.len() as u64
+        && fs::read(path)? == bytes
+    {
+        return Ok(false);
+    }
+    let folder = path.parent().unwrap_or(Path::new("."));
+    // Readable by everyone, as the user's umask allows (a temp file would be
+    // the owner's only, and a web server running as another user could not
+    // serve the page).
+    let temp_in = |folder| {
+        tempfile::Builder::new()
+            .prefix(".hanji-")
+            .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
+            .tempfile_in(folder)
+    };
+    // Most folders are there already: make one only when it is missing.
+    let mut temp = match temp_in(folder) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            fs::create_dir_all(folder)?;
+            temp_in(folder)
+        }
+        made => made,
+    }?;
+    temp.write_all(bytes)?;
+    temp.persist(path).map_err(|e| e.error)?;
+    Ok(true)
+}
+
+/// Size and modification time of a file, if it is there.
+pub fn stamp_of(path: &Path) -> Option<(u64, u128)> {
+    let meta = fs::metadata(path).ok()?;
+    let modified = meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?;
+    Some((meta.len(), modified.as_nanos()))
+}
+
+/// `path` made absolute and without `.`/`..`, following symlinks where the
+/// path exists, so that two names of one folder compare equal.
+pub fn absolute(path: &Path) -> io::Result<PathBuf> {
+    let joined = if path.is_absolute() { path.to_path_buf() } else { std::env::current_dir()?.join(path) };
+    let mut existing = joined.as_path();
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(real) = existing.canonicalize() {
+            let mut result = real;
+            for part in rest.iter().rev() {
+                match part {
+                    Component::ParentDir => {
+                        result.pop();
+                    }
+                    Component::Normal(name) => result.push(name),
+                    _ => {}
+                }
+            }
+            return Ok(result);
+        }
+        match (existing.parent(), existing.components().next_back()) {
+            (Some(parent), Some(last)) => {
+                rest.push(last);
+                existing = parent;
+            }
+            _ => return Ok(joined),
+        }
+    }
+}
+
+/// Which folder or file is at `path` (device and inode), to notice another
+/// one put in its place.
+#[cfg(unix)]
+pub fn identity(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+pub fn identity(path: &Path) -> Option<(u64, u64)> {
+    path.is_dir().then_some((0, 0))
+}

@@ -1,0 +1,189 @@
+//! How a blog folder is laid out: which tool made it (`Kind`), and the
+//! folders that follow from that: where static files are and where in the
+//! site they go, where the theme's overrides are, where pasted images land.
+//! A model only: detecting the kind and reading the tool's settings is
+//! `detect`'s, and what a file of the posts folder is, `content::file`'s.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+/// The folder copied to the site as it is, in a Hanji, Hugo or Zola blog.
+pub const STATIC_DIR: &str = "static";
+
+/// The blog's own versions of the theme's templates, by the same names.
+pub const TEMPLATES_DIR: &str = "templates";
+
+/// Jekyll's posts: `_posts/YYYY-MM-DD-slug.md`.
+pub const JEKYLL_POSTS_DIR: &str = "_posts";
+
+/// The usual top-level folders of images and files in a Jekyll blog, copied
+/// to the same place in the site. (Jekyll copies every folder not starting
+/// with `_`; these are the ones that hold what posts link to.)
+pub const JEKYLL_STATIC_DIRS: &[&str] = &["assets", "images", "img", "files"];
+
+/// Where `hanji export` writes, without `--out`, in a blog made with another
+/// tool: not `public/`, which is Hugo's and Zola's output and the Next.js
+/// starter's static files.
+pub const OTHER_OUTPUT_DIR: &str = "hanji-public";
+
+/// Hanji's theme overrides in a Zola blog, whose `templates/` are Zola's own.
+pub const ZOLA_TEMPLATES_DIR: &str = "hanji-templates";
+
+/// The tool a blog folder is laid out for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    #[default]
+    Hanji,
+    Hugo,
+    Zola,
+    Jekyll,
+    /// tailwind-nextjs-starter-blog.
+    NextStarter,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 5] = [Kind::Hanji, Kind::Hugo, Kind::Zola, Kind::Jekyll, Kind::NextStarter];
+
+    /// As people call it: `Hugo`, `Next.js starter`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Hanji => "Hanji",
+            Kind::Hugo => "Hugo",
+            Kind::Zola => "Zola",
+            Kind::Jekyll => "Jekyll",
+            Kind::NextStarter => "Next.js starter",
+        }
+    }
+
+    /// As `layout = "…"` in `hanji.toml` names it.
+    pub fn setting(self) -> &'static str {
+        match self {
+            Kind::Hanji => "hanji",
+            Kind::Hugo => "hugo",
+            Kind::Zola => "zola",
+            Kind::Jekyll => "jekyll",
+            Kind::NextStarter => "next-starter",
+        }
+    }
+
+    pub fn from_setting(value: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|kind| kind.setting() == value)
+    }
+}
+
+/// A folder copied to the site as it is, and where in the site it goes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StaticDir {
+    /// Relative to the blog folder: `static`.
+    pub folder: PathBuf,
+    /// The site path its files go under: `""` for the top, `assets/`.
+    pub site_path: String,
+}
+
+/// How a blog folder is laid out. The posts folder and the export folder are
+/// settings (`posts_dir`, `output_dir`), which detection fills in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Layout {
+    pub kind: Kind,
+    /// The tool's settings file the site settings were read from
+    /// (`hugo.toml`), relative to the blog folder.
+    pub settings_file: Option<PathBuf>,
+    /// `hanji.toml` named the kind (`layout = "hugo"`) rather than detection.
+    pub chosen_by_setting: bool,
+    pub static_dirs: Vec<StaticDir>,
+    /// Where the blog's versions of the theme's templates are.
+    pub templates_dir: PathBuf,
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Layout::of(Kind::Hanji)
+    }
+}
+
+impl Layout {
+    /// The folders of a `kind` of blog.
+    pub fn of(kind: Kind) -> Layout {
+        let at_top = |folder: &str| StaticDir { folder: folder.into(), site_path: String::new() };
+        let static_dirs = match kind {
+            Kind::Hanji | Kind::Hugo | Kind::Zola => vec![at_top(STATIC_DIR)],
+            Kind::Jekyll => JEKYLL_STATIC_DIRS
+                .iter()
+                .map(|folder| StaticDir { folder: folder.into(), site_path: format!("{folder}/") })
+                .collect(),
+            Kind::NextStarter => vec![at_top("public")],
+        };
+        let templates_dir = if kind == Kind::Zola { ZOLA_TEMPLATES_DIR } else { TEMPLATES_DIR };
+        Layout { kind, settings_file: None, chosen_by_setting: false, static_dirs, templates_dir: templates_dir.into() }
+    }
+
+    /// Where a file of a static folder goes in the site: `static/a.png` →
+    /// `a.png`, Jekyll's `assets/a.png` → `assets/a.png`.
+    pub fn static_site_path(&self, file: &Path) -> Option<String> {
+        self.static_dirs.iter().find_map(|dir| {
+            let rest = file.strip_prefix(&dir.folder).ok()?;
+            let rest: Vec<_> = rest.components().map(|c| c.as_os_str().to_string_lossy()).collect();
+            Some(format!("{}{}", dir.site_path, rest.join("/")))
+        })
+    }
+
+    /// The files that could be at `site_path` (`images/a.png`), one per static
+    /// folder that holds that part of the site.
+    pub fn static_files(&self, site_path: &str) -> Vec<PathBuf> {
+        self.static_dirs
+            .iter()
+            .filter_map(|dir| site_path.strip_prefix(dir.site_path.as_str()).map(|rest| dir.folder.join(rest)))
+            .collect()
+    }
+
+    /// Where an image added to a single-file post is put, a folder that this
+    /// layout publishes: `static/images` (Hanji, Hugo, Zola), `assets/images`
+    /// (Jekyll), `public/static/images` (the Next.js starter).
+    pub fn images_dir(&self) -> PathBuf {
+        let first = self.static_dirs.first().map_or_else(|| PathBuf::from(STATIC_DIR), |dir| dir.folder.clone());
+        match self.kind {
+            Kind::NextStarter => first.join("static").join("images"),
+            _ => first.join("images"),
+        }
+    }
+
+    /// One line for `hanji check` and the app: `detected a Hugo blog
+    /// (hugo.toml): posts in content/posts`. None for a Hanji blog.
+    pub fn describe(&self, posts_dir: &Path) -> Option<String> {
+        if self.kind == Kind::Hanji {
+            return None;
+        }
+        let how = if self.chosen_by_setting {
+            format!("a {} blog, as hanji.toml says", self.kind.name())
+        } else {
+            format!("detected a {} blog", self.kind.name())
+        };
+        let from = self.settings_file.as_ref().map(|file| format!(" ({})", file.display())).unwrap_or_default();
+        Some(format!("{how}{from}: posts in {}", posts_dir.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_layout_says_where_static_files_go() {
+        let jekyll = Layout::of(Kind::Jekyll);
+        assert_eq!(jekyll.static_site_path(Path::new("assets/img/a.png")).as_deref(), Some("assets/img/a.png"));
+        assert_eq!(jekyll.static_files("assets/img/a.png"), [PathBuf::from("assets/img/a.png")]);
+        assert_eq!(jekyll.static_site_path(Path::new("_posts/a.png")), None);
+        let next = Layout::of(Kind::NextStarter);
+        assert_eq!(next.static_site_path(Path::new("public/static/a.png")).as_deref(), Some("static/a.png"));
+        assert_eq!(next.static_files("static/a.png"), [PathBuf::from("public/static/a.png")]);
+        for kind in Kind::ALL {
+            let layout = Layout::of(kind);
+            assert!(
+                layout.static_site_path(&layout.images_dir().join("a.png")).is_some(),
+                "{kind:?} publishes its images"
+            );
+        }
+    }
+}

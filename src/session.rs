@@ -1,0 +1,467 @@
+//! An editing session on one blog: the blog watched, the theme and the
+//! addresses of its site built again after each change on disk, the author's
+//! unsaved texts (put over the saved posts in the preview, and kept in the
+//! journal against a crash), the tag renames that can be undone, and the
+//! search of the posts' text. The app holds one while a blog is open;
+//! `hanji serve` holds one with no unsaved text.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, RwLock, RwLockReadGuard};
+use std::time::Duration;
+
+use crate::author::journal::{Journal, Kept};
+use crate::author::new_post::NewPost;
+use crate::author::retag::{RetagBatch, RetagPlan};
+use crate::author::trash::TrashCan;
+use crate::author::{self, AuthorError};
+use crate::blog::Blog;
+use crate::fs::{self, OwnWrites, version_of};
+use crate::preview::{self, Answer, PostPreview};
+use crate::site::routes::{Found, Routes, Target};
+use crate::site::theme::Theme;
+use crate::site::{Page, SiteOptions};
+use crate::watch::{SharedBlog, Update, Watch, WatchError, WatchOptions, WatchState};
+
+/// How often unsaved text is written to the journal.
+const JOURNAL_EVERY: Duration = Duration::from_secs(2);
+
+/// How a session shows and keeps the blog.
+#[derive(Debug, Clone, Default)]
+pub struct SessionOptions {
+    pub watch: WatchOptions,
+    /// How its pages are rendered: the app's preview shows drafts.
+    pub site: SiteOptions,
+    /// Where unsaved text is kept against a crash (None: nowhere).
+    pub journal: Option<Journal>,
+}
+
+/// The theme and the saved blog's addresses, made once per change on disk:
+/// files and the theme's style do not depend on unsaved text.
+pub struct Built {
+    pub theme: Arc<Theme>,
+    pub routes: Arc<Routes>,
+}
+
+/// A post's text as it is on disk, with the version to save over.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Opened {
+    pub text: String,
+    pub version: String,
+}
+
+pub struct Session {
+    root: PathBuf,
+    watch: Watch,
+    options: SiteOptions,
+    built: Arc<RwLock<Arc<Built>>>,
+    /// Unsaved texts by post file (relative).
+    unsaved: Mutex<HashMap<PathBuf, String>>,
+    /// The last post preview: its site path and page.
+    last_preview: Mutex<Option<(String, String)>>,
+    retags: Mutex<Vec<RetagBatch>>,
+    journal: Option<Journal>,
+    /// What the journal holds now: the version of each post's kept text.
+    kept: Mutex<HashMap<PathBuf, String>>,
+    /// Tells the journal's thread to stop.
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+impl Session {
+    /// Opens and watches the blog at `root`. After every change on disk the
+    /// theme and addresses are built again, then `on_update` hears of it
+    /// with the blog as it is now (on the watch's thread).
+    pub fn open(
+        root: &Path,
+        options: SessionOptions,
+        mut on_update: impl FnMut(&Update, &Blog) + Send + 'static,
+    ) -> Result<Arc<Session>, WatchError> {
+        let shared: Arc<OnceLock<SharedBlog>> = Arc::default();
+        let site = options.site;
+        let built = Arc::new(RwLock::new(Arc::new(Built {
+            theme: Arc::new(Theme::new(&Default::default()).0),
+            routes: Arc::default(),
+        })));
+        let watch = {
+            let (shared, built) = (shared.clone(), built.clone());
+            Watch::start(root, options.watch, move |update| {
+                let Some(blog) = shared.get() else { return };
+                let blog = blog.read().expect("blog lock");
+                let theme = match update {
+                    Update::Changed(set) => set.templates || set.config || set.rescanned,
+                    Update::Back { .. } => true,
+                    Update::Gone { .. } | Update::Notice { .. } => false,
+                };
+                if !matches!(update, Update::Notice { .. } | Update::Gone { .. }) {
+                    rebuild(&built, &blog, site, theme);
+                }
+                on_update(update, &blog);
+            })?
+        };
+        let _ = shared.set(watch.blog().clone());
+        rebuild(&built, &watch.blog().read().expect("blog lock"), site, true);
+        // Saves killed halfway (a crash) left their temp files: the posts are whole.
+        fs::clean_temp_files(root);
+        let session = Arc::new(Session {
+            root: root.to_path_buf(),
+            watch,
+            options: site,
+            built,
+            unsaved: Mutex::default(),
+            last_preview: Mutex::default(),
+            retags: Mutex::default(),
+            journal: options.journal,
+            kept: Mutex::default(),
+            stop: Arc::default(),
+        });
+        if session.journal.is_some() {
+            let (weak, stop) = (Arc::downgrade(&session), session.stop.clone());
+            std::thread::Builder::new()
+                .name("hanji journal".into())
+                .spawn(move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        std::thread::sleep(JOURNAL_EVERY);
+                        match weak.upgrade() {
+                            Some(session) => session.flush_journal(),
+                            None => return,
+                        }
+                    }
+                })
+                .expect("a thread for the journal");
+        }
+        Ok(session)
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The blog as it is on disk now.
+    pub fn blog(&self) -> RwLockReadGuard<'_, Blog> {
+        self.watch.blog().read().expect("blog lock")
+    }
+
+    pub fn watch_state(&self) -> WatchState {
+        self.watch.state()
+    }
+
+    pub fn own_writes(&self) -> &OwnWrites {
+        self.watch.own_writes()
+    }
+
+    pub fn built(&self) -> Arc<Built> {
+        self.built.read().expect("built").clone()
+    }
+
+    /// What the page at `site_path` shows, as the saved site is now.
+    pub fn target(&self, site_path: &str) -> Option<Target> {
+        match self.built().routes.find(site_path) {
+            Found::At(target) => Some(target.clone()),
+            Found::Redirect(_) | Found::Nowhere => None,
+        }
+    }
+
+    /// The post at `path` (relative, confined) as it is on disk.
+    pub fn read_post(&self, path: &Path) -> Result<Opened, AuthorError> {
+        let shown = path.display();
+        let bytes = fs::read_file(&self.root, path)
+            .map_err(|e| AuthorError::Unreadable { path: path.to_path_buf(), reason: e.to_string() })?;
+        let version = version_of(&bytes);
+        let text = String::from_utf8(bytes).map_err(|e| {
+            AuthorError::Invalid(format!(
+                "`{shown}` is not UTF-8 text (byte {}); save it as UTF-8 in another editor",
+                e.utf8_error().valid_up_to()
+            ))
+        })?;
+        Ok(Opened { text, version })
+    }
+
+    /// Renders the post at `path` from the author's unsaved `text`, which the
+    /// other pages of the preview then show too.
+    pub fn preview(&self, path: &Path, text: String) -> PostPreview {
+        let rendered = preview::post_preview(&self.blog(), &self.built().theme, path, &text);
+        self.unsaved.lock().expect("unsaved").insert(path.to_path_buf(), text);
+        *self.last_preview.lock().expect("preview") = Some((rendered.site_path.clone(), rendered.html.clone()));
+        rendered
+    }
+
+    /// The answer to a request for `site_path` (decoded, without the
+    /// leading `/`): the last post previewed as it was rendered, the other
+    /// pages with the unsaved texts put over the saved ones, files as saved.
+    pub fn answer(&self, site_path: &str) -> Answer {
+        let last = self.last_preview.lock().expect("preview").clone();
+        if let Some((path, html)) = last
+            && path == site_path
+        {
+            return Answer::html(200, html);
+        }
+        let blog = self.blog();
+        let built = self.built();
+        let unsaved = self.unsaved.lock().expect("unsaved").clone();
+        let depends_on_text =
+            !matches!(built.routes.get(site_path), Some(Target::Asset(_)) | Some(Target::Page(Page::Style)));
+        if unsaved.is_empty() || !depends_on_text {
+            return preview::answer(&blog, &built.theme, &built.routes, site_path, self.options);
+        }
+        let blog = preview::with_unsaved(&blog, &unsaved);
+        let routes = preview::routes(&blog, &built.theme, self.options);
+        preview::answer(&blog, &built.theme, &routes, site_path, self.options)
+    }
+
+    /// Saves `text` to `path`; with `version`, only over the file as it was
+    /// read. Returns the version written.
+    pub fn save(&self, path: &Path, text: &str, version: Option<&str>) -> Result<String, AuthorError> {
+        let written = author::save_post(&self.root, path, text, version, self.own_writes())?;
+        self.forget_unsaved(path);
+        Ok(written)
+    }
+
+    /// The post's text is saved (or thrown away): nothing left to keep.
+    pub fn forget_unsaved(&self, path: &Path) {
+        self.unsaved.lock().expect("unsaved").remove(path);
+        if let Some(journal) = &self.journal {
+            journal.forget(&self.root, path);
+        }
+    }
+
+    /// Writes each unsaved text that changed since the last time to the
+    /// journal, and forgets those saved or thrown away since.
+    pub fn flush_journal(&self) {
+        let Some(journal) = &self.journal else { return };
+        let unsaved = self.unsaved.lock().expect("unsaved").clone();
+        let mut kept = self.kept.lock().expect("journal");
+        for (path, text) in &unsaved {
+            let version = version_of(text.as_bytes());
+            if kept.get(path) == Some(&version) {
+                continue;
+            }
+            if fs::read_file(&self.root, path).is_ok_and(|saved| saved == text.as_bytes()) {
+                journal.forget(&self.root, path);
+            } else if let Err(e) = journal.keep(&self.root, path, text) {
+                eprintln!("hanji: cannot keep unsaved text of {} in the journal: {e}", path.display());
+                continue;
+            }
+            kept.insert(path.clone(), version);
+        }
+        kept.retain(|path, _| {
+            let still = unsaved.contains_key(path);
+            if !still {
+                journal.forget(&self.root, path);
+            }
+            still
+        });
+    }
+
+    /// Unsaved text the journal kept from before the blog was last closed.
+    pub fn recovered(&self) -> Vec<Kept> {
+        self.journal.as_ref().map(|journal| journal.pending(&self.root)).unwrap_or_default()
+    }
+
+    /// Writes a new post titled `title` (see `author::new_post`).
+    pub fn new_post(&self, title: &str, bundle: bool, today: jiff::civil::Date) -> Result<NewPost, AuthorError> {
+        let blog = self.blog();
+        author::new_post::new_post(&self.root, &blog.config, &blog.library, title, bundle, today, self.own_writes())
+    }
+
+    /// Gives the post at `path` a new slug and file; its unsaved text moves with it.
+    pub fn rename_post(&self, path: &Path, slug: &str) -> Result<NewPost, AuthorError> {
+        let layout = self.blog().config.layout.clone();
+        let moved = author::rename::rename_post(&self.root, &layout, path, slug, self.own_writes())?;
+        let text = self.unsaved.lock().expect("unsaved").get(path).cloned();
+        self.forget_unsaved(path);
+        if let Some(text) = text {
+            self.unsaved.lock().expect("unsaved").insert(moved.path.clone(), text);
+        }
+        Ok(moved)
+    }
+
+    /// Moves the post at `path` to the trash; says where it went.
+    pub fn delete_post(&self, path: &Path, can: TrashCan) -> Result<String, AuthorError> {
+        let said = author::trash::trash_post(&self.root, path, can, self.own_writes())?;
+        self.forget_unsaved(path);
+        Ok(said)
+    }
+
+    /// Adds an image to the post at `post` where the layout publishes it;
+    /// returns the Markdown that shows it.
+    pub fn add_image(&self, post: &Path, name: &str, bytes: &[u8]) -> Result<String, AuthorError> {
+        let layout = self.blog().config.layout.clone();
+        author::image::add_image(&self.root, &layout, post, name, bytes, self.own_writes())
+    }
+
+    pub fn plan_retag(&self, from: &str, to: &str) -> Result<RetagPlan, AuthorError> {
+        author::retag::plan_retag(&self.blog().library, from, to)
+    }
+
+    /// Renames the tag `from` to `to` in every post; returns the number to
+    /// undo it by, and the files changed.
+    pub fn retag(&self, from: &str, to: &str) -> Result<(usize, Vec<PathBuf>), AuthorError> {
+        let plan = self.plan_retag(from, to)?;
+        let batch = author::retag::retag(&self.root, &plan, self.own_writes())?;
+        let files = batch.files.iter().map(|(path, _, _)| path.clone()).collect();
+        let mut retags = self.retags.lock().expect("retags");
+        retags.push(batch);
+        Ok((retags.len() - 1, files))
+    }
+
+    /// Puts back the tag rename `number`, in the files not edited since.
+    pub fn undo_retag(&self, number: usize) -> Result<Vec<PathBuf>, AuthorError> {
+        let retags = self.retags.lock().expect("retags");
+        let batch = retags
+            .get(number)
+            .ok_or_else(|| AuthorError::Invalid("that tag rename cannot be undone any more".into()))?;
+        author::retag::undo_retag(&self.root, batch, self.own_writes())
+    }
+
+    /// The posts whose text holds `query` (any case), in the library's order.
+    pub fn search(&self, query: &str) -> Vec<PathBuf> {
+        let query = query.trim().to_lowercase();
+        if query.is_empty() {
+            return Vec::new();
+        }
+        let blog = self.blog();
+        blog.library.posts().filter(|p| p.source().to_lowercase().contains(&query)).map(|p| p.path.clone()).collect()
+    }
+}
+
+/// Builds the saved blog's addresses again, and the theme if `theme`.
+fn rebuild(built: &RwLock<Arc<Built>>, blog: &Blog, options: SiteOptions, theme: bool) {
+    let theme =
+        if theme { Arc::new(Theme::new(&blog.templates).0) } else { built.read().expect("built").theme.clone() };
+    let routes = Arc::new(preview::routes(blog, &theme, options));
+    *built.write().expect("built") = Arc::new(Built { theme, routes });
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+    use std::time::Instant;
+
+    use super::*;
+
+    const DEADLINE: Duration = Duration::from_secs(20);
+
+    fn blog() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("posts")).unwrap();
+        std::fs::write(dir.path().join("posts/a.md"), "---\ntitle: Alpha\ndate: 2026-07-17\ntags: [x]\n---\nAlpha.\n")
+            .unwrap();
+        dir
+    }
+
+    fn open(dir: &Path, journal: Option<Journal>) -> (Arc<Session>, mpsc::Receiver<Update>) {
+        let (send, updates) = mpsc::channel();
+        let options =
+            SessionOptions { journal, site: SiteOptions { drafts: true, source_lines: false }, ..Default::default() };
+        let session = Session::open(dir, options, move |update, _| {
+            let _ = send.send(update.clone());
+        })
+        .unwrap();
+        (session, updates)
+    }
+
+    fn wait_for(updates: &mpsc::Receiver<Update>, what: &str, wanted: impl Fn(&Update) -> bool) -> Update {
+        let until = Instant::now() + DEADLINE;
+        while let Some(left) = until.checked_duration_since(Instant::now()) {
+            match updates.recv_timeout(left) {
+                Ok(update) if wanted(&update) => return update,
+                Ok(_) => {}
+                Err(_) => break,
+            }
+        }
+        panic!("no update: {what}");
+    }
+
+    #[test]
+    fn unsaved_text_shows_on_every_page_until_it_is_saved_or_forgotten() {
+        let dir = blog();
+        let (session, _) = open(dir.path(), None);
+        let text = "---\ntitle: Alpha, unsaved\ndate: 2026-07-17\ntags: [x]\n---\nAlpha.\n".to_string();
+        let preview = session.preview(Path::new("posts/a.md"), text);
+        assert_eq!(preview.site_path, "posts/a/index.html");
+        let home = |session: &Session| String::from_utf8(session.answer("").body).unwrap();
+        assert!(home(&session).contains("Alpha, unsaved"), "the home page lists the unsaved title");
+        assert!(String::from_utf8(session.answer("posts/a/index.html").body).unwrap().contains("Alpha, unsaved"));
+        session.forget_unsaved(Path::new("posts/a.md"));
+        *session.last_preview.lock().unwrap() = None;
+        assert!(!home(&session).contains("Alpha, unsaved"), "thrown away: the saved title again");
+    }
+
+    #[test]
+    fn the_addresses_follow_the_disk() {
+        let dir = blog();
+        let (session, updates) = open(dir.path(), None);
+        assert_eq!(session.target("posts/a/"), Some(Target::Page(Page::Post("posts/a.md".into()))));
+        assert_eq!(session.target("posts/b/"), None);
+        std::fs::write(dir.path().join("posts/b.md"), "---\ntitle: Beta\ndate: 2026-07-18\n---\nBeta.\n").unwrap();
+        wait_for(&updates, "b added", |u| matches!(u, Update::Changed(set) if !set.added.is_empty()));
+        assert_eq!(session.target("posts/b/"), Some(Target::Page(Page::Post("posts/b.md".into()))));
+        std::fs::create_dir_all(dir.path().join("templates")).unwrap();
+        std::fs::write(dir.path().join("templates/404.html"), "<p>nothing here, 없음</p>").unwrap();
+        wait_for(&updates, "a template", |u| matches!(u, Update::Changed(set) if set.templates));
+        assert!(
+            String::from_utf8(session.answer("nowhere/").body).unwrap().contains("없음"),
+            "the theme was built again"
+        );
+    }
+
+    #[test]
+    fn own_deletes_and_renames_come_back_as_hanjis() {
+        let dir = blog();
+        let (session, updates) = open(dir.path(), None);
+        session.rename_post(Path::new("posts/a.md"), "alpha").unwrap();
+        let update = wait_for(&updates, "a renamed", |u| matches!(u, Update::Changed(set) if !set.is_empty()));
+        let Update::Changed(set) = update else { unreachable!() };
+        let moved = set.renamed.iter().map(|r| r.external).chain(set.added.iter().map(|a| a.external));
+        assert!(moved.clone().count() > 0 && moved.into_iter().all(|external| !external), "{set:?}");
+        assert!(set.removed.iter().all(|r| !r.external), "{set:?}");
+        session.delete_post(Path::new("posts/alpha.md"), TrashCan::Blog).unwrap();
+        let update =
+            wait_for(&updates, "alpha removed", |u| matches!(u, Update::Changed(set) if !set.removed.is_empty()));
+        let Update::Changed(set) = update else { unreachable!() };
+        assert_eq!(set.removed.len(), 1);
+        assert!(!set.removed[0].external, "Hanji's own delete");
+        std::fs::write(dir.path().join("posts/c.md"), "---\ntitle: C\n---\n").unwrap();
+        wait_for(&updates, "c added", |u| matches!(u, Update::Changed(set) if !set.added.is_empty()));
+        std::fs::remove_file(dir.path().join("posts/c.md")).unwrap();
+        let update = wait_for(&updates, "c removed", |u| matches!(u, Update::Changed(set) if !set.removed.is_empty()));
+        let Update::Changed(set) = update else { unreachable!() };
+        assert!(set.removed[0].external, "removed by someone else");
+    }
+
+    #[test]
+    fn the_journal_keeps_unsaved_text_until_it_is_saved() {
+        let dir = blog();
+        let data = tempfile::tempdir().unwrap();
+        let (session, _) = open(dir.path(), Some(Journal::new(data.path())));
+        session.preview(Path::new("posts/a.md"), "unsaved, 한글".into());
+        session.flush_journal();
+        let kept: Vec<String> = session.recovered().into_iter().map(|k| k.text).collect();
+        assert_eq!(kept, ["unsaved, 한글"]);
+        session.save(Path::new("posts/a.md"), "saved", None).unwrap();
+        session.flush_journal();
+        assert!(session.recovered().is_empty(), "saved: nothing left to offer");
+    }
+
+    #[test]
+    fn tag_renames_are_undone_and_text_is_searched() {
+        let dir = blog();
+        let (session, _) = open(dir.path(), None);
+        let (number, files) = session.retag("x", "gpu").unwrap();
+        assert_eq!(files, [PathBuf::from("posts/a.md")]);
+        let text = std::fs::read_to_string(dir.path().join("posts/a.md")).unwrap();
+        assert!(text.contains("tags: [gpu]"), "{text}");
+        assert_eq!(session.undo_retag(number).unwrap(), files);
+        assert!(std::fs::read_to_string(dir.path().join("posts/a.md")).unwrap().contains("tags: [x]"));
+        assert!(session.undo_retag(number + 1).is_err());
+        assert_eq!(session.search("  ALPHA. "), [PathBuf::from("posts/a.md")]);
+        assert!(session.search("zzz").is_empty() && session.search(" ").is_empty());
+    }
+}

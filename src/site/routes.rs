@@ -1,0 +1,239 @@
+//! Every address of the site, both ways: a page (a post, a tag's page, a
+//! list page, a feed, a static file) to its site path, and a site path back
+//! to what is there. Site paths start at the site's top and have no leading
+//! `/`: `posts/a/`, `tags/분산-학습/page/2/`, `feed.xml`, `images/a.png`.
+//! Nothing else in Hanji spells an address; a layout's own address rules
+//! (a tool's permalinks) belong here.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::config::Config;
+use crate::content::file::{BUNDLE_INDEXES, PostFile};
+use crate::content::{Library, Post};
+
+/// One page (or file) the site renders.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub enum Page {
+    /// The list of newest posts; page 1 is the site's front page.
+    Home(usize),
+    /// A post, by the path of its file.
+    Post(PathBuf),
+    /// Every tag with its count.
+    Tags,
+    /// A tag's posts, by slug and page number.
+    Tag(String, usize),
+    Feed,
+    TagFeed(String),
+    Sitemap,
+    Robots,
+    NotFound,
+    Style,
+}
+
+/// What is at a site path.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub enum Target {
+    Page(Page),
+    /// A file of the blog, sent as it is.
+    Asset(PathBuf),
+    /// A post with errors (left out of the site), by its file: a preview
+    /// shows its problems there.
+    Broken(PathBuf),
+}
+
+/// `posts/<slug>/`: where a post's page is.
+pub fn post_path(post: &Post) -> String {
+    format!("posts/{}/", post.slug)
+}
+
+/// `tags/<slug>/`: the first page of a tag.
+pub fn tag_path(slug: &str) -> String {
+    format!("tags/{slug}/")
+}
+
+/// The `n`th page of a list whose first page is at `first`: `first` + `page/<n>/`.
+pub fn numbered(first: &str, n: usize) -> String {
+    if n == 1 { first.to_string() } else { format!("{first}page/{n}/") }
+}
+
+/// Where a page is; a post not in `library` has none (`""`).
+pub fn page_path(library: &Library, page: &Page) -> String {
+    match page {
+        Page::Home(n) => numbered("", *n),
+        Page::Post(path) => library.post(path).map(post_path).unwrap_or_default(),
+        Page::Tags => "tags/".into(),
+        Page::Tag(slug, n) => numbered(&tag_path(slug), *n),
+        Page::Feed => "feed.xml".into(),
+        Page::TagFeed(slug) => format!("{}feed.xml", tag_path(slug)),
+        Page::Sitemap => "sitemap.xml".into(),
+        Page::Robots => "robots.txt".into(),
+        Page::NotFound => "404.html".into(),
+        Page::Style => "style.css".into(),
+    }
+}
+
+/// Where a file that could not be read as a post at all would have its page:
+/// the address its file's name gives it, where a preview shows its problems.
+pub fn unreadable_path(file: &Path) -> String {
+    format!("posts/{}/", PostFile::new(file).slug())
+}
+
+/// Where a file of the blog is copied to in the site: a file of a static
+/// folder to its place (`static/x` to `x`); a file in a bundle beside its
+/// post's page; other files under the posts folder to the same place under
+/// `posts/`. None for a file in no folder the site publishes.
+pub fn asset_path(config: &Config, library: &Library, asset: &Path) -> Option<String> {
+    if let Some(site_path) = config.layout.static_site_path(asset) {
+        return Some(site_path);
+    }
+    let within = asset.strip_prefix(&config.posts_dir).ok()?;
+    if let Some(post) = bundle_of(config, library, asset) {
+        let rest = asset.strip_prefix(post.folder()).ok()?;
+        return Some(format!("{}{}", post_path(post), slash_path(rest)));
+    }
+    Some(format!("posts/{}", slash_path(within)))
+}
+
+/// The bundle post whose folder holds `asset`, if any.
+pub fn bundle_of<'a>(config: &Config, library: &'a Library, asset: &Path) -> Option<&'a Post> {
+    asset
+        .ancestors()
+        .skip(1)
+        .take_while(|folder| folder.starts_with(&config.posts_dir) && *folder != config.posts_dir)
+        .find_map(|folder| BUNDLE_INDEXES.iter().find_map(|name| library.post(&folder.join(name))))
+}
+
+fn slash_path(path: &Path) -> String {
+    path.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
+}
+
+/// Where a site path leads.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Found<'a> {
+    At(&'a Target),
+    /// A folder asked for without its `/`: the address to send the reader to.
+    Redirect(String),
+    Nowhere,
+}
+
+/// The site's addresses, each with what is there.
+#[derive(Debug, Clone, Default)]
+pub struct Routes {
+    targets: HashMap<String, Target>,
+}
+
+impl Routes {
+    /// Every address of `site`: its pages, its files, and the pages of posts
+    /// with errors (which show their problems instead).
+    pub fn of(site: &super::Site) -> Routes {
+        let library = site.library;
+        let mut targets: HashMap<String, Target> =
+            site.pages().into_iter().map(|page| (page_path(library, &page), Target::Page(page))).collect();
+        for asset in site.assets {
+            if let Some(path) = asset_path(site.config, library, asset) {
+                targets.entry(path).or_insert_with(|| Target::Asset(asset.clone()));
+            }
+        }
+        let left_out = |p: &Post| p.has_errors || library.shares_slug(&p.path);
+        for post in library.posts().filter(|p| left_out(p) && (site.options.drafts || !p.draft)) {
+            targets.entry(post_path(post)).or_insert_with(|| Target::Broken(post.path.clone()));
+        }
+        for file in library.unreadable() {
+            targets.entry(unreadable_path(file)).or_insert_with(|| Target::Broken(file.to_path_buf()));
+        }
+        Routes { targets }
+    }
+
+    /// What is at `site_path` exactly.
+    pub fn get(&self, site_path: &str) -> Option<&Target> {
+        self.targets.get(site_path)
+    }
+
+    /// What a reader asking for `site_path` (decoded, without the leading
+    /// `/`) gets: `a/index.html` is `a/`, and `a` leads to `a/`.
+    pub fn find(&self, site_path: &str) -> Found<'_> {
+        let path = site_path.strip_suffix("index.html").unwrap_or(site_path);
+        if let Some(target) = self.targets.get(path).or_else(|| self.targets.get(site_path)) {
+            return Found::At(target);
+        }
+        if !path.is_empty() && !path.ends_with('/') && self.targets.contains_key(&format!("{path}/")) {
+            return Found::Redirect(format!("/{}/", super::url::encode_path(path)));
+        }
+        Found::Nowhere
+    }
+
+    pub fn len(&self) -> usize {
+        self.targets.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.targets.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn library(files: &[(&str, &str)]) -> Library {
+        Library::from_parsed(
+            crate::config::TagTitle::Capitalize,
+            files.iter().map(|(p, t)| Post::parse(Path::new(p), t)),
+        )
+    }
+
+    #[test]
+    fn pages_have_their_addresses() {
+        let lib = library(&[("posts/a.md", "---\ntitle: A\nslug: alpha\n---\n")]);
+        let at = |page: Page| page_path(&lib, &page);
+        assert_eq!(at(Page::Home(1)), "");
+        assert_eq!(at(Page::Home(3)), "page/3/");
+        assert_eq!(at(Page::Post("posts/a.md".into())), "posts/alpha/");
+        assert_eq!(at(Page::Post("posts/none.md".into())), "");
+        assert_eq!(at(Page::Tag("분산-학습".into(), 2)), "tags/분산-학습/page/2/");
+        assert_eq!(at(Page::TagFeed("nccl".into())), "tags/nccl/feed.xml");
+        assert_eq!(at(Page::NotFound), "404.html");
+    }
+
+    #[test]
+    fn unreadable_files_keep_the_address_of_their_name() {
+        assert_eq!(unreadable_path(Path::new("posts/Bad Post.md")), "posts/bad-post/");
+        assert_eq!(unreadable_path(Path::new("posts/b/index.md")), "posts/b/");
+        assert_eq!(unreadable_path(Path::new("_posts/2026-07-17-a-b.md")), "posts/a-b/");
+    }
+
+    #[test]
+    fn assets_go_beside_their_page_or_keep_their_place() {
+        let config = Config::default();
+        let lib = library(&[("posts/b/index.md", "---\ntitle: B\nslug: bee\n---\n")]);
+        let site = |p: &str| asset_path(&config, &lib, Path::new(p));
+        assert_eq!(site("static/images/logo.png").as_deref(), Some("images/logo.png"));
+        assert_eq!(site("posts/b/diagram.png").as_deref(), Some("posts/bee/diagram.png"));
+        assert_eq!(site("posts/b/img/x.png").as_deref(), Some("posts/bee/img/x.png"));
+        assert_eq!(site("posts/images/x.png").as_deref(), Some("posts/images/x.png"));
+        assert_eq!(site("elsewhere/x.png"), None);
+    }
+
+    #[test]
+    fn addresses_lead_back_to_their_pages() {
+        let config = Config::default();
+        let lib =
+            library(&[("posts/a.md", "---\ntitle: A\ntags: [x]\n---\n"), ("posts/bad.md", "---\ntitle: [\n---\n")]);
+        let assets = ["static/CNAME".into()].into();
+        let theme = super::super::theme::Theme::new(&Default::default()).0;
+        let site = super::super::Site::new(&config, &lib, &assets, &theme, Default::default());
+        let routes = Routes::of(&site);
+        assert_eq!(routes.find("posts/a/index.html"), Found::At(&Target::Page(Page::Post("posts/a.md".into()))));
+        assert_eq!(routes.find("tags/x/"), Found::At(&Target::Page(Page::Tag("x".into(), 1))));
+        assert_eq!(routes.find("CNAME"), Found::At(&Target::Asset("static/CNAME".into())));
+        assert_eq!(routes.find("posts/bad/"), Found::At(&Target::Broken("posts/bad.md".into())));
+        assert_eq!(routes.find("posts/a"), Found::Redirect("/posts/a/".into()));
+        assert_eq!(routes.find("posts/zzz/"), Found::Nowhere);
+        for (path, target) in &routes.targets {
+            if let Target::Page(page) = target {
+                assert_eq!(&page_path(&lib, page), path, "both ways agree");
+            }
+        }
+    }
+}
