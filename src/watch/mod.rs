@@ -8,6 +8,7 @@
 //! or moved away leaves the last blog in place, is reported, and is picked up
 //! again when it comes back.
 
+mod batcher;
 pub mod changes;
 pub mod classify;
 
@@ -29,10 +30,7 @@ pub use crate::fs::OwnWrites;
 use crate::fs::identity;
 use crate::load::{self, LoadError};
 pub use crate::site::stale::StalePages;
-
-/// A batch of at least this many paths is a burst (a branch switch, a copy):
-/// it is held until the events stop.
-const BURST: usize = 64;
+use batcher::Batcher;
 
 /// How often a watch that has nothing to do checks that the folder is there.
 const HEARTBEAT: Duration = Duration::from_millis(250);
@@ -207,47 +205,37 @@ impl Follower {
     }
 
     fn run(mut self, receiver: Receiver<Signal>) {
-        let mut last_applied: Option<Instant> = None;
+        let mut batcher = Batcher::new(self.options.debounce);
+        // Errors handed over with the batch being gathered, told once it is applied.
+        let mut errors = Vec::new();
         loop {
-            let result = match receiver.recv_timeout(HEARTBEAT) {
-                Ok(Signal::Events(result)) => result,
+            let due = batcher.due();
+            let wait = due.map_or(HEARTBEAT, |due| due.saturating_duration_since(Instant::now()));
+            match receiver.recv_timeout(wait) {
+                Ok(Signal::Events(result)) => {
+                    if due.is_none() && self.state() == WatchState::Gone {
+                        continue; // events from the watcher of the folder that went
+                    }
+                    let batch = self.collect(result, &mut errors);
+                    batcher.add(batch, Instant::now());
+                }
                 Ok(Signal::Stop) | Err(RecvTimeoutError::Disconnected) => return,
+                Err(RecvTimeoutError::Timeout) if due.is_none() => self.check_folder(),
                 Err(RecvTimeoutError::Timeout) => {
-                    self.check_folder();
-                    continue;
-                }
-            };
-            if self.state() == WatchState::Gone {
-                continue; // events from the watcher of the folder that went
-            }
-            let mut batch = Batch::default();
-            let mut errors = Vec::new();
-            self.collect(result, &mut batch, &mut errors);
-            // Events still coming soon after an update mean a stream
-            // (a branch switch, a copy) that a busy machine hands over slowly.
-            let streaming = last_applied.is_some_and(|at| at.elapsed() < self.options.debounce / 2);
-            // The debouncer hands over events as each one ripens, so a burst
-            // comes as a stream of batches a tick apart. Wait two ticks for the
-            // next; once the paths show a burst, or the stream goes on, hold
-            // everything until it has been quiet for four debounces (the
-            // debouncer's thread may hand over the next batch late on a busy
-            // machine), and apply it as one update.
-            loop {
-                let burst = batch.paths.len() >= BURST || batch.rescan || streaming;
-                let wait = if burst { self.options.debounce * 4 } else { tick(self.options.debounce) * 2 };
-                match receiver.recv_timeout(wait) {
-                    Ok(Signal::Events(result)) => self.collect(result, &mut batch, &mut errors),
-                    Ok(Signal::Stop) | Err(RecvTimeoutError::Disconnected) => return,
-                    Err(RecvTimeoutError::Timeout) => break,
+                    let Some(mut batch) = batcher.take(Instant::now()) else {
+                        continue; // woken before it is due: wait the rest
+                    };
+                    self.handle_errors(std::mem::take(&mut errors), &mut batch);
+                    self.apply(batch);
+                    batcher.applied(Instant::now());
                 }
             }
-            self.handle_errors(errors, &mut batch);
-            self.apply(batch);
-            last_applied = Some(Instant::now());
         }
     }
 
-    fn collect(&self, result: DebounceEventResult, batch: &mut Batch, errors: &mut Vec<notify::Error>) {
+    /// The paths of one debounced batch of events; its errors go to `errors`.
+    fn collect(&self, result: DebounceEventResult, errors: &mut Vec<notify::Error>) -> Batch {
+        let mut batch = Batch::default();
         match result {
             Ok(events) => {
                 for event in events {
@@ -264,6 +252,7 @@ impl Follower {
             }
             Err(more) => errors.extend(more),
         }
+        batch
     }
 
     /// `path` relative to the blog folder, from either name of it.
