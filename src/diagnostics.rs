@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
@@ -25,7 +26,9 @@ impl fmt::Display for Severity {
 /// One problem in one file. `path` is relative to the blog folder; `line` and
 /// `column` count from 1 (a problem with the whole file is at 1:1).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Diagnostic {
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
     pub path: PathBuf,
     pub line: usize,
     pub column: usize,

@@ -68,7 +68,7 @@ pub use author::new_post::NewPost;
 pub use author::retag::{RetagBatch, RetagPlan};
 pub use author::trash::{BLOG_TRASH, TrashCan};
 pub use author::{AuthorError, inside, save_post};
-pub use fs::{OwnWrites, cache_dir, clean_temp_files, version_of, write_atomically};
+pub use fs::{OwnWrites, cache_dir, clean_temp_files, read as read_bytes, version_of, write_atomically};
 pub use preview::{Answer, Fields, PostPreview, content_type, fields_of, links_out_in_new_windows, post_preview};
 pub use session::{Opened, Session, SessionOptions};
 

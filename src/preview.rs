@@ -98,6 +98,7 @@ pub fn with_unsaved(blog: &Blog, unsaved: &HashMap<PathBuf, String>) -> Blog {
 
 /// The front matter fields the app's form shows, read from a post's text.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Fields {
     pub title: Option<String>,
     /// `YYYY-MM-DD`.

@@ -1,5 +1,6 @@
 //! The commands the UI calls. Each one confines its paths to the open blog,
-//! calls the core, and returns a serializable result or an `AppError`.
+//! calls the core (mostly the open blog's `Session`), and returns a
+//! serializable result or an `AppError`.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -9,17 +10,14 @@ use serde_json::Value;
 use tauri::ipc::Channel;
 use tauri::{Runtime, State, WebviewWindow};
 
-use hanji::author::{self, retag, version_of};
-use hanji::content::PostDate;
-use hanji::content::front_matter::{FieldValue, remove_field, set_field as set_front_matter_field};
-use hanji::export::{self, ExportError};
-use hanji::preview;
+use hanji::front_matter::{FieldValue, remove_field, set_field as set_front_matter_field};
+use hanji::{ExportOptions, PostDate, version_of};
 
-use crate::error::{AppError, Result};
+use crate::error::Result;
 use crate::state::{AppState, OpenBlog};
 use crate::view::{
-    self, BlogView, ExportProgress, ExportSummary, PostText, Preview, Recovered, RetagDone, RetagPlan, Saved, Settings,
-    StartInfo, WatchUpdate,
+    self, AppError, BlogView, ErrorKind, ExportProgress, ExportSummary, PostText, Preview, Recovered, RetagDone,
+    RetagPlan, Saved, Settings, StartInfo, WatchUpdate,
 };
 
 /// The sample blog beside the source, opened when nothing else is known.
@@ -80,17 +78,8 @@ pub fn read_post(state: State<'_, AppState>, path: String) -> Result<PostText> {
 
 fn read_text(open: &OpenBlog, file: &Path) -> Result<PostText> {
     let shown = view::path_text(file);
-    let bytes = std::fs::read(open.root.join(file))
-        .map_err(|e| AppError::new("not_found", format!("cannot read `{shown}`: {e}")).at(&shown))?;
-    let version = version_of(&bytes);
-    let text = String::from_utf8(bytes).map_err(|e| {
-        let message = format!(
-            "`{shown}` is not UTF-8 text (byte {}); save it as UTF-8 in another editor",
-            e.utf8_error().valid_up_to()
-        );
-        AppError::new("invalid", message).at(&shown)
-    })?;
-    Ok(PostText { path: shown, text, version })
+    let opened = open.session.read_post(file).map_err(|e| AppError::from(e).at(&shown))?;
+    Ok(PostText { path: shown, text: opened.text, version: opened.version })
 }
 
 /// Saves; with `version`, only over the file as it was read.
@@ -98,8 +87,7 @@ fn read_text(open: &OpenBlog, file: &Path) -> Result<PostText> {
 pub fn save_post(state: State<'_, AppState>, path: String, text: String, version: Option<String>) -> Result<Saved> {
     let open = state.open_blog()?;
     let file = open.inside(&path)?;
-    let version = author::save_post(&open.root, &file, &text, version.as_deref(), open.watch.own_writes())?;
-    open.saved(&file);
+    let version = open.session.save(&file, &text, version.as_deref())?;
     Ok(Saved { path: view::path_text(&file), version })
 }
 
@@ -107,13 +95,8 @@ pub fn save_post(state: State<'_, AppState>, path: String, text: String, version
 pub fn preview(state: State<'_, AppState>, path: String, text: String) -> Result<Preview> {
     let open = state.open_blog()?;
     let file = open.inside(&path)?;
-    let rendered = {
-        let blog = open.blog();
-        preview::post_preview(&blog, &open.theme(), &file, &text)
-    };
-    open.unsaved.lock().expect("unsaved").insert(file, text);
+    let rendered = open.session.preview(&file, text);
     let url = preview_url(&rendered.site_path);
-    *open.last_preview.lock().expect("preview") = Some((rendered.site_path, rendered.html));
     Ok(Preview {
         url,
         fields: rendered.fields,
@@ -125,7 +108,7 @@ pub fn preview(state: State<'_, AppState>, path: String, text: String) -> Result
 
 /// The address of a site page in the `preview:` protocol, as the webview names it.
 fn preview_url(site_path: &str) -> String {
-    let path = hanji::site::url::encode_path(site_path);
+    let path = hanji::encode_path(site_path);
     if cfg!(any(windows, target_os = "android")) {
         format!("http://preview.localhost/{path}")
     } else {
@@ -137,7 +120,7 @@ fn preview_url(site_path: &str) -> String {
 pub fn forget_unsaved(state: State<'_, AppState>, path: String) -> Result<()> {
     let open = state.open_blog()?;
     let file = open.inside(&path)?;
-    open.saved(&file);
+    open.session.forget_unsaved(&file);
     Ok(())
 }
 
@@ -146,9 +129,9 @@ pub fn forget_unsaved(state: State<'_, AppState>, path: String) -> Result<()> {
 #[tauri::command]
 pub fn recovered(state: State<'_, AppState>) -> Result<Vec<Recovered>> {
     let open = state.open_blog()?;
-    let Some(journal) = &open.journal else { return Ok(Vec::new()) };
-    let pending = journal.pending(&open.root);
-    Ok(pending
+    Ok(open
+        .session
+        .recovered()
         .into_iter()
         .map(|kept| Recovered {
             saved: read_text(&open, &kept.path).ok(),
@@ -164,14 +147,14 @@ pub fn recovered(state: State<'_, AppState>) -> Result<Vec<Recovered>> {
 pub fn discard_recovered(state: State<'_, AppState>, path: String) -> Result<()> {
     let open = state.open_blog()?;
     let file = open.inside(&path)?;
-    open.saved(&file);
+    open.session.forget_unsaved(&file);
     Ok(())
 }
 
 /// `text` with one field changed (null removes it); every other byte kept.
 #[tauri::command]
 pub fn set_field(text: String, key: String, value: Value) -> Result<String> {
-    let invalid = |what: &str| AppError::new("invalid", format!("`{key}` cannot be set to {what}"));
+    let invalid = |what: &str| AppError::new(ErrorKind::Invalid, format!("`{key}` cannot be set to {what}"));
     let value = match (key.as_str(), value) {
         (_, Value::Null) => None,
         ("date", Value::String(date)) => {
@@ -192,16 +175,14 @@ pub fn set_field(text: String, key: String, value: Value) -> Result<String> {
         Some(value) => set_front_matter_field(&text, &key, &value),
         None => remove_field(&text, &key),
     };
-    edited.map_err(|e| AppError::new("front_matter", e.to_string()))
+    edited.map_err(|e| AppError::new(ErrorKind::FrontMatter, e.to_string()))
 }
 
 #[tauri::command]
 pub fn new_post(state: State<'_, AppState>, title: String) -> Result<PostText> {
     let open = state.open_blog()?;
     let bundle = state.store.settings().new_post_as_bundle;
-    let today = jiff::ZonedDateTime::now().date();
-    let config = open.blog().config.clone();
-    let made = author::new_post::new_post(&open.root, &config, &title, bundle, today, open.watch.own_writes())?;
+    let made = open.session.new_post(&title, bundle, jiff::ZonedDateTime::now().date())?;
     Ok(PostText { path: view::path_text(&made.path), version: version_of(made.text.as_bytes()), text: made.text })
 }
 
@@ -209,12 +190,7 @@ pub fn new_post(state: State<'_, AppState>, title: String) -> Result<PostText> {
 pub fn rename_post(state: State<'_, AppState>, path: String, slug: String) -> Result<PostText> {
     let open = state.open_blog()?;
     let file = open.inside(&path)?;
-    let moved = author::rename::rename_post(&open.root, &file, &slug, open.watch.own_writes())?;
-    let text = open.unsaved.lock().expect("unsaved").get(&file).cloned();
-    open.saved(&file);
-    if let Some(text) = text {
-        open.unsaved.lock().expect("unsaved").insert(moved.path.clone(), text);
-    }
+    let moved = open.session.rename_post(&file, &slug)?;
     Ok(PostText { path: view::path_text(&moved.path), version: version_of(moved.text.as_bytes()), text: moved.text })
 }
 
@@ -222,9 +198,7 @@ pub fn rename_post(state: State<'_, AppState>, path: String, slug: String) -> Re
 pub fn delete_post(state: State<'_, AppState>, path: String) -> Result<String> {
     let open = state.open_blog()?;
     let file = open.inside(&path)?;
-    let said = author::trash::trash_post(&open.root, &file, state.trash)?;
-    open.saved(&file);
-    Ok(said)
+    Ok(open.session.delete_post(&file, state.trash)?)
 }
 
 #[tauri::command]
@@ -236,10 +210,10 @@ pub async fn insert_image<R: Runtime>(
     let open = state.open_blog()?;
     let post = open.inside(&post)?;
     let Some(source) = state.dialogs.pick_image(&window).await else { return Ok(None) };
-    let bytes =
-        std::fs::read(&source).map_err(|e| AppError::new("io", format!("cannot read `{}`: {e}", source.display())))?;
+    let bytes = hanji::read_bytes(&source)
+        .map_err(|e| AppError::new(ErrorKind::Io, format!("cannot read `{}`: {e}", source.display())))?;
     let name = source.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    Ok(Some(author::image::add_image(&open.root, &post, &name, &bytes, open.watch.own_writes())?))
+    Ok(Some(open.session.add_image(&post, &name, &bytes)?))
 }
 
 #[tauri::command]
@@ -248,35 +222,31 @@ pub fn save_image(state: State<'_, AppState>, post: String, name: String, bytes:
     let post = open.inside(&post)?;
     // Only the name's last part counts: a pasted file names no folder.
     let name = name.rsplit(['/', '\\']).next().unwrap_or_default();
-    Ok(author::image::add_image(&open.root, &post, name, &bytes, open.watch.own_writes())?)
+    Ok(open.session.add_image(&post, name, &bytes)?)
+}
+
+/// The core's slugs of tag names, in their order (the UI makes none itself).
+#[tauri::command]
+pub fn tag_slugs(names: Vec<String>) -> Vec<String> {
+    names.iter().map(|name| hanji::tag_slug(name)).collect()
 }
 
 #[tauri::command]
 pub fn plan_retag(state: State<'_, AppState>, from: String, to: String) -> Result<RetagPlan> {
-    let open = state.open_blog()?;
-    let plan = retag::plan_retag(&open.blog().library, &from, &to)?;
-    Ok(RetagPlan { from: plan.from, to: plan.to, merge: plan.merge, files: view::paths(&plan.files) })
+    let plan = state.open_blog()?.session.plan_retag(&from, &to)?;
+    let to_slug = hanji::tag_slug(&plan.to);
+    Ok(RetagPlan { from: plan.from, to: plan.to, to_slug, merge: plan.merge, files: view::paths(&plan.files) })
 }
 
 #[tauri::command]
 pub fn retag(state: State<'_, AppState>, from: String, to: String) -> Result<RetagDone> {
-    let open = state.open_blog()?;
-    let plan = retag::plan_retag(&open.blog().library, &from, &to)?;
-    let batch = retag::retag(&open.root, &plan, open.watch.own_writes())?;
-    let files: Vec<String> = batch.files.iter().map(|(path, _, _)| view::path_text(path)).collect();
-    let mut retags = open.retags.lock().expect("retags");
-    retags.push(batch);
-    Ok(RetagDone { batch: retags.len() - 1, files })
+    let (batch, files) = state.open_blog()?.session.retag(&from, &to)?;
+    Ok(RetagDone { batch, files: view::paths(&files) })
 }
 
 #[tauri::command]
 pub fn undo_retag(state: State<'_, AppState>, batch: usize) -> Result<Vec<String>> {
-    let open = state.open_blog()?;
-    let retags = open.retags.lock().expect("retags");
-    let batch =
-        retags.get(batch).ok_or_else(|| AppError::new("invalid", "that tag rename cannot be undone any more"))?;
-    let restored = retag::undo_retag(&open.root, batch, open.watch.own_writes())?;
-    Ok(view::paths(&restored))
+    Ok(view::paths(&state.open_blog()?.session.undo_retag(batch)?))
 }
 
 #[tauri::command]
@@ -299,7 +269,7 @@ pub async fn export_blog<R: Runtime>(
         move || export_to(&open, &out, &progress)
     })
     .await
-    .map_err(|e| AppError::new("io", format!("the export stopped: {e}")))??;
+    .map_err(|e| AppError::new(ErrorKind::Io, format!("the export stopped: {e}")))??;
     *state.exported.lock().expect("exported") = Some(PathBuf::from(&summary.out));
     Ok(Some(summary))
 }
@@ -314,11 +284,9 @@ fn export_to(open: &Arc<OpenBlog>, out: &Path, progress: &Channel<ExportProgress
             let _ = progress.send(ExportProgress { done, total });
         }
     };
-    let blog = open.blog();
-    let summary = export::export(&blog, out, false, &report).map_err(|error| match error {
-        ExportError::Refused { message, hint } => AppError::new("invalid", format!("{message} ({hint})")),
-        error => AppError::new("io", error.to_string()),
-    })?;
+    let blog = open.session.blog();
+    let options = ExportOptions { force: false, cache_dir: hanji::cache_dir() };
+    let summary = hanji::export(&blog, out, &options, &report)?;
     let out = std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf());
     let line = summary.line(&out);
     let message = format!("{}{}", line[..1].to_uppercase(), &line[1..]);
@@ -339,22 +307,15 @@ pub fn show_folder(state: State<'_, AppState>, path: String) -> Result<()> {
     let exported = state.exported.lock().expect("exported").clone();
     match exported {
         Some(folder) if folder == Path::new(&path) => {
-            opener::open(&folder).map_err(|e| AppError::new("io", format!("cannot show the folder: {e}")))
+            opener::open(&folder).map_err(|e| AppError::new(ErrorKind::Io, format!("cannot show the folder: {e}")))
         }
-        _ => Err(AppError::new("invalid", "only the folder of the last export can be shown").at(path)),
+        _ => Err(AppError::new(ErrorKind::Invalid, "only the folder of the last export can be shown").at(path)),
     }
 }
 
 #[tauri::command]
 pub fn search_text(state: State<'_, AppState>, query: String) -> Result<Vec<String>> {
-    let open = state.open_blog()?;
-    let query = query.trim().to_lowercase();
-    if query.is_empty() {
-        return Ok(Vec::new());
-    }
-    let blog = open.blog();
-    let found = blog.library.posts().filter(|p| p.source().to_lowercase().contains(&query));
-    Ok(found.map(|p| view::path_text(&p.path)).collect())
+    Ok(view::paths(&state.open_blog()?.session.search(&query)))
 }
 
 #[tauri::command]

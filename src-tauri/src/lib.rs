@@ -16,8 +16,7 @@ use std::path::PathBuf;
 use tauri::{Manager, Runtime};
 
 use dialogs::Dialogs;
-use hanji::author::journal::Journal;
-use hanji::author::trash::TrashCan;
+use hanji::{Journal, TrashCan};
 use state::AppState;
 use store::Store;
 
@@ -44,6 +43,7 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, state: AppState) -> tauri::Bu
             commands::delete_post,
             commands::insert_image,
             commands::save_image,
+            commands::tag_slugs,
             commands::plan_retag,
             commands::retag,
             commands::undo_retag,

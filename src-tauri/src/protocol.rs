@@ -1,5 +1,5 @@
-//! The `preview:` protocol: the preview iframe's pages, rendered by the core
-//! from the open blog with the author's unsaved texts over the saved ones.
+//! The `preview:` protocol: the preview iframe's pages, answered by the open
+//! blog's session (the author's unsaved texts over the saved ones).
 //! Every answer carries a CSP that runs no script at all, so HTML in a post
 //! cannot reach the app; the iframe is sandboxed as well.
 
@@ -7,12 +7,9 @@ use std::borrow::Cow;
 
 use tauri::http::{Request, Response, header};
 
-use hanji::links::percent_decode;
-use hanji::preview::Target;
-use hanji::preview::{self, Answer};
-use hanji::site::Page;
+use hanji::Answer;
 
-use crate::state::{AppState, PREVIEW};
+use crate::state::AppState;
 
 pub const SCHEME: &str = "preview";
 
@@ -35,46 +32,19 @@ pub fn stays_in_app(url: &tauri::Url) -> bool {
 }
 
 pub fn respond(state: &AppState, request: &Request<Vec<u8>>) -> Response<Cow<'static, [u8]>> {
-    let site_path = percent_decode(request.uri().path().trim_start_matches('/'));
+    let site_path = hanji::percent_decode(request.uri().path().trim_start_matches('/'));
     let answer = match state.open_blog() {
-        Ok(open) => {
-            let last = open.last_preview.lock().expect("preview").clone();
-            match last {
-                Some((path, html)) if path == site_path => Answer {
-                    status: 200,
-                    content_type: preview::content_type(&path),
-                    body: html.into_bytes(),
-                    location: None,
-                },
-                _ => {
-                    let saved = open.blog();
-                    let theme = open.theme();
-                    let routes = open.saved_routes(&saved, &theme);
-                    let unsaved = open.unsaved.lock().expect("unsaved").clone();
-                    let page = |path: &str| {
-                        !matches!(routes.get(path), Some(Target::Asset(_)) | Some(Target::Page(Page::Style)))
-                    };
-                    if unsaved.is_empty() || !page(&site_path) {
-                        // A file, the style, or no unsaved text: the saved blog answers.
-                        preview::answer(&saved, &theme, &routes, &site_path, PREVIEW)
-                    } else {
-                        let blog = preview::with_unsaved(&saved, &unsaved);
-                        let routes = preview::routes(&blog, &theme, PREVIEW);
-                        preview::answer(&blog, &theme, &routes, &site_path, PREVIEW)
-                    }
-                }
-            }
-        }
+        Ok(open) => open.session.answer(&site_path),
         Err(error) => Answer {
             status: 503,
-            content_type: preview::content_type("a.txt"),
+            content_type: hanji::content_type("a.txt"),
             body: error.message.into_bytes(),
             location: None,
         },
     };
     let html = answer.is_html();
     let body = match html {
-        true => preview::links_out_in_new_windows(&String::from_utf8_lossy(&answer.body)).into_bytes(),
+        true => hanji::links_out_in_new_windows(&String::from_utf8_lossy(&answer.body)).into_bytes(),
         false => answer.body,
     };
     let mut response = Response::builder()

@@ -1,7 +1,6 @@
 //! What the app remembers between runs, in its own config folder (never in
 //! the blog): the settings and the blogs opened lately, newest first.
 
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -32,7 +31,7 @@ impl Store {
         // A missing or unreadable file starts afresh: it holds no writing.
         let remembered = file
             .as_deref()
-            .and_then(|f| fs::read(f).ok())
+            .and_then(|f| hanji::read_bytes(f).ok())
             .and_then(|bytes| serde_json::from_slice(&bytes).ok())
             .unwrap_or_default();
         Store { file, remembered: Mutex::new(remembered) }
@@ -65,7 +64,7 @@ impl Store {
         if let Some(file) = &self.file {
             let bytes = serde_json::to_vec_pretty(&*remembered).expect("settings as JSON");
             // Losing a setting is not losing writing: a failure is only logged.
-            if let Err(e) = hanji::author::write_atomically(file, &bytes) {
+            if let Err(e) = hanji::write_atomically(file, &bytes) {
                 eprintln!("hanji: cannot remember settings in {}: {e}", file.display());
             }
         }

@@ -1,45 +1,54 @@
-//! What the UI is sent: the open blog as its sidebar and status bar show it,
-//! post texts, previews and watch updates. Mirrors `ui/src/lib/types.ts`.
+//! What crosses to the UI and back: the open blog as its sidebar and status
+//! bar show it, post texts, previews, watch updates, settings and the one
+//! error every command returns. The UI's types are generated from these
+//! (`ui/src/lib/ipc.ts`, see `tests/ipc.rs`); defaults live here only.
 
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
-use hanji::diagnostics::Diagnostic;
-use hanji::load::Blog;
-use hanji::preview::Fields;
-use hanji::watch::{ChangeSet, WatchState};
+use hanji::{Blog, ChangeSet, Diagnostic, Fields, WatchState};
 
 fn text_of(path: &std::path::Path) -> String {
     path.to_string_lossy().replace('\\', "/")
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct PostItem {
     pub path: String,
     pub slug: String,
     pub title: String,
+    /// `YYYY-MM-DD`, or null for an undated post.
     pub date: Option<String>,
     pub tags: Vec<String>,
+    /// The core's slug of each of `tags`, in the same order.
+    pub tag_slugs: Vec<String>,
     pub draft: bool,
+    /// The post has an error: listed, never published.
     pub has_errors: bool,
     pub summary: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TagItem {
     pub slug: String,
     pub name: String,
+    /// Published posts with this tag.
     pub count: usize,
+    /// Drafts with this tag (not in `count`).
     pub draft_count: usize,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct BlogView {
+    /// The blog folder, absolute.
     pub root: String,
     pub title: String,
+    /// Newest first; drafts and posts with errors included.
     pub posts: Vec<PostItem>,
+    /// Most used first; includes draft-only tags.
     pub tags: Vec<TagItem>,
     pub problems: Vec<Diagnostic>,
     pub watch: WatchState,
@@ -58,6 +67,7 @@ impl BlogView {
                 title: post.title.clone(),
                 date: post.date.map(|d| d.date.to_string()),
                 tags: post.tags.clone(),
+                tag_slugs: post.tag_slugs().collect(),
                 draft: post.draft,
                 has_errors: post.has_errors,
                 summary: post.summary.clone(),
@@ -81,11 +91,14 @@ impl BlogView {
     }
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Settings {
     pub autosave: bool,
+    /// Idle time before an autosave.
+    #[ts(type = "number")]
     pub autosave_delay_ms: u64,
+    /// New posts as `posts/<slug>/index.md` instead of `posts/<slug>.md`.
     pub new_post_as_bundle: bool,
 }
 
@@ -95,16 +108,19 @@ impl Default for Settings {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct StartInfo {
     pub blog: Option<BlogView>,
     pub recent: Vec<String>,
+    /// Always present, with the defaults above filled in.
     pub settings: Settings,
-    pub error: Option<crate::error::AppError>,
+    /// Why no blog could be opened, if none was.
+    pub error: Option<AppError>,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+/// A post's text as it is on disk; `version` names those bytes (for conflicts).
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
 pub struct PostText {
     pub path: String,
     pub text: String,
@@ -112,26 +128,29 @@ pub struct PostText {
 }
 
 /// Unsaved text kept by the journal, with the saved file beside it.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Recovered {
     pub path: String,
     pub text: String,
     /// Seconds since 1970.
+    #[ts(type = "number")]
     pub kept_at: i64,
     /// The file as it is on disk now; None if it is gone (or was never saved).
     pub saved: Option<PostText>,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
 pub struct Saved {
     pub path: String,
     pub version: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// The live preview of one post, rendered from its unsaved text.
+#[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Preview {
+    /// The post page in the `preview:` protocol; add `#hanji-line-N` to scroll to a source line.
     pub url: String,
     pub fields: Fields,
     pub words: usize,
@@ -139,27 +158,30 @@ pub struct Preview {
     pub problems: Vec<Diagnostic>,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
 pub struct FileChange {
     pub path: String,
+    /// False when the change is the app's own doing coming back (a save, a delete).
     pub external: bool,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
 pub struct Renamed {
     pub from: String,
     pub to: String,
+    /// False for the app's own renames.
+    pub external: bool,
 }
 
 /// A change on disk, as `watch` streams it to the UI.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum WatchUpdate {
     Changed {
         blog: Box<BlogView>,
         added: Vec<FileChange>,
         changed: Vec<FileChange>,
-        removed: Vec<String>,
+        removed: Vec<FileChange>,
         renamed: Vec<Renamed>,
     },
     Gone {
@@ -175,48 +197,102 @@ pub enum WatchUpdate {
 
 impl WatchUpdate {
     pub fn changed(set: &ChangeSet, blog: BlogView) -> Self {
-        let files = |changes: &[hanji::watch::FileChange]| {
+        let files = |changes: &[hanji::FileChange]| {
             changes.iter().map(|c| FileChange { path: text_of(&c.path), external: c.external }).collect()
         };
+        let renamed = set
+            .renamed
+            .iter()
+            .map(|r| Renamed { from: text_of(&r.from), to: text_of(&r.to), external: r.external })
+            .collect();
         WatchUpdate::Changed {
             blog: Box::new(blog),
             added: files(&set.added),
             changed: files(&set.changed),
-            removed: set.removed.iter().map(|p| text_of(p)).collect(),
-            renamed: set.renamed.iter().map(|r| Renamed { from: text_of(&r.from), to: text_of(&r.to) }).collect(),
+            removed: files(&set.removed),
+            renamed,
         }
     }
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+/// What renaming (or merging, when `to` exists) a tag will change.
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
+#[serde(rename_all = "camelCase")]
 pub struct RetagPlan {
     pub from: String,
     pub to: String,
+    /// The core's slug of `to`: the tag filter follows the renamed tag there.
+    pub to_slug: String,
+    /// `to` is already a tag: the two become one.
     pub merge: bool,
     pub files: Vec<String>,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
 pub struct RetagDone {
+    /// Pass to `undo_retag` to put every file back.
     pub batch: usize,
     pub files: Vec<String>,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
 pub struct ExportProgress {
     pub done: usize,
     pub total: usize,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 pub struct ExportSummary {
+    /// The folder written, absolute.
     pub out: String,
     pub written: usize,
     pub unchanged: usize,
     pub removed: usize,
+    /// Posts left out because they have errors.
     pub skipped: usize,
+    /// One line for the author, like the command line's.
     pub message: String,
     pub problems: Vec<Diagnostic>,
+}
+
+/// What went wrong, for the UI to react to.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    OutsideBlog,
+    Conflict,
+    NotFound,
+    Exists,
+    Io,
+    Invalid,
+    NoBlog,
+    FrontMatter,
+}
+
+/// Every command fails with this. A `conflict` carries the file as it is now on disk.
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
+pub struct AppError {
+    pub kind: ErrorKind,
+    pub message: String,
+    pub path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub theirs: Option<Box<PostText>>,
+}
+
+impl AppError {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        AppError { kind, message: message.into(), path: None, theirs: None }
+    }
+
+    pub fn at(mut self, path: impl Into<String>) -> Self {
+        self.path = Some(path.into());
+        self
+    }
+
+    pub fn no_blog() -> Self {
+        AppError::new(ErrorKind::NoBlog, "no blog is open: open a blog folder first")
+    }
 }
 
 pub fn paths(paths: &[std::path::PathBuf]) -> Vec<String> {
@@ -225,4 +301,43 @@ pub fn paths(paths: &[std::path::PathBuf]) -> Vec<String> {
 
 pub fn path_text(path: &std::path::Path) -> String {
     text_of(path)
+}
+
+/// Every type above, as TypeScript, in the order the UI's `ipc.ts` holds them.
+pub fn typescript() -> String {
+    let cfg = ts_rs::Config::default();
+    let declarations = [
+        hanji::Severity::decl(&cfg),
+        Diagnostic::decl(&cfg),
+        WatchState::decl(&cfg),
+        Fields::decl(&cfg),
+        PostItem::decl(&cfg),
+        TagItem::decl(&cfg),
+        BlogView::decl(&cfg),
+        Settings::decl(&cfg),
+        StartInfo::decl(&cfg),
+        PostText::decl(&cfg),
+        Recovered::decl(&cfg),
+        Saved::decl(&cfg),
+        Preview::decl(&cfg),
+        FileChange::decl(&cfg),
+        Renamed::decl(&cfg),
+        WatchUpdate::decl(&cfg),
+        RetagPlan::decl(&cfg),
+        RetagDone::decl(&cfg),
+        ExportProgress::decl(&cfg),
+        ExportSummary::decl(&cfg),
+        ErrorKind::decl(&cfg),
+        AppError::decl(&cfg),
+    ];
+    let mut text = String::from(
+        "// Generated from src-tauri/src/view.rs by `cargo test -p hanji-app --test ipc` with\n\
+         // HANJI_WRITE_IPC=1; do not edit. The UI imports these through types.ts.\n",
+    );
+    for declaration in declarations {
+        text.push_str("\nexport ");
+        text.push_str(&declaration);
+        text.push('\n');
+    }
+    text
 }

@@ -11,8 +11,8 @@ use tauri::test::{INVOKE_KEY, MockRuntime, mock_builder, mock_context, noop_asse
 use tauri::webview::InvokeRequest;
 use tauri::{Manager, WebviewWindow, WebviewWindowBuilder};
 
-use hanji::author::journal::Journal;
-use hanji::author::trash::TrashCan;
+use hanji::Journal;
+use hanji::TrashCan;
 use hanji_app::dialogs::Dialogs;
 use hanji_app::state::AppState;
 use hanji_app::store::Store;
@@ -125,7 +125,7 @@ fn unsaved_text_is_kept_in_the_journal_and_offered_after_a_crash() {
             json!({ "path": "posts/fp8-training-notes.md", "text": app.read("posts/fp8-training-notes.md") }),
         );
         app.ok("preview", json!({ "path": POST, "text": mine }));
-        app.app.state::<AppState>().open_blog().unwrap().flush_journal();
+        app.app.state::<AppState>().open_blog().unwrap().session.flush_journal();
         // The app ends here without saving, as a crash would end it.
     }
     let app = app_on(&root, None, Some(journal.path())).started();

@@ -491,5 +491,5 @@ fn stale_asset(stale: &mut StalePages, config: &Config, library: &Library, asset
 /// (said so before) and wrote `to` (found as its own).
 fn external_move(own: &OwnWrites, from: &Path, to: &FileChange) -> bool {
     let removed_by_hanji = own.recognise_removal(from);
-    !(removed_by_hanji && !to.external)
+    !removed_by_hanji || to.external
 }

@@ -68,6 +68,7 @@ pub enum Update {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum WatchState {
     /// The system reports changes as they happen.

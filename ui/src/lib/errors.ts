@@ -12,7 +12,6 @@ const KINDS: ErrorKind[] = [
   "invalid",
   "no_blog",
   "front_matter",
-  "cancelled",
 ];
 
 export function asAppError(error: unknown): AppError {
@@ -23,7 +22,7 @@ export function asAppError(error: unknown): AppError {
       kind,
       message: String(e.message),
       path: typeof e.path === "string" ? e.path : null,
-      theirs: e.theirs ?? null,
+      ...(e.theirs ? { theirs: e.theirs } : {}),
     };
   }
   return { kind: "io", message: String(error), path: null };

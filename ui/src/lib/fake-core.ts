@@ -59,7 +59,7 @@ const conflict = (path: string, theirs: PostText | null): AppError => ({
   kind: "conflict",
   message: `${path} changed on disk`,
   path,
-  theirs,
+  ...(theirs ? { theirs } : {}),
 });
 
 /** The blog folder and its core. */

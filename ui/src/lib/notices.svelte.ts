@@ -47,11 +47,9 @@ export class Notices {
     if (kind === "info") setTimeout(() => this.dismiss(id), action ? ACTION_TOAST_MS : INFO_TOAST_MS);
   }
 
-  /** Any rejection of a command, as an error toast; a cancelled dialog is no news. */
+  /** Any rejection of a command, as an error toast. */
   notifyError(error: unknown): void {
-    const e = asAppError(error);
-    if (e.kind === "cancelled") return;
-    this.notify(errorText(e), "error");
+    this.notify(errorText(asAppError(error)), "error");
   }
 
   dismiss(id: number): void {

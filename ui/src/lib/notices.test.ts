@@ -15,7 +15,6 @@ it("lets notices go by themselves, later when they offer an action; errors stay"
   notices.notify("Saved the export.");
   notices.notify("Renamed.", "info", { label: "Undo", run: () => {} });
   notices.notifyError({ kind: "io", message: "disk full", path: "posts/a.md" });
-  notices.notifyError({ kind: "cancelled", message: "no folder chosen", path: null });
   expect(notices.toasts.map((t) => t.message)).toEqual(["Saved the export.", "Renamed.", "disk full (posts/a.md)"]);
   await vi.advanceTimersByTimeAsync(6000);
   expect(notices.toasts.map((t) => t.message)).toEqual(["Renamed.", "disk full (posts/a.md)"]);

@@ -283,7 +283,7 @@ export class OpenPosts {
     } catch (raw) {
       const error = asAppError(raw);
       if (error.kind === "conflict" && !error.theirs) {
-        error.theirs = await this.api.readPost(path).catch(() => null);
+        error.theirs = await this.api.readPost(path).catch(() => undefined);
       }
       const now = this.statuses[path];
       if (now) this.setStatus(saveFailed(now, error));

@@ -1,0 +1,83 @@
+//! One test per bug fixed, named for what went wrong, each failing before
+//! its fix. Add the next one at the end.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use hanji::{Session, SessionOptions};
+
+use crate::{BlogTest, export, files, read};
+
+fn session(blog: &BlogTest) -> Arc<Session> {
+    Session::open(blog.path(), SessionOptions::default(), |_, _| {}).unwrap()
+}
+
+/// The UI made tag slugs of its own (`CUDA²` → `cuda²`) while the core's is
+/// `cuda`, so a click on that tag showed none of its posts. The UI now takes
+/// every slug from the core: each post's tag slugs are the tag list's.
+#[test]
+fn a_tag_with_a_superscript_lists_its_posts() {
+    let blog = BlogTest::empty()
+        .write("posts/a.md", "---\ntitle: A\ntags: [CUDA², 분산 학습, C++]\n---\n")
+        .write("posts/b.md", "---\ntitle: B\ntags: [cuda²]\n---\n");
+    let loaded = blog.load();
+    let tags = loaded.library.tags(true);
+    let cuda = tags.iter().find(|t| t.name == "CUDA²" || t.name == "cuda²").expect("the tag is listed");
+    assert_eq!(cuda.slug, hanji::tag_slug("CUDA²"));
+    let with_it: Vec<&str> = loaded
+        .library
+        .posts()
+        .filter(|post| post.tag_slugs().any(|slug| slug == cuda.slug))
+        .map(|post| post.title.as_str())
+        .collect();
+    assert_eq!(with_it.len(), 2, "both posts are found by the listed slug: {with_it:?}");
+    for tag in &tags {
+        assert!(loaded.library.posts().any(|p| p.tag_slugs().any(|s| s == tag.slug)), "{} has posts", tag.name);
+    }
+}
+
+/// Renaming `_posts/2026-07-17-a.md` wrote `_posts/<slug>.md`: the date in the
+/// name, which is the post's date in Jekyll, was lost.
+#[test]
+fn renaming_a_jekyll_post_keeps_the_date_in_its_name() {
+    let blog = BlogTest::empty()
+        .write("_config.yml", "title: J\n")
+        .write("_posts/2026-07-17-a.md", "---\ntitle: A\n---\nBody.\n");
+    let moved = session(&blog).rename_post(Path::new("_posts/2026-07-17-a.md"), "second-name").unwrap();
+    assert_eq!(moved.path, Path::new("_posts/2026-07-17-second-name.md"));
+    assert_eq!(read(blog.path().join(&moved.path)), "---\ntitle: A\n---\nBody.\n");
+    assert!(!blog.path().join("_posts/2026-07-17-a.md").exists());
+    let post = blog.load().library.post(&moved.path).cloned().expect("still a post");
+    assert_eq!(post.date.map(|d| d.date.to_string()).as_deref(), Some("2026-07-17"));
+    assert_eq!(post.slug, "second-name");
+}
+
+/// Renaming an `.mdx` post of a tailwind-nextjs starter blog failed with
+/// "there is no post": only `.md` files were taken for posts.
+#[test]
+fn renaming_an_mdx_post_keeps_its_extension() {
+    let blog = BlogTest::fixture("layouts/next-starter");
+    let moved = session(&blog).rename_post(Path::new("data/blog/nccl-intro.mdx"), "nccl").unwrap();
+    assert_eq!(moved.path, Path::new("data/blog/nccl.mdx"));
+    assert!(blog.load().library.post(Path::new("data/blog/nccl.mdx")).is_some());
+}
+
+/// An image pasted into a single-file post of a Jekyll or Next starter blog
+/// went to `static/images/`, which those layouts never publish.
+#[test]
+fn an_image_added_to_a_post_is_where_the_layout_publishes_it() {
+    for (fixture, post, folder, published) in [
+        ("layouts/jekyll", "_posts/2026-01-15-notes-on-rust.md", "assets/images", "assets/images/chart.png"),
+        ("layouts/next-starter", "data/blog/nccl-intro.mdx", "public/static/images", "static/images/chart.png"),
+    ] {
+        let blog = BlogTest::fixture(fixture);
+        let markdown = session(&blog).add_image(Path::new(post), "chart.png", b"\x89PNG chart").unwrap();
+        assert!(blog.path().join(folder).join("chart.png").is_file(), "{fixture}: in {folder}");
+        assert!(!blog.path().join("static/images/chart.png").exists(), "{fixture}: not in static/");
+        assert!(markdown.starts_with("![chart](") && markdown.ends_with("/chart.png)"), "{markdown}");
+        let out = tempfile::tempdir().unwrap();
+        let site = out.path().join("site");
+        export(&blog, &site, &[]);
+        assert!(files(&site).contains(&published.to_string()), "{fixture}: {published} is published");
+    }
+}

@@ -1,0 +1,150 @@
+// Generated from src-tauri/src/view.rs by `cargo test -p hanji-app --test ipc` with
+// HANJI_WRITE_IPC=1; do not edit. The UI imports these through types.ts.
+
+export type Severity = "error" | "warning";
+
+export type Diagnostic = { path: string, line: number, column: number, severity: Severity, message: string, hint: string | null, };
+
+export type WatchState = "watching" | "polling" | "gone";
+
+export type Fields = { title: string | null, 
+/**
+ * `YYYY-MM-DD`.
+ */
+date: string | null, tags: Array<string>, summary: string | null, draft: boolean, 
+/**
+ * Why the front matter cannot be read (the form cannot edit it then).
+ */
+error: Diagnostic | null, };
+
+export type PostItem = { path: string, slug: string, title: string, 
+/**
+ * `YYYY-MM-DD`, or null for an undated post.
+ */
+date: string | null, tags: Array<string>, 
+/**
+ * The core's slug of each of `tags`, in the same order.
+ */
+tagSlugs: Array<string>, draft: boolean, 
+/**
+ * The post has an error: listed, never published.
+ */
+hasErrors: boolean, summary: string | null, };
+
+export type TagItem = { slug: string, name: string, 
+/**
+ * Published posts with this tag.
+ */
+count: number, 
+/**
+ * Drafts with this tag (not in `count`).
+ */
+draftCount: number, };
+
+export type BlogView = { 
+/**
+ * The blog folder, absolute.
+ */
+root: string, title: string, 
+/**
+ * Newest first; drafts and posts with errors included.
+ */
+posts: Array<PostItem>, 
+/**
+ * Most used first; includes draft-only tags.
+ */
+tags: Array<TagItem>, problems: Array<Diagnostic>, watch: WatchState, 
+/**
+ * Another tool's blog, as detected: `detected a Hugo blog (hugo.toml): posts in content/posts`.
+ */
+layout: string | null, };
+
+export type Settings = { autosave: boolean, 
+/**
+ * Idle time before an autosave.
+ */
+autosaveDelayMs: number, 
+/**
+ * New posts as `posts/<slug>/index.md` instead of `posts/<slug>.md`.
+ */
+newPostAsBundle: boolean, };
+
+export type StartInfo = { blog: BlogView | null, recent: Array<string>, 
+/**
+ * Always present, with the defaults above filled in.
+ */
+settings: Settings, 
+/**
+ * Why no blog could be opened, if none was.
+ */
+error: AppError | null, };
+
+export type PostText = { path: string, text: string, version: string, };
+
+export type Recovered = { path: string, text: string, 
+/**
+ * Seconds since 1970.
+ */
+keptAt: number, 
+/**
+ * The file as it is on disk now; None if it is gone (or was never saved).
+ */
+saved: PostText | null, };
+
+export type Saved = { path: string, version: string, };
+
+export type Preview = { 
+/**
+ * The post page in the `preview:` protocol; add `#hanji-line-N` to scroll to a source line.
+ */
+url: string, fields: Fields, words: number, readingMinutes: number, problems: Array<Diagnostic>, };
+
+export type FileChange = { path: string, 
+/**
+ * False when the change is the app's own doing coming back (a save, a delete).
+ */
+external: boolean, };
+
+export type Renamed = { from: string, to: string, 
+/**
+ * False for the app's own renames.
+ */
+external: boolean, };
+
+export type WatchUpdate = { "kind": "changed", blog: BlogView, added: Array<FileChange>, changed: Array<FileChange>, removed: Array<FileChange>, renamed: Array<Renamed>, } | { "kind": "gone", message: string, } | { "kind": "back", message: string, } | { "kind": "notice", message: string, };
+
+export type RetagPlan = { from: string, to: string, 
+/**
+ * The core's slug of `to`: the tag filter follows the renamed tag there.
+ */
+toSlug: string, 
+/**
+ * `to` is already a tag: the two become one.
+ */
+merge: boolean, files: Array<string>, };
+
+export type RetagDone = { 
+/**
+ * Pass to `undo_retag` to put every file back.
+ */
+batch: number, files: Array<string>, };
+
+export type ExportProgress = { done: number, total: number, };
+
+export type ExportSummary = { 
+/**
+ * The folder written, absolute.
+ */
+out: string, written: number, unchanged: number, removed: number, 
+/**
+ * Posts left out because they have errors.
+ */
+skipped: number, 
+/**
+ * One line for the author, like the command line's.
+ */
+message: string, problems: Array<Diagnostic>, };
+
+export type ErrorKind = "outside_blog" | "conflict" | "not_found" | "exists" | "io" | "invalid" | "no_blog" | "front_matter";
+
+export type AppError = { kind: ErrorKind, message: string, path: string | null, theirs?: PostText, };
