@@ -60,7 +60,7 @@ export const renamePost = (path: string, slug: string) => invoke<PostText>("rena
 /** Moves the post (its folder, for a bundle) to the trash; says where. */
 export const deletePost = (path: string) => invoke<string>("delete_post", { path });
 
-/** Asks for an image, copies it beside the post or into `static/images/`; the Markdown to insert, or null. */
+/** Asks for an image, copies it beside a bundle post or into the images folder the blog publishes; the Markdown to insert, or null. */
 export const insertImage = (post: string) => invoke<string | null>("insert_image", { post });
 
 /** A pasted or dropped image: writes its bytes like `insertImage`; the Markdown to insert. */
