@@ -9,7 +9,8 @@ pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
     (line, before[line_start..].chars().count() + 1)
 }
 
-fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+/// The start of the character at byte `offset` (the offset itself on a boundary).
+pub fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
     while !text.is_char_boundary(offset) {
         offset -= 1;
     }

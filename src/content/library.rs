@@ -319,6 +319,12 @@ fn slug_clash(slug: &str, paths: &BTreeSet<PathBuf>, path: &Path) -> Diagnostic 
         .with_hint("give one of them another `slug:` in its front matter, or rename its file")
 }
 
+/// A library of posts given as (path, text), for tests.
+#[cfg(test)]
+pub(crate) fn of_texts(files: &[(&str, &str)]) -> Library {
+    Library::from_parsed(TagTitle::Capitalize, files.iter().map(|(p, t)| Post::parse(Path::new(p), t)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -328,7 +334,7 @@ mod tests {
     }
 
     fn library(files: &[(&str, &str)]) -> Library {
-        Library::from_parsed(TagTitle::Capitalize, files.iter().map(|(p, t)| parsed(p, t)))
+        of_texts(files)
     }
 
     fn names(tags: &[Tag]) -> Vec<String> {

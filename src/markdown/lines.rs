@@ -4,6 +4,8 @@
 //! lines and without problems never builds it) and searched by bisection, so a
 //! long post costs one pass over its bytes, not one per block.
 
+use crate::text::floor_char_boundary;
+
 pub(super) struct LineIndex<'a> {
     text: &'a str,
     first_line: usize,
@@ -52,13 +54,6 @@ impl<'a> LineIndex<'a> {
         let index = starts.partition_point(|&start| start <= offset) - 1;
         (index, starts[index])
     }
-}
-
-fn floor_char_boundary(text: &str, mut index: usize) -> usize {
-    while !text.is_char_boundary(index) {
-        index -= 1;
-    }
-    index
 }
 
 #[cfg(test)]

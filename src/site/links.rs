@@ -131,12 +131,7 @@ mod tests {
         assert_eq!(normalize(Path::new("posts/../../etc/passwd")), None);
     }
 
-    fn library(files: &[(&str, &str)]) -> Library {
-        Library::from_parsed(
-            crate::config::TagTitle::Capitalize,
-            files.iter().map(|(p, t)| Post::parse(Path::new(p), t)),
-        )
-    }
+    use crate::content::library::of_texts as library;
 
     #[test]
     fn links_resolve_relative_to_the_page() {

@@ -176,12 +176,7 @@ impl Routes {
 mod tests {
     use super::*;
 
-    fn library(files: &[(&str, &str)]) -> Library {
-        Library::from_parsed(
-            crate::config::TagTitle::Capitalize,
-            files.iter().map(|(p, t)| Post::parse(Path::new(p), t)),
-        )
-    }
+    use crate::content::library::of_texts as library;
 
     #[test]
     fn pages_have_their_addresses() {
