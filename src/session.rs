@@ -107,8 +107,6 @@ impl Session {
         };
         let _ = shared.set(watch.blog().clone());
         rebuild(&built, &watch.blog().read().expect("blog lock"), site, true);
-        // Saves killed halfway (a crash) left their temp files: the posts are whole.
-        fs::clean_temp_files(root);
         let session = Arc::new(Session {
             root: root.to_path_buf(),
             watch,

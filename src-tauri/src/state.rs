@@ -85,6 +85,8 @@ impl OpenBlog {
                 }
             }
         };
+        // Saves killed halfway (a crash) left their temp files: the posts are whole.
+        hanji::clean_temp_files(root);
         let options = SessionOptions { site: PREVIEW, journal, ..SessionOptions::default() };
         let session = Session::open(root, options, on_update)
             .map_err(|e| AppError::new(ErrorKind::Io, e.to_string()).at(root.to_string_lossy().into_owned()))?;

@@ -304,3 +304,36 @@ fn export_writes_the_site_where_the_dialog_answers() {
     let error = app.call("show_folder", json!({ "path": "/" })).unwrap_err();
     assert_eq!(error["kind"], "invalid");
 }
+
+/// The UI made its own tag slugs (`CUDA²` → `cuda²`, the core's is `cuda`), so
+/// a click on the tag listed none of its posts: the core now sends each post's
+/// tag slugs, and the slugs of typed names, and the UI makes none.
+#[test]
+fn regression_a_tag_with_a_superscript_lists_its_posts() {
+    let app = app().started();
+    let slug = app.ok("tag_slugs", json!({ "names": ["CUDA²", "분산 학습"] }));
+    assert_eq!(slug, json!(["cuda", "분산-학습"]));
+    let text = app.read(POST).replacen("  - \"rdma\"\n", "  - \"rdma\"\n  - \"CUDA²\"\n", 1);
+    assert!(text.contains("CUDA²"));
+    app.ok("save_post", json!({ "path": POST, "text": text, "version": null }));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let post = |blog: &Value| blog["posts"].as_array().unwrap().iter().find(|p| p["path"] == POST).unwrap().clone();
+    let blog = loop {
+        let blog = app.ok("start", json!({}))["blog"].clone();
+        if post(&blog)["tags"].as_array().unwrap().iter().any(|t| t == "CUDA²") {
+            break blog;
+        }
+        assert!(std::time::Instant::now() < deadline, "the watch never saw the new tag");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let tag = blog["tags"].as_array().unwrap().iter().find(|t| t["slug"] == "cuda").expect("the tag is listed").clone();
+    let listed: Vec<&Value> = blog["posts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|post| post["tagSlugs"].as_array().unwrap().contains(&tag["slug"]))
+        .collect();
+    assert!(listed.iter().any(|p| p["path"] == POST), "the post is found by the tag's slug");
+    let count = tag["count"].as_u64().unwrap() + tag["draftCount"].as_u64().unwrap();
+    assert_eq!(listed.len() as u64, count, "every post the tag counts, and no other");
+}
