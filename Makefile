@@ -80,10 +80,12 @@ app-deps:
 	  { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q libwebkit2gtk-4.1-dev; }
 
 # The end-to-end tests' tools: a virtual display, the webview's WebDriver,
-# and tauri-driver between them.
+# and tauri-driver between them; a Korean font, so the window's screenshot
+# shows the sample blog's text.
 e2e-deps:
 	@command -v Xvfb >/dev/null && command -v xauth >/dev/null && command -v WebKitWebDriver >/dev/null || \
 	  { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q xvfb xauth webkit2gtk-driver; }
+	@fc-list 2>/dev/null | grep -qi nanum || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q fonts-nanum; }
 	@command -v tauri-driver >/dev/null || $(CARGO) install tauri-driver --version 2.1.0 --locked
 
 # What the tests need besides: the test of `hanji serve`'s live reload drives
