@@ -63,10 +63,13 @@ impl Slugger {
 }
 
 /// The slug of a tag as written: `분산 학습` → `분산-학습`. Tags that differ only
-/// in case or spacing share one.
+/// in case or spacing share one. A tag that github-slugger empties (`🦀`,
+/// `!!`) keeps its own characters, so that no tag is ever dropped: its
+/// address is percent-encoded like any other.
 pub fn tag_slug(tag: &str) -> String {
     let collapsed: Vec<&str> = tag.split_whitespace().collect();
-    slug(&collapsed.join(" "))
+    let slugged = slug(&collapsed.join(" "));
+    if slugged.trim_matches('-').is_empty() { collapsed.join("-").to_lowercase() } else { slugged }
 }
 
 #[cfg(test)]
@@ -75,6 +78,15 @@ mod tests {
 
     /// github-slugger's fixtures (test/fixtures.json), fed to one `Slugger` in order,
     /// as its own test does.
+    #[test]
+    fn tag_slugs_keep_every_tag() {
+        assert_eq!(tag_slug("분산  학습"), "분산-학습");
+        assert_eq!(tag_slug("CUDA²"), "cuda");
+        assert_eq!(tag_slug("🦀"), "🦀", "emptied by the slug rule: its own characters");
+        assert_eq!(tag_slug("!! ?!"), "!!-?!");
+        assert_eq!(tag_slug("  "), "");
+    }
+
     #[test]
     fn github_slugger_fixtures_in_sequence() {
         let cases = [

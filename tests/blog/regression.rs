@@ -81,3 +81,38 @@ fn an_image_added_to_a_post_is_where_the_layout_publishes_it() {
         assert!(files(&site).contains(&published.to_string()), "{fixture}: {published} is published");
     }
 }
+
+/// Jekyll posts whose `tags` is a list of lists (`- - Algorithm`, as some
+/// front matter tools write it) were refused, every one: the blog exported
+/// empty and `hanji tags` printed nothing. Jekyll reads the one list of items.
+#[test]
+fn tags_written_as_a_list_of_lists_are_the_list_of_their_items() {
+    let blog = BlogTest::empty()
+        .write("_config.yml", "title: J\n")
+        .write("_posts/2026-07-17-a.md", "---\ntitle: A\ntags:\n  - - Algorithm\n    - CS\n---\nBody.\n")
+        .write("_posts/2026-07-18-b.md", "---\ntitle: B\ntags: [[CS], Rust]\n---\nBody.\n");
+    let loaded = blog.load();
+    let a = loaded.library.post(Path::new("_posts/2026-07-17-a.md")).expect("read as a post");
+    assert!(!a.has_errors, "{:?}", loaded.diagnostics());
+    assert_eq!(a.tags, ["Algorithm", "CS"]);
+    let tags = blog.hanji(&["tags"]);
+    assert_eq!(tags.code(), 0);
+    assert_eq!(tags.lines(), ["CS (2)", "Algorithm (1)", "Rust (1)"]);
+}
+
+/// A tag that the slug rule empties (`🦀`) was dropped without a word. It is
+/// kept, with its own characters as its address.
+#[test]
+fn a_tag_of_only_an_emoji_is_kept_with_an_address() {
+    let blog = BlogTest::empty().write("posts/a.md", "---\ntitle: A\ntags: [🦀, rust]\n---\nBody.\n");
+    let loaded = blog.load();
+    assert_eq!(loaded.library.post(Path::new("posts/a.md")).unwrap().tags, ["🦀", "rust"]);
+    let crab = loaded.library.tags(false).into_iter().find(|t| t.name == "🦀").expect("the tag is listed");
+    assert_eq!((crab.slug.as_str(), crab.count), ("🦀", 1));
+    let out = tempfile::tempdir().unwrap();
+    let site = out.path().join("site");
+    assert_eq!(export(&blog, &site, &[]).code(), 0);
+    assert!(site.join("tags/🦀/index.html").is_file());
+    let tags_page = read(site.join("tags/index.html"));
+    assert!(tags_page.contains("tags/%F0%9F%A6%80/index.html"), "linked, percent-encoded");
+}

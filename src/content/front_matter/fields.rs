@@ -302,13 +302,30 @@ fn texts(field: &RawField) -> Typed<Vec<String>> {
     }
 }
 
-/// A list, or one text of comma-separated tags (`tags: rust, async`).
+/// A list, or one text of comma-separated tags (`tags: rust, async`). A list
+/// of lists (`- - Algorithm`, as some front matter tools write it) is read as
+/// the one list of its items, as Jekyll reads it.
 fn tags(field: &RawField) -> Typed<Vec<String>> {
     match &field.value {
         Value::String(text) => Typed::Value(cleaned(text.split(',').map(str::to_string).collect())),
+        Value::Array(items) if items.iter().any(Value::is_array) => {
+            let flat = RawField { value: Value::Array(flattened(items)), ..field.clone() };
+            texts(&flat)
+        }
         Value::Array(_) | Value::Null => texts(field),
         _ => Typed::Wrong("a list of tags"),
     }
+}
+
+/// The items of nested lists, in order, as one list.
+fn flattened(items: &[Value]) -> Vec<Value> {
+    items
+        .iter()
+        .flat_map(|item| match item {
+            Value::Array(inner) => flattened(inner),
+            other => vec![other.clone()],
+        })
+        .collect()
 }
 
 /// Jekyll's tags: a list, or one text of tags separated by spaces (commas are
