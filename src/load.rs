@@ -45,9 +45,10 @@ pub fn load(root: &Path) -> Result<Blog, LoadError> {
     let statics = layout.static_dirs.iter().map(|dir| dir.folder.as_path());
     for folder in std::iter::once(config.posts_dir.as_path()).chain(statics) {
         for entry in fs::walk(root, folder, &mut problems) {
-            if folder == config.posts_dir && file::is_post(layout, &entry) {
+            let in_posts = folder == config.posts_dir;
+            if in_posts && file::is_post(layout, &entry) {
                 post_paths.push(entry);
-            } else {
+            } else if !(in_posts && file::is_section(&entry)) {
                 assets.insert(entry);
             }
         }

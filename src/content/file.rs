@@ -22,10 +22,21 @@ pub const BUNDLE_INDEXES: &[&str] = &["index.md", "index.markdown", "index.mdx"]
 /// Whether a file of the posts folder is a post: Markdown (and MDX in the
 /// Next.js starter), but not a Zola or Hugo section's `_index.md`.
 pub fn is_post(layout: &Layout, path: &Path) -> bool {
+    is_text(layout, path) && !is_section(path)
+}
+
+/// A Zola or Hugo section's own file, `_index.md`: not a post, and not a file
+/// to copy either (neither tool publishes its Markdown).
+pub fn is_section(path: &Path) -> bool {
+    path.file_stem().is_some_and(|stem| stem == "_index")
+        && path.extension().is_some_and(|e| e == "md" || e == "markdown" || e == "mdx")
+}
+
+/// Markdown, or MDX in the Next.js starter.
+fn is_text(layout: &Layout, path: &Path) -> bool {
     let Some(extension) = path.extension() else { return false };
     let markdown = extension == "md" || extension == "markdown";
-    let mdx = layout.kind == Kind::NextStarter && extension == "mdx";
-    (markdown || mdx) && path.file_stem().is_some_and(|stem| stem != "_index")
+    markdown || (layout.kind == Kind::NextStarter && extension == "mdx")
 }
 
 /// A post's file, by its path relative to the blog folder.
@@ -204,6 +215,7 @@ mod tests {
         assert!(!is_post(&next, Path::new("data/blog/_index.mdx")));
         assert!(is_post(&Layout::default(), Path::new("posts/a.markdown")));
         assert!(!is_post(&Layout::default(), Path::new("posts/a.png")));
+        assert!(is_section(Path::new("content/blog/_index.md")) && !is_section(Path::new("content/_index.png")));
         assert_eq!(file("data/blog/a.mdx").syntax(&next), Syntax::Mdx);
         assert_eq!(file("data/blog/a.md").syntax(&next), Syntax::Markdown);
         assert_eq!(file("_posts/a.md").syntax(&Layout::of(Kind::Jekyll)), Syntax::Liquid);

@@ -6,7 +6,7 @@ use std::path::{Component, Path};
 use serde::Serialize;
 
 use crate::config::{self, Config};
-use crate::content::file::is_post;
+use crate::content::file::{is_post, is_section};
 use crate::detect;
 use crate::fs;
 
@@ -45,7 +45,12 @@ pub fn classify(config: &Config, path: &Path) -> FileKind {
     let read =
         |folder: &Path| path.strip_prefix(folder).ok().filter(|rest| !rest.as_os_str().is_empty() && !skipped(rest));
     if read(&config.posts_dir).is_some() {
-        return if is_post(&config.layout, path) { FileKind::Post } else { FileKind::Asset };
+        return match (is_post(&config.layout, path), is_section(path)) {
+            (true, _) => FileKind::Post,
+            // A section's `_index.md` is neither a post nor a file to copy.
+            (false, true) => FileKind::Ignored,
+            (false, false) => FileKind::Asset,
+        };
     }
     if config.layout.static_dirs.iter().any(|dir| read(&dir.folder).is_some()) {
         return FileKind::Asset;
@@ -75,7 +80,7 @@ mod tests {
         assert_eq!(kind("posts/b/index.md"), FileKind::Post);
         assert_eq!(kind("posts/notes.markdown"), FileKind::Post);
         assert_eq!(kind("posts/b/diagram.png"), FileKind::Asset);
-        assert_eq!(kind("posts/_index.md"), FileKind::Asset, "Zola section files are not posts");
+        assert_eq!(kind("posts/_index.md"), FileKind::Ignored, "Zola section files are not posts, nor copied");
         assert_eq!(kind("static/images/logo.png"), FileKind::Asset);
         assert_eq!(kind("static/CNAME"), FileKind::Asset);
         assert_eq!(kind("templates/post.html"), FileKind::Template);

@@ -116,3 +116,19 @@ fn a_tag_of_only_an_emoji_is_kept_with_an_address() {
     let tags_page = read(site.join("tags/index.html"));
     assert!(tags_page.contains("tags/%F0%9F%A6%80/index.html"), "linked, percent-encoded");
 }
+
+/// Zola's and Hugo's section files (`_index.md`) were copied into the export
+/// as raw Markdown; neither tool publishes them as files.
+#[test]
+fn a_sections_index_md_is_not_copied_into_the_site() {
+    for fixture in ["layouts/zola", "layouts/hugo"] {
+        let blog = BlogTest::fixture(fixture);
+        assert!(files(blog.path()).iter().any(|f| f.ends_with("_index.md")), "{fixture} has sections");
+        let out = tempfile::tempdir().unwrap();
+        let site = out.path().join("site");
+        assert_eq!(export(&blog, &site, &[]).code(), 0, "{fixture}");
+        let copied: Vec<String> = files(&site).into_iter().filter(|f| f.ends_with(".md")).collect();
+        assert!(copied.is_empty(), "{fixture}: Markdown copied as it is: {copied:?}");
+        assert!(site.join("index.html").is_file(), "{fixture}: the site is there");
+    }
+}
