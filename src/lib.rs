@@ -41,11 +41,10 @@ mod watch;
 // The blog and what it is made of.
 pub use blog::Blog;
 pub use config::{Config, TagTitle};
-pub use content::file::{MAX_POST_BYTES, PostFile, is_post};
 pub use content::front_matter;
 pub use content::post::Parsed;
 pub use content::{Library, Post, PostDate, Tag, TagCount};
-pub use diagnostics::{Diagnostic, Problem, Severity};
+pub use diagnostics::{Diagnostic, Severity};
 pub use layout::{Kind, Layout};
 pub use slug::{slug, tag_slug};
 
@@ -65,11 +64,11 @@ pub use site::{RenderedPage, Site, SiteOptions};
 // The app's editing session and what it does to the blog's files.
 pub use author::journal::{Journal, Kept};
 pub use author::new_post::NewPost;
-pub use author::retag::{RetagBatch, RetagPlan};
-pub use author::trash::{BLOG_TRASH, TrashCan};
+pub use author::retag::RetagPlan;
+pub use author::trash::TrashCan;
 pub use author::{AuthorError, inside, save_post};
 pub use fs::{OwnWrites, cache_dir, clean_temp_files, read as read_bytes, version_of, write_atomically};
-pub use preview::{Answer, Fields, PostPreview, content_type, fields_of, links_out_in_new_windows, post_preview};
+pub use preview::{Answer, Fields, PostPreview, content_type, links_out_in_new_windows, post_preview};
 pub use session::{Opened, Session, SessionOptions};
 
 // Following the folder.
