@@ -16,7 +16,7 @@ use crate::blog::Blog;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::fs::{self, absolute, stamp_of};
 use crate::markdown::HighlightCache;
-use crate::site::routes::asset_path;
+use crate::site::routes::Addresses;
 use crate::site::theme::Theme;
 use crate::site::{Page, Site, SiteOptions, url};
 
@@ -224,7 +224,7 @@ fn copies(blog: &Blog, pages: &[Page]) -> Vec<(PathBuf, String)> {
     blog.assets
         .iter()
         .filter(|asset| !private.iter().any(|folder| asset.starts_with(folder)))
-        .filter_map(|asset| Some((asset.clone(), asset_path(&blog.config, &blog.library, asset)?)))
+        .filter_map(|asset| Some((asset.clone(), Addresses::new(&blog.config, &blog.library).asset(asset)?)))
         .collect()
 }
 

@@ -55,7 +55,7 @@ pub use load::{LoadError, load};
 pub use serve::{ServeError, ServeOptions, Server};
 
 // The site and its addresses.
-pub use site::routes::{Found, Page, Routes, Target, post_path};
+pub use site::routes::{Addresses, Found, Page, Routes, Target};
 pub use site::stale::StalePages;
 pub use site::theme::Theme;
 pub use site::url::{encode_path, percent_decode};

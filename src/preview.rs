@@ -13,7 +13,7 @@ use crate::content::front_matter;
 use crate::diagnostics::Diagnostic;
 use crate::fs;
 use crate::markdown;
-use crate::site::routes::{self, Found, Routes, Target};
+use crate::site::routes::{Addresses, Found, Routes, Target};
 use crate::site::theme::Theme;
 use crate::site::{Page, Site, SiteOptions};
 
@@ -129,9 +129,10 @@ pub fn post_preview(blog: &Blog, theme: &Theme, path: &Path, text: &str) -> Post
     let parsed = Post::parse(path, text);
     let mut problems = parsed.problems.clone();
     let fields = fields_of(path, text);
+    let addresses = Addresses::new(&blog.config, &blog.library);
     let site_path = match &parsed.post {
-        Some(post) => format!("{}index.html", routes::post_path(post)),
-        None => format!("{}index.html", routes::unreadable_path(path)),
+        Some(post) => format!("{}index.html", addresses.post(post)),
+        None => format!("{}index.html", addresses.unreadable(path)),
     };
     let options = SiteOptions { drafts: true, source_lines: true };
     let (html, (words, reading_minutes)) = match &parsed.post {

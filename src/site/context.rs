@@ -7,7 +7,7 @@ use crate::content::{Post, PostDate, Tag};
 use crate::markdown::TocEntry;
 
 use super::dates::DateFormat;
-use super::routes::{post_path, tag_path};
+use super::routes::{Addresses, numbered};
 use super::url;
 
 #[derive(Debug, Clone, Serialize)]
@@ -45,9 +45,9 @@ pub struct TagLink {
 }
 
 impl TagLink {
-    pub fn of(name: &str) -> Self {
+    pub fn of(name: &str, addresses: &Addresses) -> Self {
         let slug = crate::slug::tag_slug(name);
-        Self { path: tag_path(&slug), name: name.to_string(), slug }
+        Self { path: addresses.tag(&slug), name: name.to_string(), slug }
     }
 }
 
@@ -64,14 +64,14 @@ pub struct TagInfo {
 }
 
 impl TagInfo {
-    pub fn of(tag: &Tag, with_drafts: bool) -> Self {
+    pub fn of(tag: &Tag, with_drafts: bool, addresses: &Addresses) -> Self {
         Self {
             name: tag.name.clone(),
             slug: tag.slug.clone(),
             title: tag.title.clone(),
             count: if with_drafts { tag.count + tag.draft_count } else { tag.count },
-            path: tag_path(&tag.slug),
-            feed: format!("{}feed.xml", tag_path(&tag.slug)),
+            path: addresses.tag(&tag.slug),
+            feed: addresses.tag_feed(&tag.slug),
         }
     }
 }
@@ -93,14 +93,14 @@ pub struct PostSummary {
 }
 
 impl PostSummary {
-    pub fn of(post: &Post, dates: &DateFormat) -> Self {
+    pub fn of(post: &Post, dates: &DateFormat, addresses: &Addresses) -> Self {
         Self {
             title: post.title.clone(),
-            path: post_path(post),
+            path: addresses.post(post),
             date: post.date.map(|d| d.date.to_string()).unwrap_or_default(),
             date_text: post.date.map(|d| dates.format(d.date)).unwrap_or_default(),
             updated: post.updated.map(|d| d.date.to_string()).unwrap_or_default(),
-            tags: post.tags.iter().map(|t| TagLink::of(t)).collect(),
+            tags: post.tags.iter().map(|t| TagLink::of(t, addresses)).collect(),
             summary: post.summary.clone().unwrap_or_default(),
             draft: post.draft,
             authors: post.authors.clone(),
@@ -116,8 +116,8 @@ pub struct PostLink {
 }
 
 impl PostLink {
-    pub fn of(post: &Post) -> Self {
-        Self { title: post.title.clone(), path: post_path(post) }
+    pub fn of(post: &Post, addresses: &Addresses) -> Self {
+        Self { title: post.title.clone(), path: addresses.post(post) }
     }
 }
 
@@ -155,7 +155,7 @@ impl Pagination {
     /// Pages of a list whose first page is at `first` (`tags/nccl/`) and
     /// the others at `first` + `page/<n>/`. None when there is only one.
     pub fn of(first: &str, current: usize, total: usize) -> Option<Self> {
-        let path = |n: usize| super::routes::numbered(first, n);
+        let path = |n: usize| numbered(first, n);
         (total > 1).then(|| Self {
             current,
             total,
@@ -177,10 +177,10 @@ pub struct FeedItem {
 }
 
 impl FeedItem {
-    pub fn of(post: &Post, base_url: &str) -> Self {
+    pub fn of(post: &Post, base_url: &str, addresses: &Addresses) -> Self {
         Self {
             title: post.title.clone(),
-            url: url::absolute(base_url, &post_path(post)),
+            url: url::absolute(base_url, &addresses.post(post)),
             published: post.date.map(rfc2822).unwrap_or_default(),
             summary: post.summary.clone().unwrap_or_default(),
             tags: post.tags.clone(),

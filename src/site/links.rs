@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
 
-use super::routes::{asset_path, post_path};
+use super::routes::Addresses;
 use super::url::{self, percent_decode};
 use crate::config::Config;
 use crate::content::file::is_post;
@@ -35,6 +35,10 @@ impl LinkResolver for Links<'_> {
 }
 
 impl Links<'_> {
+    fn addresses(&self) -> Addresses<'_> {
+        Addresses::new(self.config, self.library)
+    }
+
     fn resolve(&self, dest: &str, what: &str) -> Link {
         if is_external(dest) || dest.is_empty() || dest.starts_with('#') {
             return Link::Keep;
@@ -63,10 +67,10 @@ impl Links<'_> {
             };
         };
         if let Some(post) = self.library.post(&target) {
-            return Link::Rewrite(format!("{}{fragment}", url::link(self.root, &post_path(post))));
+            return Link::Rewrite(format!("{}{fragment}", url::link(self.root, &self.addresses().post(post))));
         }
         if self.assets.contains(&target)
-            && let Some(site_path) = asset_path(self.config, self.library, &target)
+            && let Some(site_path) = self.addresses().asset(&target)
         {
             return Link::Rewrite(format!("{}{fragment}", url::link(self.root, &site_path)));
         }

@@ -23,8 +23,8 @@ use crate::markdown::{self, HighlightCache, Options};
 use context::{FeedItem, PageInfo, Pagination, PostLink, PostPage, PostSummary, SiteInfo, SitemapEntry, TagInfo};
 use dates::DateFormat;
 use links::Links;
+use routes::Addresses;
 pub use routes::Page;
-use routes::post_path;
 use theme::{Theme, ThemeError};
 
 /// How the site is rendered: the export shows no drafts; a preview may.
@@ -83,7 +83,12 @@ impl<'a> Site<'a> {
         let tags: Vec<(TagInfo, Vec<&Post>)> = library
             .tags(options.drafts)
             .iter()
-            .map(|tag| (TagInfo::of(tag, options.drafts), tag_posts(library, tag, options.drafts)))
+            .map(|tag| {
+                (
+                    TagInfo::of(tag, options.drafts, &Addresses::new(config, library)),
+                    tag_posts(library, tag, options.drafts),
+                )
+            })
             .collect();
         Self::with_lists(config, library, assets, theme, options, posts, tags)
     }
@@ -173,7 +178,12 @@ impl<'a> Site<'a> {
 
     /// Where a page is in the site: `posts/a/`, `tags/nccl/page/2/`, `feed.xml`.
     pub fn path_of(&self, page: &Page) -> String {
-        routes::page_path(self.library, page)
+        self.addresses().page(page)
+    }
+
+    /// The address rules of this site.
+    pub fn addresses(&self) -> Addresses<'a> {
+        Addresses::new(self.config, self.library)
     }
 
     /// Renders one page.
@@ -240,7 +250,7 @@ impl<'a> Site<'a> {
     /// The page of `post`, which may be another text of a post in the
     /// library (the author's unsaved one).
     pub fn render_post(&self, post: &Post) -> Result<RenderedPost, ThemeError> {
-        let path = post_path(post);
+        let path = self.addresses().post(post);
         self.post_page(post, &path, &url::root_of(&path))
     }
 
@@ -261,13 +271,13 @@ impl<'a> Site<'a> {
             None => self.library.neighbours(&post.path, |p| shown(self.library, p, self.options)),
         };
         let page = PostPage {
-            summary: PostSummary::of(post, &self.dates),
+            summary: PostSummary::of(post, &self.dates, &self.addresses()),
             content: rendered.html,
             toc: rendered.toc,
             reading_minutes: rendered.reading_minutes,
             word_count: rendered.word_count,
-            newer: newer.map(PostLink::of),
-            older: older.map(PostLink::of),
+            newer: newer.map(|p| PostLink::of(p, &self.addresses())),
+            older: older.map(|p| PostLink::of(p, &self.addresses())),
             images: post.images.iter().map(|image| self.image_address(&links, image)).collect(),
             canonical_url: post.canonical_url.clone(),
             layout: post.layout.clone(),
@@ -318,7 +328,12 @@ impl<'a> Site<'a> {
 
     fn page_of(&self, posts: &[&Post], n: usize) -> Vec<PostSummary> {
         let per_page = self.config.posts_per_page;
-        posts.iter().skip((n - 1) * per_page).take(per_page).map(|p| PostSummary::of(p, &self.dates)).collect()
+        posts
+            .iter()
+            .skip((n - 1) * per_page)
+            .take(per_page)
+            .map(|p| PostSummary::of(p, &self.dates, &self.addresses()))
+            .collect()
     }
 
     fn sidebar(&self, root: &str, current: &str) -> Result<Arc<str>, ThemeError> {
@@ -334,8 +349,11 @@ impl<'a> Site<'a> {
     }
 
     fn feed(&self, posts: &[&Post], path: &str, title: &str, page: &str) -> Result<String, ThemeError> {
-        let items: Vec<FeedItem> =
-            posts.iter().take(self.config.feed_limit).map(|p| FeedItem::of(p, &self.config.base_url)).collect();
+        let items: Vec<FeedItem> = posts
+            .iter()
+            .take(self.config.feed_limit)
+            .map(|p| FeedItem::of(p, &self.config.base_url, &self.addresses()))
+            .collect();
         let context = context! {
             site => v(&self.info),
             feed => context! {
@@ -356,7 +374,7 @@ impl<'a> Site<'a> {
         let entry =
             |path: &str, lastmod: String| SitemapEntry { url: url::absolute(&self.config.base_url, path), lastmod };
         let mut entries = vec![entry("", newest.clone()), entry("tags/", newest)];
-        entries.extend(self.posts.iter().map(|p| entry(&post_path(p), date(p))));
+        entries.extend(self.posts.iter().map(|p| entry(&self.addresses().post(p), date(p))));
         entries.extend(
             self.tags.iter().map(|(t, posts)| entry(&t.path, posts.first().map(|p| date(p)).unwrap_or_default())),
         );

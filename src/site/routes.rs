@@ -42,57 +42,79 @@ pub enum Target {
     Broken(PathBuf),
 }
 
-/// `posts/<slug>/`: where a post's page is.
-pub fn post_path(post: &Post) -> String {
-    format!("posts/{}/", post.slug)
+/// The address rules of one blog's site: every address is made here, from
+/// the blog's settings (where its layout's own rules, a tool's permalinks,
+/// belong) and its library.
+#[derive(Debug, Clone, Copy)]
+pub struct Addresses<'a> {
+    pub config: &'a Config,
+    pub library: &'a Library,
 }
 
-/// `tags/<slug>/`: the first page of a tag.
-pub fn tag_path(slug: &str) -> String {
-    format!("tags/{slug}/")
+impl<'a> Addresses<'a> {
+    pub fn new(config: &'a Config, library: &'a Library) -> Self {
+        Addresses { config, library }
+    }
+
+    /// `posts/<slug>/`: where a post's page is.
+    pub fn post(&self, post: &Post) -> String {
+        format!("posts/{}/", post.slug)
+    }
+
+    /// `tags/<slug>/`: the first page of a tag.
+    pub fn tag(&self, slug: &str) -> String {
+        format!("tags/{slug}/")
+    }
+
+    /// `tags/<slug>/feed.xml`: a tag's feed.
+    pub fn tag_feed(&self, slug: &str) -> String {
+        format!("{}feed.xml", self.tag(slug))
+    }
+
+    /// Where a page is; a post not in the library has none (`""`).
+    pub fn page(&self, page: &Page) -> String {
+        match page {
+            Page::Home(n) => numbered("", *n),
+            Page::Post(path) => self.library.post(path).map(|post| self.post(post)).unwrap_or_default(),
+            Page::Tags => "tags/".into(),
+            Page::Tag(slug, n) => numbered(&self.tag(slug), *n),
+            Page::Feed => "feed.xml".into(),
+            Page::TagFeed(slug) => self.tag_feed(slug),
+            Page::Sitemap => "sitemap.xml".into(),
+            Page::Robots => "robots.txt".into(),
+            Page::NotFound => "404.html".into(),
+            Page::Style => "style.css".into(),
+        }
+    }
+
+    /// Where a file that could not be read as a post at all would have its
+    /// page: the address its file's name gives it, where a preview shows its
+    /// problems.
+    pub fn unreadable(&self, file: &Path) -> String {
+        format!("posts/{}/", PostFile::new(file).slug())
+    }
+
+    /// Where a file of the blog is copied to in the site: a file of a static
+    /// folder to its place (`static/x` to `x`); a file in a bundle beside its
+    /// post's page; other files under the posts folder to the same place
+    /// under `posts/`. None for a file in no folder the site publishes.
+    pub fn asset(&self, asset: &Path) -> Option<String> {
+        let config = self.config;
+        if let Some(site_path) = config.layout.static_site_path(asset) {
+            return Some(site_path);
+        }
+        let within = asset.strip_prefix(&config.posts_dir).ok()?;
+        if let Some(post) = bundle_of(config, self.library, asset) {
+            let rest = asset.strip_prefix(post.folder()).ok()?;
+            return Some(format!("{}{}", self.post(post), slash_path(rest)));
+        }
+        Some(format!("posts/{}", slash_path(within)))
+    }
 }
 
 /// The `n`th page of a list whose first page is at `first`: `first` + `page/<n>/`.
 pub fn numbered(first: &str, n: usize) -> String {
     if n == 1 { first.to_string() } else { format!("{first}page/{n}/") }
-}
-
-/// Where a page is; a post not in `library` has none (`""`).
-pub fn page_path(library: &Library, page: &Page) -> String {
-    match page {
-        Page::Home(n) => numbered("", *n),
-        Page::Post(path) => library.post(path).map(post_path).unwrap_or_default(),
-        Page::Tags => "tags/".into(),
-        Page::Tag(slug, n) => numbered(&tag_path(slug), *n),
-        Page::Feed => "feed.xml".into(),
-        Page::TagFeed(slug) => format!("{}feed.xml", tag_path(slug)),
-        Page::Sitemap => "sitemap.xml".into(),
-        Page::Robots => "robots.txt".into(),
-        Page::NotFound => "404.html".into(),
-        Page::Style => "style.css".into(),
-    }
-}
-
-/// Where a file that could not be read as a post at all would have its page:
-/// the address its file's name gives it, where a preview shows its problems.
-pub fn unreadable_path(file: &Path) -> String {
-    format!("posts/{}/", PostFile::new(file).slug())
-}
-
-/// Where a file of the blog is copied to in the site: a file of a static
-/// folder to its place (`static/x` to `x`); a file in a bundle beside its
-/// post's page; other files under the posts folder to the same place under
-/// `posts/`. None for a file in no folder the site publishes.
-pub fn asset_path(config: &Config, library: &Library, asset: &Path) -> Option<String> {
-    if let Some(site_path) = config.layout.static_site_path(asset) {
-        return Some(site_path);
-    }
-    let within = asset.strip_prefix(&config.posts_dir).ok()?;
-    if let Some(post) = bundle_of(config, library, asset) {
-        let rest = asset.strip_prefix(post.folder()).ok()?;
-        return Some(format!("{}{}", post_path(post), slash_path(rest)));
-    }
-    Some(format!("posts/{}", slash_path(within)))
 }
 
 /// The bundle post whose folder holds `asset`, if any.
@@ -127,20 +149,20 @@ impl Routes {
     /// Every address of `site`: its pages, its files, and the pages of posts
     /// with errors (which show their problems instead).
     pub fn of(site: &super::Site) -> Routes {
-        let library = site.library;
+        let (library, addresses) = (site.library, site.addresses());
         let mut targets: HashMap<String, Target> =
-            site.pages().into_iter().map(|page| (page_path(library, &page), Target::Page(page))).collect();
+            site.pages().into_iter().map(|page| (addresses.page(&page), Target::Page(page))).collect();
         for asset in site.assets {
-            if let Some(path) = asset_path(site.config, library, asset) {
+            if let Some(path) = addresses.asset(asset) {
                 targets.entry(path).or_insert_with(|| Target::Asset(asset.clone()));
             }
         }
         let left_out = |p: &Post| p.has_errors || library.shares_slug(&p.path);
         for post in library.posts().filter(|p| left_out(p) && (site.options.drafts || !p.draft)) {
-            targets.entry(post_path(post)).or_insert_with(|| Target::Broken(post.path.clone()));
+            targets.entry(addresses.post(post)).or_insert_with(|| Target::Broken(post.path.clone()));
         }
         for file in library.unreadable() {
-            targets.entry(unreadable_path(file)).or_insert_with(|| Target::Broken(file.to_path_buf()));
+            targets.entry(addresses.unreadable(file)).or_insert_with(|| Target::Broken(file.to_path_buf()));
         }
         Routes { targets }
     }
@@ -181,7 +203,8 @@ mod tests {
     #[test]
     fn pages_have_their_addresses() {
         let lib = library(&[("posts/a.md", "---\ntitle: A\nslug: alpha\n---\n")]);
-        let at = |page: Page| page_path(&lib, &page);
+        let config = Config::default();
+        let at = |page: Page| Addresses::new(&config, &lib).page(&page);
         assert_eq!(at(Page::Home(1)), "");
         assert_eq!(at(Page::Home(3)), "page/3/");
         assert_eq!(at(Page::Post("posts/a.md".into())), "posts/alpha/");
@@ -193,16 +216,18 @@ mod tests {
 
     #[test]
     fn unreadable_files_keep_the_address_of_their_name() {
-        assert_eq!(unreadable_path(Path::new("posts/Bad Post.md")), "posts/bad-post/");
-        assert_eq!(unreadable_path(Path::new("posts/b/index.md")), "posts/b/");
-        assert_eq!(unreadable_path(Path::new("_posts/2026-07-17-a-b.md")), "posts/a-b/");
+        let (config, lib) = (Config::default(), Library::default());
+        let at = |file: &str| Addresses::new(&config, &lib).unreadable(Path::new(file));
+        assert_eq!(at("posts/Bad Post.md"), "posts/bad-post/");
+        assert_eq!(at("posts/b/index.md"), "posts/b/");
+        assert_eq!(at("_posts/2026-07-17-a-b.md"), "posts/a-b/");
     }
 
     #[test]
     fn assets_go_beside_their_page_or_keep_their_place() {
         let config = Config::default();
         let lib = library(&[("posts/b/index.md", "---\ntitle: B\nslug: bee\n---\n")]);
-        let site = |p: &str| asset_path(&config, &lib, Path::new(p));
+        let site = |p: &str| Addresses::new(&config, &lib).asset(Path::new(p));
         assert_eq!(site("static/images/logo.png").as_deref(), Some("images/logo.png"));
         assert_eq!(site("posts/b/diagram.png").as_deref(), Some("posts/bee/diagram.png"));
         assert_eq!(site("posts/b/img/x.png").as_deref(), Some("posts/bee/img/x.png"));
@@ -227,7 +252,7 @@ mod tests {
         assert_eq!(routes.find("posts/zzz/"), Found::Nowhere);
         for (path, target) in &routes.targets {
             if let Target::Page(page) = target {
-                assert_eq!(&page_path(&lib, page), path, "both ways agree");
+                assert_eq!(&Addresses::new(&config, &lib).page(page), path, "both ways agree");
             }
         }
     }

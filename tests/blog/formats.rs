@@ -32,7 +32,7 @@ fn every_form_reads_into_the_same_fields() {
     let bundle = lib.post(&p("posts/bundle-post/index.md")).unwrap();
     assert!(bundle.bundle);
     assert_eq!(bundle.slug, "bundle-post");
-    assert_eq!(hanji::post_path(bundle), "posts/bundle-post/");
+    assert_eq!(hanji::Addresses::new(&blog.config, lib).post(bundle), "posts/bundle-post/");
 }
 
 #[test]
