@@ -34,6 +34,10 @@ pub(super) enum Shown {
     Code { lang: String, code: String },
     /// Shown as written, and reported as `what` is not rendered.
     Unrendered { what: String, hint: &'static str },
+    /// A Kramdown attribute list, `{: .notice #intro target="_blank"}`: these
+    /// attributes (names and values as written, classes joined) go on the
+    /// element just before it, or on the paragraph whose last line it is.
+    Attributes(Vec<(String, String)>),
 }
 
 const HUGO_HINT: &str = "Hanji does not run Hugo shortcodes: write it in Markdown, or keep it for Hugo";
@@ -52,7 +56,8 @@ pub(super) fn may_have(body: &str, syntax: Syntax) -> bool {
     match syntax {
         Syntax::Markdown => false,
         Syntax::Hugo => body.contains("{{<") || body.contains("{{%"),
-        Syntax::Zola | Syntax::Liquid => body.contains("{{") || body.contains("{%"),
+        Syntax::Zola => body.contains("{{") || body.contains("{%"),
+        Syntax::Liquid => body.contains("{{") || body.contains("{%") || body.contains("{:"),
         Syntax::Mdx => body.contains('<') || body.contains("import") || body.contains("export"),
     }
 }
@@ -107,7 +112,8 @@ impl<'a> Scan<'a> {
                 let mut from = 0;
                 loop {
                     let i = rest[from..].find('{')? + from;
-                    if matches!(rest.as_bytes().get(i + 1), Some(b'{' | b'%')) {
+                    let next = rest.as_bytes().get(i + 1);
+                    if matches!(next, Some(b'{' | b'%')) || (syntax == Syntax::Liquid && next == Some(&b':')) {
                         return Some(at + i);
                     }
                     from = i + 1;
@@ -244,6 +250,10 @@ impl<'a> Scan<'a> {
     }
 
     fn liquid(&mut self, start: usize) -> Option<usize> {
+        if self.body[start..].starts_with("{:") {
+            let (end, attributes) = attribute_list(&self.body[start..])?;
+            return self.push(start..start + end, Shown::Attributes(attributes));
+        }
         let tag = self.tag(start, LIQUID, "\"'")?;
         let range = start..tag.end;
         let inner = tag.inner.trim_matches('-').trim();
@@ -313,6 +323,94 @@ impl<'a> Scan<'a> {
         };
         self.push(range, shown)
     }
+}
+
+/// `text` without the Kramdown attribute lists in it (for a summary: they
+/// are markup, not prose).
+pub(super) fn without_attribute_lists(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("{:") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("{:") {
+        out.push_str(&rest[..at]);
+        match attribute_list(&rest[at..]) {
+            Some((end, _)) => rest = &rest[at + end..],
+            None => {
+                out.push_str("{:");
+                rest = &rest[at + 2..];
+            }
+        }
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
+}
+
+/// A Kramdown inline attribute list at the start of `text`, `{: .a #b c="d"}`,
+/// on one line: where it ends, and its attributes (classes joined into one
+/// `class`). None for what is not one: Kramdown's extensions (`{::comment}`),
+/// attribute list definitions (`{:name: …}`), or text that does not parse.
+fn attribute_list(text: &str) -> Option<(usize, Vec<(String, String)>)> {
+    let rest = text.strip_prefix("{:")?;
+    if rest.starts_with(':') {
+        return None;
+    }
+    let mut classes: Vec<&str> = Vec::new();
+    let mut attributes: Vec<(String, String)> = Vec::new();
+    let mut at = 0;
+    let bytes = rest.as_bytes();
+    loop {
+        while at < bytes.len() && (bytes[at] == b' ' || bytes[at] == b'\t') {
+            at += 1;
+        }
+        match bytes.get(at)? {
+            b'}' => break,
+            b'\n' | b'\r' => return None,
+            b'.' | b'#' => {
+                let name_end =
+                    rest[at + 1..].find(|c: char| c.is_whitespace() || c == '}').map_or(rest.len(), |i| at + 1 + i);
+                let name = &rest[at + 1..name_end];
+                if name.is_empty() || name.contains(['"', '\'', '<', '>', '=']) {
+                    return None;
+                }
+                if bytes[at] == b'.' {
+                    classes.push(name);
+                } else {
+                    attributes.push(("id".to_string(), name.to_string()));
+                }
+                at = name_end;
+            }
+            _ => {
+                let name_end = rest[at..].find(|c: char| c == '=' || c.is_whitespace() || c == '}')? + at;
+                let name = &rest[at..name_end];
+                if name.ends_with(':') || bytes.get(name_end) != Some(&b'=') {
+                    return None; // `{:ref: …}` defines a list; a bare word is no attribute
+                }
+                let (value, after) = match bytes.get(name_end + 1)? {
+                    quote @ (b'"' | b'\'') => {
+                        let close = rest[name_end + 2..].find(*quote as char)? + name_end + 2;
+                        (&rest[name_end + 2..close], close + 1)
+                    }
+                    _ => {
+                        let end = rest[name_end + 1..]
+                            .find(|c: char| c.is_whitespace() || c == '}')
+                            .map_or(rest.len(), |i| name_end + 1 + i);
+                        (&rest[name_end + 1..end], end)
+                    }
+                };
+                if value.contains(['\n', '\r']) {
+                    return None;
+                }
+                attributes.push((name.to_string(), value.to_string()));
+                at = after;
+            }
+        }
+    }
+    if !classes.is_empty() {
+        attributes.insert(0, ("class".to_string(), classes.join(" ")));
+    }
+    (!attributes.is_empty()).then_some(("{:".len() + at + 1, attributes))
 }
 
 fn unrendered(what: &str, hint: &'static str) -> Shown {
@@ -550,6 +648,24 @@ mod tests {
             Shown::Unrendered { what, .. } => what,
             _ => "",
         }
+    }
+
+    #[test]
+    fn kramdown_attribute_lists() {
+        let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+        assert_eq!(attribute_list("{: .notice--info}\nmore"), Some((17, vec![pair("class", "notice--info")])),);
+        assert_eq!(
+            attribute_list("{:target=\"_blank\" .a .b #top rel='me x'} after").map(|(_, a)| a),
+            Some(vec![pair("class", "a b"), pair("target", "_blank"), pair("id", "top"), pair("rel", "me x")]),
+        );
+        assert_eq!(attribute_list("{:.x}").map(|(end, _)| end), Some(5));
+        for not in ["{::comment}", "{:ref: .x}", "{: word}", "{: .x", "{: .x\n}", "{:}", "{: a=\"b}"] {
+            assert_eq!(attribute_list(not), None, "{not}");
+        }
+        let found = found("Note.\n{: .notice}\n\n[a](b){:target=\"_blank\"} and {: plain}\n", Syntax::Liquid);
+        let lists: Vec<&str> =
+            found.iter().filter(|(_, s)| matches!(s, Shown::Attributes(_))).map(|(t, _)| *t).collect();
+        assert_eq!(lists, ["{: .notice}", "{:target=\"_blank\"}"]);
     }
 
     #[test]

@@ -182,6 +182,31 @@ struct Writer<'a, 'o> {
     /// Where the attributes of the last `<li>` go, until its content starts.
     item_attributes_at: Option<usize>,
     footnotes: Footnotes,
+    /// Where a Kramdown attribute list puts its attributes (see `Placed`).
+    placed: Placed,
+}
+
+/// Where the elements that a Kramdown attribute list (`{: .notice}`) may
+/// apply to have their start tag's end, to insert attributes there: the open
+/// blocks and inline elements, and the last of each to close, with where the
+/// output was when it closed (the list must follow it directly).
+#[derive(Default)]
+struct Placed {
+    /// With the tag's name where it matters (`p`).
+    blocks: Vec<(usize, &'static str)>,
+    inlines: Vec<usize>,
+    last_block: Option<(usize, usize)>,
+    last_inline: Option<(usize, usize)>,
+}
+
+impl Placed {
+    /// The output was cut at `at` (a footnote taken out): what was after is gone.
+    fn cut_at(&mut self, at: usize) {
+        self.blocks.retain(|(place, _)| *place < at);
+        self.inlines.retain(|place| *place < at);
+        self.last_block = self.last_block.filter(|(_, end)| *end < at);
+        self.last_inline = self.last_inline.filter(|(_, end)| *end < at);
+    }
 }
 
 struct Heading<'a> {
@@ -248,6 +273,7 @@ impl<'a, 'o> Writer<'a, 'o> {
             has_content: !body.trim().is_empty(),
             item_attributes_at: None,
             footnotes: Footnotes::default(),
+            placed: Placed::default(),
         }
     }
 
@@ -299,7 +325,7 @@ impl<'a, 'o> Writer<'a, 'o> {
             Event::FootnoteReference(label) => self.footnote_reference(&label),
             Event::TaskListMarker(checked) => {
                 if let Some(at) = self.item_attributes_at.take() {
-                    self.out.insert_str(at, " class=\"task-list-item\"");
+                    self.insert_at(at, " class=\"task-list-item\"");
                 }
                 self.out.push_str("<input type=\"checkbox\" class=\"task-list-item-checkbox\" disabled");
                 self.out.push_str(if checked { " checked> " } else { "> " });
@@ -321,6 +347,7 @@ impl<'a, 'o> Writer<'a, 'o> {
         match tag {
             Tag::Paragraph => {
                 self.open_block("p", offset);
+                self.placed.blocks.push((self.out.len(), "p"));
                 self.out.push('>');
             }
             Tag::Heading { level, id, classes, attrs } => {
@@ -331,6 +358,7 @@ impl<'a, 'o> Writer<'a, 'o> {
             }
             Tag::BlockQuote(None) => {
                 self.open_block("blockquote", offset);
+                self.placed.blocks.push((self.out.len(), ""));
                 self.out.push_str(">\n");
             }
             Tag::BlockQuote(Some(kind)) => {
@@ -348,14 +376,17 @@ impl<'a, 'o> Writer<'a, 'o> {
             Tag::HtmlBlock => self.newline(),
             Tag::List(Some(1)) => {
                 self.open_block("ol", offset);
+                self.placed.blocks.push((self.out.len(), ""));
                 self.out.push_str(">\n");
             }
             Tag::List(Some(start)) => {
                 self.open_block("ol", offset);
+                self.placed.blocks.push((self.out.len(), ""));
                 let _ = writeln!(self.out, " start=\"{start}\">");
             }
             Tag::List(None) => {
                 self.open_block("ul", offset);
+                self.placed.blocks.push((self.out.len(), ""));
                 self.out.push_str(">\n");
             }
             Tag::Item => {
@@ -385,6 +416,7 @@ impl<'a, 'o> Writer<'a, 'o> {
             Tag::Table(alignments) => {
                 self.table = Table { alignments, ..Table::default() };
                 self.open_block("table", offset);
+                self.placed.blocks.push((self.out.len(), ""));
                 self.out.push_str(">\n");
             }
             Tag::TableHead => {
@@ -409,8 +441,8 @@ impl<'a, 'o> Writer<'a, 'o> {
                     _ => ">",
                 });
             }
-            Tag::Emphasis => self.out.push_str("<em>"),
-            Tag::Strong => self.out.push_str("<strong>"),
+            Tag::Emphasis => self.open_inline("<em", ">"),
+            Tag::Strong => self.open_inline("<strong", ">"),
             Tag::Strikethrough => self.out.push_str("<del>"),
             Tag::Superscript => self.out.push_str("<sup>"),
             Tag::Subscript => self.out.push_str("<sub>"),
@@ -420,7 +452,7 @@ impl<'a, 'o> Writer<'a, 'o> {
                     _ => Cow::Borrowed(&*dest_url),
                 };
                 let href = self.resolve(&dest, offset, false);
-                self.out.push_str("<a href=\"");
+                self.open_inline("<a", " href=\"");
                 escape::href(&mut self.out, &href);
                 if !title.is_empty() {
                     self.out.push_str("\" title=\"");
@@ -441,15 +473,15 @@ impl<'a, 'o> Writer<'a, 'o> {
 
     fn end(&mut self, tag: TagEnd) {
         match tag {
-            TagEnd::Paragraph => self.out.push_str("</p>\n"),
+            TagEnd::Paragraph => self.close_block("</p>\n"),
             TagEnd::Heading(_) => self.end_heading(),
-            TagEnd::BlockQuote(None) => self.out.push_str("</blockquote>\n"),
+            TagEnd::BlockQuote(None) => self.close_block("</blockquote>\n"),
             TagEnd::BlockQuote(Some(_)) => self.out.push_str("</div>\n"),
             // Handled in `event` while the code block is open.
             TagEnd::CodeBlock => {}
             TagEnd::HtmlBlock => {}
-            TagEnd::List(true) => self.out.push_str("</ol>\n"),
-            TagEnd::List(false) => self.out.push_str("</ul>\n"),
+            TagEnd::List(true) => self.close_block("</ol>\n"),
+            TagEnd::List(false) => self.close_block("</ul>\n"),
             TagEnd::Item => {
                 self.item_attributes_at = None;
                 self.out.push_str("</li>\n");
@@ -458,6 +490,7 @@ impl<'a, 'o> Writer<'a, 'o> {
                 if let Some((label, start, line)) = self.footnotes.open.pop() {
                     let html = self.out.split_off(start.min(self.out.len()));
                     self.footnotes.done.push((label, line, html));
+                    self.placed.cut_at(start);
                 }
             }
             TagEnd::DefinitionList => self.out.push_str("</dl>\n"),
@@ -467,7 +500,7 @@ impl<'a, 'o> Writer<'a, 'o> {
                 if self.table.body_open {
                     self.out.push_str("</tbody>\n");
                 }
-                self.out.push_str("</table>\n");
+                self.close_block("</table>\n");
             }
             TagEnd::TableHead => {
                 self.table.in_head = false;
@@ -478,15 +511,15 @@ impl<'a, 'o> Writer<'a, 'o> {
                 self.out.push_str(if self.table.in_head { "</th>" } else { "</td>" });
                 self.table.cell += 1;
             }
-            TagEnd::Emphasis => self.out.push_str("</em>"),
-            TagEnd::Strong => self.out.push_str("</strong>"),
+            TagEnd::Emphasis => self.close_inline("</em>"),
+            TagEnd::Strong => self.close_inline("</strong>"),
             TagEnd::Strikethrough => self.out.push_str("</del>"),
             TagEnd::Superscript => self.out.push_str("</sup>"),
             TagEnd::Subscript => self.out.push_str("</sub>"),
             TagEnd::Link => {
                 self.in_link = false;
                 self.in_autolink = false;
-                self.out.push_str("</a>");
+                self.close_inline("</a>");
             }
             // Handled in `alt_text`.
             TagEnd::Image => {}
@@ -559,7 +592,7 @@ impl<'a, 'o> Writer<'a, 'o> {
             let _ = write!(tag, " data-line=\"{}\"", heading.line);
         }
         tag.push('>');
-        self.out.insert_str(heading.start, &tag);
+        self.insert_at(heading.start, &tag);
         let _ = writeln!(self.out, "</h{level}>");
         if (2..=4).contains(&level) {
             self.toc.push(TocEntry { level, id, title: collapse_whitespace(&heading.text) });
@@ -656,7 +689,7 @@ impl<'a, 'o> Writer<'a, 'o> {
     }
 
     fn img(&mut self, src: &str, alt: &str, title: &str) {
-        self.out.push_str("<img src=\"");
+        self.open_inline("<img", " src=\"");
         escape::href(&mut self.out, src);
         self.out.push_str("\" alt=\"");
         escape::attr(&mut self.out, alt);
@@ -665,6 +698,7 @@ impl<'a, 'o> Writer<'a, 'o> {
             escape::attr(&mut self.out, title);
         }
         self.out.push_str("\" loading=\"lazy\">");
+        self.close_inline("");
     }
 
     /// Writes what another tool's construct renders to: as a block of its own
@@ -725,6 +759,7 @@ impl<'a, 'o> Writer<'a, 'o> {
                 self.code = Some(CodeBlock { lang: lang.clone(), offset, text: code.clone() });
                 self.end_code_block();
             }
+            Shown::Attributes(attributes) => self.attribute_list(attributes, block, offset),
             Shown::Unrendered { what, hint } => {
                 if block {
                     self.open_paragraph(true, offset, " class=\"unrendered\"");
@@ -742,11 +777,94 @@ impl<'a, 'o> Writer<'a, 'o> {
         }
     }
 
+    /// Writes `open` (`<a`), which attributes may follow, then `rest`.
+    fn open_inline(&mut self, open: &str, rest: &str) {
+        self.out.push_str(open);
+        self.placed.inlines.push(self.out.len());
+        self.out.push_str(rest);
+    }
+
+    fn close_inline(&mut self, end: &str) {
+        self.out.push_str(end);
+        if let Some(at) = self.placed.inlines.pop() {
+            self.placed.last_inline = Some((at, self.out.len()));
+        }
+    }
+
+    fn close_block(&mut self, end: &str) {
+        self.out.push_str(end);
+        if let Some((at, _)) = self.placed.blocks.pop() {
+            self.placed.last_block = Some((at, self.out.len()));
+        }
+    }
+
+    /// A Kramdown attribute list: on the element it follows at once (a link,
+    /// an image, emphasis), on the paragraph whose last line it is, or, on a
+    /// line of its own, on the block before it, as Kramdown applies them.
+    fn attribute_list(&mut self, attributes: &[(String, String)], block: bool, offset: usize) {
+        let at = if block {
+            self.placed.last_block.filter(|(_, end)| self.out.trim_end().len() <= *end).map(|(at, _)| at)
+        } else if let Some((at, _)) = self.placed.last_inline.filter(|(_, end)| *end == self.out.len()) {
+            Some(at)
+        } else if let Some(&(at, "p")) = self.placed.blocks.last()
+            && self.out.ends_with('\n')
+            && self.heading.is_none()
+        {
+            // The paragraph's own last line: the line break before it goes too.
+            self.out.pop();
+            Some(at)
+        } else {
+            None
+        };
+        let Some(at) = at else {
+            let (line, column) = self.lines.line_column(offset);
+            let message = "Kramdown attribute list with nothing before it to apply to".to_string();
+            let hint = "put it right after the element, or on the line after the paragraph or block";
+            self.problems.push(Problem::warning(line, column, message).with_hint(hint));
+            return;
+        };
+        let mut written = String::new();
+        for (name, value) in attributes {
+            // Names that keep the tag valid, none of ours, and no script.
+            let ours = matches!(name.as_str(), "data-line" | "href" | "src");
+            if !is_attribute_name(name) || ours || name.to_ascii_lowercase().starts_with("on") {
+                continue;
+            }
+            let _ = write!(written, " {name}=\"");
+            escape::attr(&mut written, value);
+            written.push('"');
+        }
+        self.insert_at(at, &written);
+    }
+
+    /// Inserts `text` into the output at `at`, moving every place recorded after it.
+    fn insert_at(&mut self, at: usize, text: &str) {
+        if at > self.out.len() || !self.out.is_char_boundary(at) {
+            return;
+        }
+        self.out.insert_str(at, text);
+        let moved = |place: &mut usize| {
+            if *place > at {
+                *place += text.len();
+            }
+        };
+        self.placed.blocks.iter_mut().map(|(place, _)| place).chain(self.placed.inlines.iter_mut()).for_each(moved);
+        for (start, end) in self.placed.last_block.iter_mut().chain(self.placed.last_inline.iter_mut()) {
+            moved(start);
+            moved(end);
+        }
+        self.item_attributes_at.iter_mut().for_each(moved);
+        self.footnotes.open.iter_mut().for_each(|(_, start, _)| moved(start));
+        if let Some(heading) = &mut self.heading {
+            moved(&mut heading.start);
+        }
+    }
+
     /// Reports a construct that is where nothing can be shown for it (a
     /// link's address, an HTML attribute): it is left as written there.
     fn unplaced(&mut self, construct: &Construct) {
         let what = match &construct.shown {
-            Shown::Nothing | Shown::Text(_) => return,
+            Shown::Nothing | Shown::Text(_) | Shown::Attributes(_) => return,
             Shown::Unrendered { what, hint } => Some((what.clone(), *hint)),
             _ => None,
         };

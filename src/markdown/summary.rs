@@ -73,6 +73,11 @@ fn scan(text: &str, whole: bool) -> Scan {
             Event::Start(Tag::Paragraph) if depth == 0 => {
                 let mut summary = Summary::default();
                 summary.read_paragraph(&mut events);
+                // Kramdown attribute lists are markup, not prose (the text
+                // events of one may come in pieces, so they go from the whole).
+                if let std::borrow::Cow::Owned(text) = super::foreign::without_attribute_lists(&summary.text) {
+                    summary.text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                }
                 if !summary.text.is_empty() && !is_other_syntax(&summary.text) {
                     found = Some(summary.text);
                     break;
@@ -154,6 +159,13 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kramdown_attribute_lists_are_not_prose() {
+        let summary = first_paragraph("**Note:** read [this](x){:target=\"_blank\"}.\n{: .notice--info}\n");
+        assert_eq!(summary.as_deref(), Some("Note: read this."));
+        assert_eq!(first_paragraph("A {: word} stays.\n").as_deref(), Some("A {: word} stays."));
+    }
 
     #[test]
     fn first_paragraph_text() {

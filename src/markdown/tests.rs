@@ -582,6 +582,64 @@ fn liquid_highlight_is_a_code_block_and_raw_is_left_alone() {
 }
 
 #[test]
+fn kramdown_attribute_lists_go_on_the_element_they_follow() {
+    let body = "**Note:** read this.\n{: .notice--info}\n\n\
+                See [the docs](https://x.org){:target=\"_blank\" rel=\"noopener\"} and *this*{: .em}.\n\n\
+                - one\n- two\n\n{: .list #steps}\n\n\
+                A paragraph.\n\n{: #intro onclick=\"x()\" href=\"y\"}\n\n\
+                `{: .code}` stays.\n";
+    let out = with_syntax(body, Syntax::Liquid);
+    assert_eq!(
+        out.html,
+        "<p data-line=\"10\" class=\"notice--info\"><strong>Note:</strong> read this.</p>\n\
+         <p data-line=\"13\">See <a target=\"_blank\" rel=\"noopener\" href=\"https://x.org\">the docs</a> and \
+         <em class=\"em\">this</em>.</p>\n\
+         <ul data-line=\"15\" class=\"list\" id=\"steps\">\n<li data-line=\"15\">one</li>\n<li data-line=\"16\">two</li>\n</ul>\n\
+         <p data-line=\"20\" id=\"intro\">A paragraph.</p>\n\
+         <p data-line=\"24\"><code>{: .code}</code> stays.</p>\n"
+    );
+    assert!(out.problems.is_empty(), "{:?}", out.problems);
+}
+
+#[test]
+fn a_kramdown_attribute_list_with_nothing_to_apply_to_is_reported_not_shown() {
+    let out = with_syntax("{: .lonely}\n\n## Title\n", Syntax::Liquid);
+    assert!(!out.html.contains("lonely"), "{}", out.html);
+    assert_eq!(out.problems.len(), 1);
+    assert!(out.problems[0].message.contains("Kramdown attribute list"), "{:?}", out.problems);
+    // Only Jekyll's Markdown has them: elsewhere the text is the text.
+    assert!(with_syntax("Text {: .x}\n", Syntax::Markdown).html.contains("{: .x}"));
+}
+
+#[test]
+fn kramdown_attribute_lists_anywhere_never_break_the_page() {
+    let pieces = [
+        "{: .a}",
+        "x[^1]\n\n[^1]: note\n{: .b}",
+        "## T\n{: #t}",
+        "- [ ] task\n{: .c}",
+        "1. a\n\n   b\n   {: .d}",
+        "> quote\n{: .e}",
+        "| a |\n|---|\n| b |\n{: .f}",
+        "![i](x.png){: .g}",
+        "**s**{: .h}{: .i}",
+        "`c`{: .j}",
+        "<div>\n{: .k}\n</div>",
+        "[l](y)\n\n{: .m}",
+        "\u{1F980}{: .n}",
+        "{: .o}\n{: .p}",
+    ];
+    for first in pieces {
+        for second in pieces {
+            let body = format!("{first}\n{second}\n\n{first}{second}\n");
+            let out = with_syntax(&body, Syntax::Liquid);
+            assert_eq!(out.html.matches("<p").count(), out.html.matches("</p>").count(), "{body:?}\n{}", out.html);
+            assert!(!out.html.contains("class=\"\""), "{}", out.html);
+        }
+    }
+}
+
+#[test]
 fn mdx_image_renders_and_imports_and_components_are_shown() {
     let body = "import Note from './Note'\n\n<Image src=\"/static/a.png\" alt=\"A\" width={600} />\n\n\
                 Text with <Note kind=\"x\" /> inline.\n";

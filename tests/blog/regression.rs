@@ -132,3 +132,25 @@ fn a_sections_index_md_is_not_copied_into_the_site() {
         assert!(site.join("index.html").is_file(), "{fixture}: the site is there");
     }
 }
+
+/// Kramdown attribute lists (`{: .notice--info}`, `{:target="_blank"}`),
+/// Jekyll's default Markdown, were shown as text in the posts of a Jekyll
+/// blog, in the summaries too, and without a warning.
+#[test]
+fn kramdown_attribute_lists_become_attributes_in_a_jekyll_blog() {
+    let blog = BlogTest::empty().write("_config.yml", "title: J\n").write(
+        "_posts/2026-07-17-a.md",
+        "---\ntitle: A\n---\n**Note:** read [this](https://x.org){:target=\"_blank\"}.\n{: .notice--info}\n\nMore.\n",
+    );
+    let check = blog.hanji(&["check"]);
+    assert!(!check.stdout().contains("warning"), "{}", check.stdout());
+    let out = tempfile::tempdir().unwrap();
+    let site = out.path().join("site");
+    assert_eq!(export(&blog, &site, &[]).code(), 0);
+    let page = read(site.join("posts/a/index.html"));
+    assert!(page.contains("<p class=\"notice--info\"><strong>Note:</strong>"), "{page}");
+    assert!(page.contains("<a target=\"_blank\" href=\"https://x.org\">this</a>"), "{page}");
+    assert!(!page.contains("{:"), "nothing raw: {page}");
+    let home = read(site.join("index.html"));
+    assert!(home.contains("Note: read this.") && !home.contains("{:"), "the summary is prose");
+}
