@@ -4,6 +4,7 @@
 //! the writer renders the harmless ones (a figure, a link to a video, an
 //! image, a code block) and shows the rest as written, with a warning.
 
+use std::fmt::Write as _;
 use std::ops::Range;
 
 use super::Syntax;
@@ -34,6 +35,10 @@ pub(super) enum Shown {
     Code { lang: String, code: String },
     /// Shown as written, and reported as `what` is not rendered.
     Unrendered { what: String, hint: &'static str },
+    /// An HTML tag of an MDX post whose JSX attribute values were literals
+    /// (`width={500}`, `style={{ margin: 0 }}`), written as HTML; `dropped`
+    /// names those that were expressions Hanji cannot run, left out.
+    Html { html: String, dropped: Vec<String> },
     /// A Kramdown attribute list, `{: .notice #intro target="_blank"}`: these
     /// attributes (names and values as written, classes joined) go on the
     /// element just before it, or on the paragraph whose last line it is.
@@ -304,8 +309,10 @@ impl<'a> Scan<'a> {
         let closing = rest.starts_with("</");
         let name_start = if closing { 2 } else { 1 };
         if !rest[name_start..].starts_with(|c: char| c.is_ascii_uppercase()) {
-            // Lower case is HTML, which Markdown already passes through.
-            return None;
+            // Lower case is HTML, which Markdown passes through: only JSX
+            // values in its attributes (`width={500}`) need writing as HTML.
+            let (end, html, dropped) = html_with_jsx(rest)?;
+            return self.push(start..start + end, Shown::Html { html, dropped });
         }
         let name_len = rest[name_start..]
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
@@ -555,6 +562,159 @@ fn value(text: &str) -> (String, &str) {
     (out, "")
 }
 
+/// An HTML start tag at the start of `text` that has JSX values (`{…}`) in
+/// its attributes, written as HTML: (its length, the tag, the attributes left
+/// out). A literal value is written as its text (`{500}` → `"500"`, `{"a"}`
+/// → `"a"`, `{true}` → the bare name, `{false}` → left out); a `style`
+/// object as CSS, numbers in pixels as React writes them (`{{ marginTop: 8 }}`
+/// → `"margin-top: 8px"`); `className` and `htmlFor` as `class` and `for`.
+/// Any other expression is left out and named. None for a tag without JSX
+/// values, which is HTML as it is.
+fn html_with_jsx(text: &str) -> Option<(usize, String, Vec<String>)> {
+    let name_len = text[1..].find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))? + 1;
+    if name_len == 1 {
+        return None;
+    }
+    let mut html = text[..name_len].to_string();
+    let mut dropped = Vec::new();
+    let mut any_jsx = false;
+    let mut at = name_len;
+    loop {
+        let rest = &text[at..];
+        let trimmed = rest.trim_start();
+        at += rest.len() - trimmed.len();
+        if let Some(close) = ["/>", ">"].into_iter().find(|close| trimmed.starts_with(close)) {
+            html.push_str(if close == "/>" { " />" } else { ">" });
+            return any_jsx.then_some((at + close.len(), html, dropped));
+        }
+        let name_len = trimmed.find(|c: char| c.is_whitespace() || matches!(c, '=' | '/' | '>' | '<' | '{'))?;
+        if name_len == 0 {
+            return None; // `{...spread}` or a stray character: not a tag to rewrite
+        }
+        let name = match &trimmed[..name_len] {
+            "className" => "class",
+            "htmlFor" => "for",
+            name => name,
+        };
+        at += name_len;
+        let rest = &text[at..];
+        let Some(after_eq) = rest.trim_start().strip_prefix('=') else {
+            let _ = write!(html, " {name}");
+            continue;
+        };
+        at += rest.len() - after_eq.len();
+        let value = after_eq.trim_start();
+        at += after_eq.len() - value.len();
+        if let Some(quote) = value.chars().next().filter(|c| matches!(c, '"' | '\'')) {
+            let end = value[1..].find(quote)? + 2;
+            let _ = write!(html, " {name}={}", &value[..end]);
+            at += end;
+            continue;
+        }
+        if !value.starts_with('{') {
+            return None;
+        }
+        let len = braced(value)?;
+        any_jsx = true;
+        at += len;
+        match jsx_literal(name, value[1..len - 1].trim()) {
+            Some(Literal::Text(text)) => {
+                let _ = write!(html, " {name}=\"{}\"", text.replace('&', "&amp;").replace('"', "&quot;"));
+            }
+            Some(Literal::Bare) => {
+                let _ = write!(html, " {name}");
+            }
+            Some(Literal::Absent) => {}
+            None => dropped.push(format!("{name}={}", shorten(&value[..len]))),
+        }
+    }
+}
+
+enum Literal {
+    Text(String),
+    /// `{true}`: the attribute without a value.
+    Bare,
+    /// `{false}`, `{null}`: no attribute.
+    Absent,
+}
+
+/// The value of a JSX expression that is a literal; None for any other.
+fn jsx_literal(name: &str, expression: &str) -> Option<Literal> {
+    match expression {
+        "true" => return Some(Literal::Bare),
+        "false" | "null" | "undefined" => return Some(Literal::Absent),
+        _ => {}
+    }
+    if let Some(text) = quoted(expression) {
+        return Some(Literal::Text(text.to_string()));
+    }
+    if expression.parse::<f64>().is_ok() {
+        return Some(Literal::Text(expression.to_string()));
+    }
+    if name == "style" && expression.starts_with('{') && expression.ends_with('}') {
+        return style_object(&expression[1..expression.len() - 1]).map(Literal::Text);
+    }
+    None
+}
+
+/// `"a"`, `'a'` or `` `a` `` (without `${`) as its text.
+fn quoted(text: &str) -> Option<&str> {
+    let quote = text.chars().next().filter(|c| matches!(c, '"' | '\'' | '`'))?;
+    let inner = text.strip_prefix(quote)?.strip_suffix(quote)?;
+    (!inner.contains(quote) && !inner.contains('\\') && !inner.contains("${")).then_some(inner)
+}
+
+/// A React style object of literal values as CSS: `marginTop: 8, color: 'red'`
+/// → `margin-top: 8px; color: red`. None if any value is not a literal.
+fn style_object(inner: &str) -> Option<String> {
+    // Properties React writes without `px`.
+    const UNITLESS: &[&str] = &[
+        "flex",
+        "flexGrow",
+        "flexShrink",
+        "fontWeight",
+        "lineHeight",
+        "opacity",
+        "order",
+        "zIndex",
+        "zoom",
+        "columnCount",
+        "gridRow",
+        "gridColumn",
+        "tabSize",
+    ];
+    let mut css = Vec::new();
+    for part in inner.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (key, value) = part.split_once(':')?;
+        let key = key.trim();
+        let key = quoted(key).unwrap_or(key);
+        if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+            return None;
+        }
+        let value = value.trim();
+        let value = match quoted(value) {
+            Some(text) => text.to_string(),
+            None if value.parse::<f64>().is_ok() => {
+                if value == "0" || UNITLESS.contains(&key) {
+                    value.to_string()
+                } else {
+                    format!("{value}px")
+                }
+            }
+            None => return None,
+        };
+        if value.contains([';', '"', '<', '>']) {
+            return None;
+        }
+        let property: String = key
+            .chars()
+            .flat_map(|c| if c.is_ascii_uppercase() { vec!['-', c.to_ascii_lowercase()] } else { vec![c] })
+            .collect();
+        css.push(format!("{property}: {value}"));
+    }
+    Some(css.join("; "))
+}
+
 /// The attributes of a JSX tag from byte `at` of `text` (after its name), to
 /// its `>` or `/>`: (the end, whether it closes itself, each name with its
 /// text value, None for an `{expression}`). None if the tag never ends.
@@ -648,6 +808,25 @@ mod tests {
             Shown::Unrendered { what, .. } => what,
             _ => "",
         }
+    }
+
+    #[test]
+    fn jsx_values_in_html_tags_are_written_as_html() {
+        fn html(text: &str) -> Option<(&str, String, Vec<String>)> {
+            html_with_jsx(text).map(|(end, html, dropped)| (&text[..end], html, dropped))
+        }
+        let (tag, written, dropped) =
+            html("<img src=\"/a.png\" width={500} alt={'A'} hidden={true} x={false} /> rest").unwrap();
+        assert_eq!(tag, "<img src=\"/a.png\" width={500} alt={'A'} hidden={true} x={false} />");
+        assert_eq!(written, "<img src=\"/a.png\" width=\"500\" alt=\"A\" hidden />");
+        assert!(dropped.is_empty());
+        let (_, written, _) =
+            html("<div style={{ marginTop: 8, color: 'red', lineHeight: 1.5, margin: 0 }} className=\"x\">").unwrap();
+        assert_eq!(written, "<div style=\"margin-top: 8px; color: red; line-height: 1.5; margin: 0\" class=\"x\">");
+        let (_, written, dropped) = html("<p title={post.title} data-n={1}>").unwrap();
+        assert_eq!((written.as_str(), dropped), ("<p data-n=\"1\">", vec!["title={post.title}".to_string()]));
+        assert_eq!(html("<p class=\"plain\">"), None, "HTML as it is");
+        assert_eq!(html("<div {...props}>"), None);
     }
 
     #[test]

@@ -760,6 +760,21 @@ impl<'a, 'o> Writer<'a, 'o> {
                 self.end_code_block();
             }
             Shown::Attributes(attributes) => self.attribute_list(attributes, block, offset),
+            Shown::Html { html, dropped } => {
+                if block {
+                    self.newline();
+                }
+                escape::raw(&mut self.out, html);
+                if block {
+                    self.out.push('\n');
+                }
+                for attribute in dropped {
+                    let (line, column) = self.lines.line_column(offset);
+                    let message = format!("MDX attribute `{attribute}` is an expression; it is left out");
+                    let hint = "Hanji runs no JavaScript: write the value itself, as text or a number";
+                    self.problems.push(Problem::warning(line, column, message).with_hint(hint));
+                }
+            }
             Shown::Unrendered { what, hint } => {
                 if block {
                     self.open_paragraph(true, offset, " class=\"unrendered\"");

@@ -48,14 +48,16 @@ fn prefix_at_line_end(body: &str, size: usize) -> &str {
 }
 
 /// A paragraph of nothing but another tool's syntax (`{{< figure … >}}`,
-/// `{% include x %}`, an MDX `import … from '…'` line) is no summary, in any
-/// post: it is not prose a reader would want in a list of posts.
+/// `{% include x %}`, an MDX `import … from '…'` line, a tag Markdown did not
+/// take for HTML, `<img width={500} />`) is no summary, in any post: it is not
+/// prose a reader would want in a list of posts.
 fn is_other_syntax(text: &str) -> bool {
     let text = text.trim();
     let wrapped = |open: &str, close: &str| text.starts_with(open) && text.ends_with(close);
     let module = (text.starts_with("import ") && (text.contains(" from '") || text.contains(" from \"")))
         || ["export const ", "export default ", "export function ", "export {"].iter().any(|e| text.starts_with(e));
-    wrapped("{{", "}}") || wrapped("{%", "%}") || module
+    let tag = wrapped("<", ">") && text[1..].starts_with(|c: char| c.is_ascii_alphabetic());
+    wrapped("{{", "}}") || wrapped("{%", "%}") || module || tag
 }
 
 fn scan(text: &str, whole: bool) -> Scan {
@@ -159,6 +161,13 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tag_markdown_did_not_take_for_html_is_no_summary() {
+        let body = "<img src=\"/a.png\" width={500} style={{ margin: 0 }} />\n\nThe first words.\n";
+        assert_eq!(first_paragraph(body).as_deref(), Some("The first words."));
+        assert_eq!(first_paragraph("<b>Bold</b> start.\n").as_deref(), Some("Bold start."));
+    }
 
     #[test]
     fn kramdown_attribute_lists_are_not_prose() {

@@ -640,6 +640,20 @@ fn kramdown_attribute_lists_anywhere_never_break_the_page() {
 }
 
 #[test]
+fn jsx_values_in_mdx_html_become_html_attributes() {
+    let body = "<div style={{ marginTop: 8 }}>\n\nText with <img src=\"/a.png\" width={500} /> inline.\n\n</div>\n\n\
+                <span title={post.title}>x</span>\n";
+    let out = with_syntax(body, Syntax::Mdx);
+    assert!(out.html.contains("<div style=\"margin-top: 8px\">"), "{}", out.html);
+    assert!(out.html.contains("<img src=\"/a.png\" width=\"500\" />"), "{}", out.html);
+    assert!(out.html.contains("<span>x</span>"), "{}", out.html);
+    assert!(!out.html.contains('{'), "no JSX left: {}", out.html);
+    assert_eq!(out.problems.len(), 1, "{:?}", out.problems);
+    assert!(out.problems[0].message.contains("`title={post.title}`"), "{:?}", out.problems);
+    assert_eq!(out.problems[0].line, 16);
+}
+
+#[test]
 fn mdx_image_renders_and_imports_and_components_are_shown() {
     let body = "import Note from './Note'\n\n<Image src=\"/static/a.png\" alt=\"A\" width={600} />\n\n\
                 Text with <Note kind=\"x\" /> inline.\n";

@@ -154,3 +154,19 @@ fn kramdown_attribute_lists_become_attributes_in_a_jekyll_blog() {
     let home = read(site.join("index.html"));
     assert!(home.contains("Note: read this.") && !home.contains("{:"), "the summary is prose");
 }
+
+/// JSX attribute values in the HTML of an `.mdx` post (`width={500}`,
+/// `style={{ margin: 0 }}`) were passed into the page as they are.
+#[test]
+fn jsx_attribute_values_in_mdx_become_html() {
+    let blog = BlogTest::empty().write("data/siteMetadata.js", "const siteMetadata = { title: 'N' }\n").write(
+        "data/blog/a.mdx",
+        "---\ntitle: A\ndate: 2026-07-17\n---\n<img src=\"/static/a.png\" width={500} style={{ margin: 0 }} />\n",
+    );
+    let out = tempfile::tempdir().unwrap();
+    let site = out.path().join("site");
+    assert_eq!(export(&blog, &site, &[]).code(), 0);
+    let page = read(site.join("posts/a/index.html"));
+    assert!(page.contains("width=\"500\" style=\"margin: 0\""), "{page}");
+    assert!(!page.contains("={"), "no JSX in the page");
+}
