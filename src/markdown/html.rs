@@ -305,7 +305,7 @@ impl<'a, 'o> Writer<'a, 'o> {
             }
             Event::InlineMath(tex) => self.math(&tex, offset, false),
             Event::DisplayMath(tex) => self.math(&tex, offset, true),
-            Event::Html(html) | Event::InlineHtml(html) => escape::raw(&mut self.out, &html),
+            Event::Html(html) | Event::InlineHtml(html) => self.raw_html(&html, offset),
             Event::SoftBreak => {
                 if let Some(heading) = &mut self.heading {
                     heading.text.push(' ');
@@ -764,7 +764,7 @@ impl<'a, 'o> Writer<'a, 'o> {
                 if block {
                     self.newline();
                 }
-                escape::raw(&mut self.out, html);
+                self.raw_html(html, offset);
                 if block {
                     self.out.push('\n');
                 }
@@ -790,6 +790,25 @@ impl<'a, 'o> Writer<'a, 'o> {
                 self.problems.push(Problem::warning(line, column, message).with_hint(*hint));
             }
         }
+    }
+
+    /// Raw HTML, as written, but for the `src` of each `<img>` in it, which is
+    /// checked and made to lead where a Markdown image's would.
+    fn raw_html(&mut self, html: &str, offset: usize) {
+        let mut rest = html;
+        while let Some((value, after)) = img_src(rest) {
+            let src = &rest[value.clone()];
+            let resolved = self.resolve(src, offset, true).into_owned();
+            escape::raw(&mut self.out, &rest[..value.start]);
+            if resolved == src {
+                escape::raw(&mut self.out, src);
+            } else {
+                escape::href(&mut self.out, &resolved);
+            }
+            escape::raw(&mut self.out, &rest[value.end..after]);
+            rest = &rest[after..];
+        }
+        escape::raw(&mut self.out, rest);
     }
 
     /// Writes `open` (`<a`), which attributes may follow, then `rest`.
@@ -1030,6 +1049,51 @@ fn first_word(info: &str) -> &str {
     let info = info.trim_start();
     let end = info.find(|c: char| c.is_whitespace() || c == ',' || c == '{').unwrap_or(info.len());
     &info[..end]
+}
+
+/// The first `<img … src="…">` in `html`: the byte range of the `src` value
+/// (inside its quotes), and where the tag ends. Tags cut across HTML events
+/// are not seen.
+fn img_src(html: &str) -> Option<(Range<usize>, usize)> {
+    let bytes = html.as_bytes();
+    let mut from = 0;
+    loop {
+        let at = from + html[from..].find('<')?;
+        from = at + 1;
+        let name = html.get(at + 1..at + 4)?;
+        let after_name = bytes.get(at + 4).copied();
+        if !name.eq_ignore_ascii_case("img") || !after_name.is_some_and(|b| b.is_ascii_whitespace()) {
+            continue;
+        }
+        let end = at + html[at..].find('>')? + 1;
+        let tag = &html[at..end];
+        let lower = tag.to_ascii_lowercase();
+        let mut search = 4;
+        while let Some(found) = lower[search..].find("src") {
+            let name_at = search + found;
+            search = name_at + 3;
+            let before = lower.as_bytes()[name_at - 1];
+            if !before.is_ascii_whitespace() {
+                continue; // `data-src`, `srcset`
+            }
+            let after = lower[name_at + 3..].trim_start();
+            let Some(value) = after.strip_prefix('=') else { continue };
+            let value = value.trim_start();
+            let value_at = tag.len() - value.len();
+            let (start, len) = match value.as_bytes().first() {
+                Some(quote @ (b'"' | b'\'')) => (value_at + 1, value[1..].find(*quote as char)?),
+                Some(_) => {
+                    let len = value.find(|c: char| c.is_ascii_whitespace() || c == '>')?;
+                    // `<img src=a.png/>`: the `/` closes the tag.
+                    let len = if value[len..].starts_with('>') && value[..len].ends_with('/') { len - 1 } else { len };
+                    (value_at, len)
+                }
+                None => continue,
+            };
+            return Some((at + start..at + start + len, end));
+        }
+        from = end;
+    }
 }
 
 fn is_attribute_name(name: &str) -> bool {

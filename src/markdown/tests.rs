@@ -307,6 +307,20 @@ fn links_are_rewritten_and_broken_ones_reported() {
 }
 
 #[test]
+fn images_in_raw_html_are_checked_and_resolved_like_markdown_ones() {
+    let links = TestLinks::default();
+    let body = "<figure><img class=\"wide\" src=\"pic.png\" data-src=\"x\"><figcaption>A</figcaption></figure>\n\n\
+                Inline <IMG SRC='gone.png' alt=\"g\"> and <img src=https://e.com/a.png> too.\n";
+    let out = render(body, &Options { links: Some(&links), ..Options::default() });
+    assert!(out.html.contains("<img class=\"wide\" src=\"/posts/a/pic.png\" data-src=\"x\">"), "{}", out.html);
+    assert!(out.html.contains("<IMG SRC='gone.png' alt=\"g\">"), "{}", out.html);
+    assert!(out.html.contains("<img src=https://e.com/a.png>"), "{}", out.html);
+    assert_eq!(*links.asked.lock().unwrap(), ["image:pic.png", "image:gone.png", "image:https://e.com/a.png"]);
+    assert_eq!(out.problems.len(), 1, "{:?}", out.problems);
+    assert_eq!(out.problems[0].message, "image `gone.png` is missing");
+}
+
+#[test]
 fn images_are_lazy_with_plain_alt_text_and_resolved_sources() {
     let links = TestLinks::default();
     let body = "![A *fine* \"cat\"](pic.png \"Title\")\n\n한글 ![x](gone.png)\n";

@@ -170,3 +170,25 @@ fn jsx_attribute_values_in_mdx_become_html() {
     assert!(page.contains("width=\"500\" style=\"margin: 0\""), "{page}");
     assert!(!page.contains("={"), "no JSX in the page");
 }
+
+/// `<img src>` in a post's raw HTML was never checked nor made to lead where
+/// the site has the file, as a Markdown image is.
+#[test]
+fn images_in_raw_html_are_checked_and_lead_to_the_copied_file() {
+    let blog = BlogTest::empty()
+        .write(
+            "posts/b/index.md",
+            "---\ntitle: B\n---\n<p><img src=\"diagram.png\" alt=\"D\"></p>\n\n<img src=\"nope.png\">\n",
+        )
+        .write("posts/b/diagram.png", b"\x89PNG");
+    let check = blog.hanji(&["check"]);
+    let (line, _) = check.line_starting("posts/b/index.md:6");
+    assert!(line.contains("image `nope.png` leads nowhere"), "{line}");
+    assert!(!check.stdout().contains("diagram.png"), "the file is there: {}", check.stdout());
+    let out = tempfile::tempdir().unwrap();
+    let site = out.path().join("site");
+    export(&blog, &site, &[]);
+    let page = read(site.join("posts/b/index.html"));
+    assert!(page.contains("<img src=\"../../posts/b/diagram.png\" alt=\"D\">"), "{page}");
+    assert!(site.join("posts/b/diagram.png").is_file());
+}
