@@ -33,6 +33,9 @@ pub(super) enum Shown {
     Video { url: String, label: String },
     /// A `highlight` block, as a fenced code block.
     Code { lang: String, code: String },
+    /// TeX, as `$…$` (or `$$…$$` when `display`) would be: a Zola theme's
+    /// `katex` shortcode.
+    Math { tex: String, display: bool },
     /// Shown as written, and reported as `what` is not rendered.
     Unrendered { what: String, hint: &'static str },
     /// An HTML tag of an MDX post whose JSX attribute values were literals
@@ -246,6 +249,18 @@ impl<'a> Scan<'a> {
             return None;
         }
         let call = Call::zola(name, args);
+        if name == "katex" {
+            let display = call.named("block") == "true";
+            if tag.open == "{%" {
+                // A body shortcode: the TeX is what stands before its `{% end %}`.
+                let Some((close_start, close)) = self.closing(tag.end, ZOLA, "\"'`", "end") else {
+                    return self.push(range, unrendered("Zola shortcode `katex` without its `{% end %}`", ZOLA_HINT));
+                };
+                let tex = self.body[tag.end..close_start].trim().to_string();
+                return self.push(start..close.end, Shown::Math { tex, display });
+            }
+            return self.push(range, Shown::Math { tex: call.named("body"), display });
+        }
         let shown = match name {
             "youtube" if !call.named("id").is_empty() => youtube(&call.named("id"), ""),
             "vimeo" if !call.named("id").is_empty() => vimeo(&call.named("id"), ""),

@@ -760,6 +760,11 @@ impl<'a, 'o> Writer<'a, 'o> {
                 self.end_code_block();
             }
             Shown::Attributes(attributes) => self.attribute_list(attributes, block, offset),
+            Shown::Math { tex, display } => {
+                self.open_paragraph(block, offset, "");
+                self.math(tex, offset, *display);
+                self.close_paragraph(block, "p");
+            }
             Shown::Html { html, dropped } => {
                 if block {
                     self.newline();

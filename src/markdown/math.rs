@@ -24,6 +24,7 @@ pub(super) fn render(tex: &str, display: bool, line: Option<usize>, out: &mut St
         return Err(format!("math is nested more than {MAX_NESTING} levels deep"));
     }
     let tex = super::escape::without_nul(tex);
+    let tex = infix_fractions(&tex);
     let start = out.len();
     let rendered = catch_unwind(AssertUnwindSafe(|| {
         let storage = Storage::new();
@@ -63,6 +64,91 @@ pub(super) fn render(tex: &str, display: bool, line: Option<usize>, out: &mut St
             Err("math could not be rendered (the TeX renderer failed)".to_string())
         }
     }
+}
+
+/// The infix commands of plain TeX, as KaTeX takes them, and what each group
+/// they split becomes: `{1 \over N}` → `{\frac{1}{N}}`.
+const INFIX: &[(&str, &str)] = &[(r"\over", r"\frac"), (r"\choose", r"\binom"), (r"\atop", r"\genfrac{}{}{0pt}{}")];
+
+/// `tex` with each group (braces, or the whole formula) that holds an infix
+/// fraction (`\over`, `\choose`, `\atop`) at its own level written as the
+/// command pulldown-latex knows: the part before it over the part after.
+fn infix_fractions(tex: &str) -> std::borrow::Cow<'_, str> {
+    if !INFIX.iter().any(|(infix, _)| has_command(tex, infix)) {
+        return std::borrow::Cow::Borrowed(tex);
+    }
+    std::borrow::Cow::Owned(rewrite_group(tex))
+}
+
+/// Whether `tex` holds the command `name` (not a longer one: `\overline`).
+fn has_command(tex: &str, name: &str) -> bool {
+    tex.match_indices(name).any(|(at, _)| !tex[at + name.len()..].starts_with(|c: char| c.is_ascii_alphabetic()))
+}
+
+/// One group's inside, its subgroups rewritten first.
+fn rewrite_group(inside: &str) -> String {
+    let bytes = inside.as_bytes();
+    let mut out = String::with_capacity(inside.len() + 16);
+    // Where, in `out`, this group's own infix stands: (its position, the command).
+    let mut split: Option<(usize, &str)> = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => {
+                let name_len = inside[i + 1..].find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(inside.len() - i - 1);
+                let len = if name_len == 0 { (i + 1 < bytes.len()) as usize + 1 } else { name_len + 1 };
+                let command = &inside[i..i + len.min(inside.len() - i)];
+                match INFIX.iter().find(|(infix, _)| *infix == command) {
+                    Some((_, frac)) if split.is_none() => split = Some((out.len(), frac)),
+                    _ => out.push_str(command),
+                }
+                i += command.len().max(1);
+            }
+            b'{' => match matching_brace(inside, i) {
+                Some(end) => {
+                    out.push('{');
+                    out.push_str(&rewrite_group(&inside[i + 1..end]));
+                    out.push('}');
+                    i = end + 1;
+                }
+                None => {
+                    out.push_str(&inside[i..]);
+                    break;
+                }
+            },
+            _ => {
+                let next = inside[i..].find(['\\', '{']).map_or(inside.len(), |n| i + n.max(1));
+                out.push_str(&inside[i..next]);
+                i = next;
+            }
+        }
+    }
+    match split {
+        Some((at, frac)) => format!("{frac}{{{}}}{{{}}}", out[..at].trim(), out[at..].trim()),
+        None => out,
+    }
+}
+
+/// The `}` that closes the `{` at `open`, skipping escaped braces.
+fn matching_brace(text: &str, open: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 1,
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// How deeply groups nest: `{…}`, `\left…\right` and `\begin…\end` (the
@@ -135,6 +221,19 @@ mod tests {
         assert_eq!(nesting(r"\{ \{ \{ a \} \} \}"), 0);
         assert_eq!(nesting(r"\left( {a} \right)"), 2);
         render(r"\sqrt{\sqrt{\sqrt{x}}}", false, None, &mut out).unwrap();
+    }
+
+    #[test]
+    fn infix_fractions_of_plain_tex_are_fractions() {
+        assert_eq!(infix_fractions(r"{1 \over N}\sum_i x_i"), r"{\frac{1}{N}}\sum_i x_i");
+        assert_eq!(infix_fractions(r"a+b \over c"), r"\frac{a+b}{c}");
+        assert_eq!(infix_fractions(r"{n \choose k}"), r"{\binom{n}{k}}");
+        assert_eq!(infix_fractions(r"{ {a \over b} \over c}"), r"{\frac{{\frac{a}{b}}}{c}}");
+        assert_eq!(infix_fractions(r"\overline{x} + \{ y \}"), r"\overline{x} + \{ y \}", "left alone");
+        let mut out = String::new();
+        render(r"{1 \over N} + {n \choose k}", false, None, &mut out).unwrap();
+        assert!(out.contains("<mfrac>"), "{out}");
+        render(r"{a \atop b}", false, None, &mut out).unwrap();
     }
 
     #[test]

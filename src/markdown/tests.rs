@@ -668,6 +668,17 @@ fn jsx_values_in_mdx_html_become_html_attributes() {
 }
 
 #[test]
+fn zola_katex_shortcodes_are_math() {
+    let body = "{% katex(block=true) %}\\frac{1}{N}\\sum_i x_i{% end %}\n\nInline {{ katex(body=\"x^2\") }} too.\n";
+    let out = with_syntax(body, Syntax::Zola);
+    assert!(out.html.contains("display=\"block\"><mfrac>"), "{}", out.html);
+    assert!(out.html.contains("<mfrac>"), "{}", out.html);
+    assert_eq!(out.html.matches("<math").count(), 2, "{}", out.html);
+    assert!(!out.html.contains("katex"), "nothing raw: {}", out.html);
+    assert!(out.problems.is_empty(), "{:?}", out.problems);
+}
+
+#[test]
 fn mdx_image_renders_and_imports_and_components_are_shown() {
     let body = "import Note from './Note'\n\n<Image src=\"/static/a.png\" alt=\"A\" width={600} />\n\n\
                 Text with <Note kind=\"x\" /> inline.\n";

@@ -192,3 +192,35 @@ fn images_in_raw_html_are_checked_and_lead_to_the_copied_file() {
     assert!(page.contains("<img src=\"../../posts/b/diagram.png\" alt=\"D\">"), "{page}");
     assert!(site.join("posts/b/diagram.png").is_file());
 }
+
+/// A Zola theme's `katex` shortcode was shown raw, with a warning, though it
+/// holds TeX that Hanji renders.
+#[test]
+fn a_zola_katex_shortcode_is_math() {
+    let blog = BlogTest::empty().write("config.toml", "base_url = \"https://z.example\"\ntitle = \"Z\"\n").write(
+        "content/a.md",
+        "+++\ntitle = \"A\"\ndate = 2026-07-17\n+++\n{% katex(block=true) %}\\sum_i x_i{% end %}\n",
+    );
+    let check = blog.hanji(&["check"]);
+    assert!(!check.stdout().contains("warning"), "{}", check.stdout());
+    let out = tempfile::tempdir().unwrap();
+    let site = out.path().join("site");
+    export(&blog, &site, &[]);
+    let page = read(site.join("posts/a/index.html"));
+    assert!(page.contains("<math") && !page.contains("katex"), "{page}");
+}
+
+/// TeX that KaTeX renders, `{1 \over N}`, was refused as if it were wrong:
+/// plain TeX's infix fractions were not known.
+#[test]
+fn plain_tex_infix_fractions_render() {
+    let blog = BlogTest::empty()
+        .write("posts/a.md", "---\ntitle: A\ndate: 2026-07-17\n---\n$$ {1 \\over N} \\sum_i {n \\choose i} $$\n");
+    let check = blog.hanji(&["check"]);
+    assert!(!check.stdout().contains("math"), "{}", check.stdout());
+    let out = tempfile::tempdir().unwrap();
+    let site = out.path().join("site");
+    export(&blog, &site, &[]);
+    let page = read(site.join("posts/a/index.html"));
+    assert!(page.contains("<mfrac>") && !page.contains("math-error"), "{page}");
+}
