@@ -8,15 +8,28 @@ use crate::blog::Blog;
 use crate::diagnostics::Diagnostic;
 use crate::markdown::{self, Options};
 use crate::site::links::Links;
+use crate::site::routes::Routes;
+use crate::site::theme::Theme;
+use crate::site::{Site, SiteOptions};
 
 /// Every problem in the blog, sorted by file and line.
 pub fn check(blog: &Blog) -> Vec<Diagnostic> {
     let mut all = blog.diagnostics();
     let posts: Vec<_> = blog.library.posts().collect();
+    // Links written as site paths are checked against the site as it is
+    // published; a draft's, against the site with the drafts in it.
+    let theme = Theme::new(&blog.templates).0;
+    let routes = |drafts| {
+        let options = SiteOptions { drafts, ..SiteOptions::default() };
+        Routes::of(&Site::new(&blog.config, &blog.library, &blog.assets, &theme, options))
+    };
+    let (published, with_drafts) = (routes(false), routes(true));
     let rendered: Vec<Vec<Diagnostic>> = posts
         .par_iter()
         .map(|post| {
-            let links = Links { config: &blog.config, library: &blog.library, assets: &blog.assets, post, root: "" };
+            let routes = Some(if post.draft { &with_drafts } else { &published });
+            let (config, library, assets) = (&blog.config, &blog.library, &blog.assets);
+            let links = Links { config, library, assets, post, root: "", routes };
             let options = Options {
                 first_line: post.body_line,
                 links: Some(&links),

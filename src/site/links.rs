@@ -5,8 +5,8 @@
 use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
 
-use super::routes::Addresses;
-use super::url::{self, percent_decode};
+use super::routes::{Addresses, Found, Routes};
+use super::url::{self, base_path, percent_decode};
 use crate::config::Config;
 use crate::content::file::is_post;
 use crate::content::{Library, Post};
@@ -22,6 +22,10 @@ pub struct Links<'a> {
     pub assets: &'a BTreeSet<PathBuf>,
     pub post: &'a Post,
     pub root: &'a str,
+    /// The site's addresses, to check links written as site paths
+    /// (`/tags/rust/`) against; None leaves them unchecked (rendering a
+    /// page does not need them; `hanji check` gives them).
+    pub routes: Option<&'a Routes>,
 }
 
 impl LinkResolver for Links<'_> {
@@ -39,6 +43,23 @@ impl Links<'_> {
         Addresses::new(self.config, self.library)
     }
 
+    /// A link written as a site path that leads to no page or file of the
+    /// site (when the routes are known). The site's own base path
+    /// (`/blog/` of `https://me.github.io/blog/`) may start it.
+    fn nowhere_in_site(&self, site_path: &str, dest: &str) -> Option<Link> {
+        let routes = self.routes?;
+        let base = base_path(&self.config.base_url);
+        let within = site_path.strip_prefix(base.trim_start_matches('/')).filter(|_| base != "/").unwrap_or(site_path);
+        let found = |path: &str| !matches!(routes.find(path), Found::Nowhere);
+        if found(within) || found(site_path) {
+            return None;
+        }
+        Some(Link::Broken {
+            message: format!("link `{dest}` leads to no page of the site"),
+            hint: Some("check the address against the exported site, or link to the post's file (`other.md`)".into()),
+        })
+    }
+
     fn resolve(&self, dest: &str, what: &str) -> Link {
         if is_external(dest) || dest.is_empty() || dest.starts_with('#') {
             return Link::Keep;
@@ -50,6 +71,9 @@ impl Links<'_> {
         let decoded = percent_decode(path);
         let target = if let Some(site_path) = decoded.strip_prefix('/') {
             if what == "link" {
+                if let Some(broken) = self.nowhere_in_site(site_path, dest) {
+                    return broken;
+                }
                 // Site paths (`/tags/rust/`) name pages: keep them under the site's root.
                 return Link::Rewrite(format!("{}{}", self.root, &dest[1..]));
             }
@@ -147,7 +171,7 @@ mod tests {
         ]);
         let assets: BTreeSet<PathBuf> = ["posts/b/d.png", "static/logo.png"].iter().map(PathBuf::from).collect();
         let post = lib.post(Path::new("posts/b/index.md")).unwrap();
-        let links = Links { config: &config, library: &lib, assets: &assets, post, root: "../../" };
+        let links = Links { config: &config, library: &lib, assets: &assets, post, root: "../../", routes: None };
         let rewrite = |l: Link| match l {
             Link::Rewrite(url) => url,
             Link::Keep => "keep".into(),

@@ -255,7 +255,7 @@ impl<'a> Site<'a> {
     }
 
     fn post_page(&self, post: &Post, path: &str, root: &str) -> Result<RenderedPost, ThemeError> {
-        let links = Links { config: self.config, library: self.library, assets: self.assets, post, root };
+        let links = Links { config: self.config, library: self.library, assets: self.assets, post, root, routes: None };
         let options = Options {
             first_line: post.body_line,
             source_lines: self.options.source_lines,

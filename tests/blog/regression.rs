@@ -224,3 +224,23 @@ fn plain_tex_infix_fractions_render() {
     let page = read(site.join("posts/a/index.html"));
     assert!(page.contains("<mfrac>") && !page.contains("math-error"), "{page}");
 }
+
+/// `hanji check` did not look at links written as site paths
+/// (`[x](/tags/nope/)`) at all.
+#[test]
+fn links_written_as_site_paths_are_checked() {
+    let blog = BlogTest::empty()
+        .write("hanji.toml", "base_url = \"https://me.github.io/blog/\"\n")
+        .write("static/images/logo.png", b"\x89PNG")
+        .write("posts/b.md", "---\ntitle: B\ndate: 2026-07-16\ntags: [nccl]\n---\nB.\n")
+        .write(
+            "posts/a.md",
+            "---\ntitle: A\ndate: 2026-07-17\ntags: [nccl]\n---\n[t](/tags/nccl/) [b](/posts/b/#part) [base](/blog/posts/b/) \
+             [logo](/images/logo.png) [feed](/feed.xml)\n\n[gone](/tags/nope/) and [old](/2018/08/15/a-post)\n",
+        );
+    let check = blog.hanji(&["check"]);
+    let warnings: Vec<String> = check.lines().into_iter().filter(|l| l.contains("warning")).collect();
+    assert_eq!(warnings.len(), 2, "{}", check.stdout());
+    assert!(warnings[0].contains("link `/tags/nope/` leads to no page of the site"), "{warnings:?}");
+    assert!(warnings[1].contains("`/2018/08/15/a-post`"), "{warnings:?}");
+}
