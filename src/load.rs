@@ -16,6 +16,7 @@ use crate::content::post::{Parsed, Post};
 use crate::detect;
 use crate::diagnostics::{Diagnostic, Problem};
 use crate::fs::{self, TextError};
+use crate::layout::Kind;
 
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
@@ -55,6 +56,7 @@ pub fn load(root: &Path) -> Result<Blog, LoadError> {
     }
     // A file export would fail to copy, found now so that `check` names it.
     problems.extend(fs::unreadable_files(root, &assets));
+    problems.extend(other_sections(root, &config));
     let parsed: Vec<Parsed> = post_paths.par_iter().map(|path| read_post(root, path)).collect();
     let library = Library::from_parsed(config.tag_title, parsed);
     let templates = read_templates(root, &config, &mut problems);
@@ -85,6 +87,38 @@ pub fn read_config(root: &Path, problems: &mut Vec<Diagnostic>) -> Config {
         problems.push(problem.in_file(config::FILE_NAME));
         detected.config
     })
+}
+
+/// The sections of a Hugo blog besides the one Hanji reads (`content/til/`
+/// beside `content/posts/`), each named with how many posts Hugo publishes
+/// from it: none is skipped in silence.
+fn other_sections(root: &Path, config: &Config) -> Vec<Diagnostic> {
+    let content = Path::new("content");
+    if config.layout.kind != Kind::Hugo || config.posts_dir == content || !config.posts_dir.starts_with(content) {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    for folder in fs::folders_in(&root.join(content)) {
+        let Some(name) = folder.file_name() else { continue };
+        let section = content.join(name);
+        if config.posts_dir.starts_with(&section) {
+            continue;
+        }
+        let posts =
+            fs::walk(root, &section, &mut Vec::new()).iter().filter(|f| file::is_post(&config.layout, f)).count();
+        if posts > 0 {
+            let message = format!(
+                "Hugo publishes the {posts} post{} of the section `{}/`; Hanji reads only `{}/`",
+                if posts == 1 { "" } else { "s" },
+                section.display(),
+                config.posts_dir.display()
+            );
+            let hint = "to read every section, set posts_dir = \"content\" in hanji.toml (pages at the top of \
+                        content/, such as about.md, are then read as posts too)";
+            found.push(Diagnostic::warning(&section, 1, 1, message).with_hint(hint));
+        }
+    }
+    found
 }
 
 /// The blog folder, as layout detection asks about it.

@@ -111,6 +111,18 @@ pub fn exists(path: &Path) -> bool {
     path.symlink_metadata().is_ok()
 }
 
+/// The folders directly in `folder`, skipped names left out, sorted.
+pub fn folders_in(folder: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(folder) else { return Vec::new() };
+    let mut folders: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| !is_skipped(&e.file_name().to_string_lossy()) && e.path().is_dir())
+        .map(|e| e.path())
+        .collect();
+    folders.sort();
+    folders
+}
+
 /// Removes a file; true if it was there.
 pub fn remove_file(path: &Path) -> io::Result<bool> {
     match fs::remove_file(path) {

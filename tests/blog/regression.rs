@@ -244,3 +244,22 @@ fn links_written_as_site_paths_are_checked() {
     assert!(warnings[0].contains("link `/tags/nope/` leads to no page of the site"), "{warnings:?}");
     assert!(warnings[1].contains("`/2018/08/15/a-post`"), "{warnings:?}");
 }
+
+/// A Hugo blog with `content/posts/` and `content/til/` publishes both;
+/// Hanji read only `posts/` and said nothing of the other.
+#[test]
+fn a_hugo_section_that_is_not_read_is_named() {
+    let blog = BlogTest::fixture("layouts/hugo")
+        .write("content/til/one.md", "---\ntitle: One\ndate: 2026-07-17\n---\nA thing I learned.\n")
+        .write("content/til/two.md", "---\ntitle: Two\ndate: 2026-07-18\n---\nAnother.\n")
+        .write("content/til/_index.md", "---\ntitle: TIL\n---\n");
+    let check = blog.hanji(&["check"]);
+    let (line, hint) = check.line_starting("content/til");
+    assert!(line.contains("Hugo publishes the 2 posts of the section `content/til/`"), "{line}");
+    assert!(hint.contains("posts_dir = \"content\""), "{hint}");
+    // Said so, it reads them.
+    let all = blog.write("hanji.toml", "posts_dir = \"content\"\n");
+    let loaded = all.load();
+    assert!(loaded.library.post(Path::new("content/til/one.md")).is_some());
+    assert!(!loaded.diagnostics().iter().any(|d| d.message.contains("section")), "{:?}", loaded.diagnostics());
+}
