@@ -89,7 +89,9 @@ e2e-deps:
 	@command -v tauri-driver >/dev/null || $(CARGO) install tauri-driver --version 2.1.0 --locked
 
 # What the tests need besides: the test of `hanji serve`'s live reload drives
-# a headless Chromium.
+# a headless Chromium; the differential tests build fixture blogs with the
+# real Hugo.
 test-deps:
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
 	  { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium chromium-driver; }
+	@command -v hugo >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q hugo; }

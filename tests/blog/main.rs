@@ -5,6 +5,7 @@
 //! (symlinks, huge files), then loads it or runs `hanji` on it.
 
 mod broken;
+mod differential;
 mod export;
 mod formats;
 mod hostile;
@@ -43,7 +44,8 @@ impl BlogTest {
         Self { dir: tempfile::tempdir().unwrap() }
     }
 
-    fn copy_of(source: &Path) -> Self {
+    /// A copy of the blog folder at `source`.
+    pub fn copy_of(source: &Path) -> Self {
         let dir = tempfile::tempdir().unwrap();
         for entry in walkdir::WalkDir::new(source) {
             let entry = entry.unwrap();

@@ -1,0 +1,80 @@
+//! The blogs of other tools, built by the tools themselves: Debian's `hugo`
+//! (which `make test-deps` installs) builds a fixture blog with a theme of
+//! its own that writes only each page's kind, address and count of pages;
+//! Hanji's export of the same folder must publish the same posts at the same
+//! addresses, and the same tags with the same counts.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use crate::{BlogTest, export, files, read};
+
+/// What a site publishes: each post's address, and each tag's address with
+/// its count of posts.
+#[derive(Debug, Default, PartialEq)]
+struct Published {
+    posts: Vec<String>,
+    tags: BTreeMap<String, usize>,
+}
+
+/// Builds `blog` with the real Hugo and a theme that writes, for each page,
+/// `POST <address>` or `LIST <kind> <address> <pages>`.
+fn hugo(blog: &BlogTest) -> (Published, Vec<String>) {
+    let settings = read(blog.path().join("hugo.toml"));
+    let settings: String = settings.lines().filter(|l| !l.starts_with("theme")).map(|l| format!("{l}\n")).collect();
+    let blog = BlogTest::copy_of(blog.path())
+        .write("hugo.toml", settings)
+        .write("layouts/_default/single.html", "POST {{ .RelPermalink }}\n")
+        .write("layouts/_default/list.html", "LIST {{ .Kind }} {{ .RelPermalink }} {{ len .Pages }}\n");
+    let out = tempfile::tempdir().unwrap();
+    let built = Command::new("hugo")
+        .args(["--quiet", "--source"])
+        .arg(blog.path())
+        .arg("--destination")
+        .arg(out.path())
+        .output()
+        .expect("Debian's `hugo` runs (make test-deps installs it)");
+    assert!(built.status.success(), "hugo failed: {}", String::from_utf8_lossy(&built.stderr));
+    let mut published = Published::default();
+    let mut pages = Vec::new();
+    for file in files(out.path()).into_iter().filter(|f| f.ends_with(".html")) {
+        let text = read(out.path().join(&file));
+        let words: Vec<&str> = text.split_whitespace().collect();
+        match words.as_slice() {
+            ["POST", address] if address.starts_with("/posts/") => published.posts.push(address.to_string()),
+            ["POST", address] => pages.push(address.to_string()),
+            ["LIST", "term", address, count] if address.starts_with("/tags/") => {
+                published.tags.insert(address.to_string(), count.parse().unwrap());
+            }
+            _ => {}
+        }
+    }
+    published.posts.sort();
+    (published, pages)
+}
+
+/// What Hanji's export of `blog` publishes.
+fn hanji(blog: &BlogTest) -> Published {
+    let out = tempfile::tempdir().unwrap();
+    let site = out.path().join("site");
+    assert_eq!(export(blog, &site, &[]).code(), 0);
+    let mut posts: Vec<String> = files(&site)
+        .into_iter()
+        .filter_map(|f| f.strip_suffix("index.html").filter(|p| p.starts_with("posts/")).map(|p| format!("/{p}")))
+        .collect();
+    posts.sort();
+    let tags = blog.load().library.tags(false).into_iter().map(|t| (format!("/tags/{}/", t.slug), t.count)).collect();
+    Published { posts, tags }
+}
+
+#[test]
+fn hugo_and_hanji_publish_the_same_posts_and_tags() {
+    let blog = BlogTest::fixture("layouts/hugo");
+    let (hugo, pages) = hugo(&blog);
+    assert!(!hugo.posts.is_empty() && !hugo.tags.is_empty(), "the theme wrote what it should: {hugo:?}");
+    assert_eq!(hanji(&blog), hugo, "Hanji's export against Hugo's build");
+    // What Hugo publishes that Hanji does not yet: pages outside the posts.
+    assert_eq!(pages, ["/about/"]);
+    assert!(Path::new(&blog.path().join("content/about.md")).is_file());
+}
