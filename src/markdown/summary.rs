@@ -47,6 +47,12 @@ fn prefix_at_line_end(body: &str, size: usize) -> &str {
     }
 }
 
+/// Where another tool's syntax starts in a summary's text: a Hugo shortcode
+/// (`{{<`, `{{%`) or a Liquid or Zola tag (`{%`).
+fn other_syntax_start(text: &str) -> Option<usize> {
+    ["{{<", "{{%", "{%"].iter().filter_map(|open| text.find(open)).min()
+}
+
 /// A paragraph of nothing but another tool's syntax (`{{< figure … >}}`,
 /// `{% include x %}`, an MDX `import … from '…'` line, a tag Markdown did not
 /// take for HTML, `<img width={500} />`) is no summary, in any post: it is not
@@ -79,6 +85,12 @@ fn scan(text: &str, whole: bool) -> Scan {
                 // events of one may come in pieces, so they go from the whole).
                 if let std::borrow::Cow::Owned(text) = super::foreign::without_attribute_lists(&summary.text) {
                     summary.text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                }
+                // Prose runs up to another tool's syntax (a shortcode, a Liquid
+                // tag) in the same paragraph: the rest is markup, not words.
+                if let Some(at) = other_syntax_start(&summary.text).filter(|at| *at > 0) {
+                    summary.text.truncate(at);
+                    summary.text.truncate(summary.text.trim_end().len());
                 }
                 if !summary.text.is_empty() && !is_other_syntax(&summary.text) {
                     found = Some(summary.text);
@@ -167,6 +179,14 @@ mod tests {
         let body = "<img src=\"/a.png\" width={500} style={{ margin: 0 }} />\n\nThe first words.\n";
         assert_eq!(first_paragraph(body).as_deref(), Some("The first words."));
         assert_eq!(first_paragraph("<b>Bold</b> start.\n").as_deref(), Some("Bold start."));
+    }
+
+    #[test]
+    fn prose_ends_where_another_tools_syntax_starts() {
+        let body = "Go's loops, briefly.\n{{< highlight go >}}\nfor {}\n{{< /highlight >}}\n";
+        assert_eq!(first_paragraph(body).as_deref(), Some("Go's loops, briefly."));
+        assert_eq!(first_paragraph("See {% include note.html %} here.\n").as_deref(), Some("See"));
+        assert_eq!(first_paragraph("{{< figure src=\"a.png\" >}}\n\nThe words.\n").as_deref(), Some("The words."));
     }
 
     #[test]

@@ -263,3 +263,25 @@ fn a_hugo_section_that_is_not_read_is_named() {
     assert!(loaded.library.post(Path::new("content/til/one.md")).is_some());
     assert!(!loaded.diagnostics().iter().any(|d| d.message.contains("section")), "{:?}", loaded.diagnostics());
 }
+
+/// Summaries and meta descriptions were made from unprocessed text: a
+/// literal `{{< /highlight >}}` stood in a Hugo post's description.
+#[test]
+fn a_summary_holds_no_shortcode() {
+    let blog = BlogTest::fixture("layouts/hugo").write(
+        "content/posts/loops.md",
+        "---\ntitle: Loops\ndate: 2026-03-02\n---\nGo's loops, briefly.\n{{< highlight go >}}\nfor {}\n{{< /highlight >}}\n",
+    );
+    let post = blog.load().library.post(Path::new("content/posts/loops.md")).cloned().unwrap();
+    assert_eq!(post.summary.as_deref(), Some("Go's loops, briefly."));
+    let out = tempfile::tempdir().unwrap();
+    let site = out.path().join("site");
+    export(&blog, &site, &[]);
+    let page = read(site.join("posts/loops/index.html"));
+    assert!(
+        page.contains("<meta name=\"description\" content=\"Go&#39;s loops, briefly.\">")
+            || page.contains("<meta name=\"description\" content=\"Go's loops, briefly.\">"),
+        "{page}"
+    );
+    assert!(!read(site.join("index.html")).contains("{{&lt;"), "no shortcode in the list");
+}
