@@ -11,6 +11,10 @@ use std::path::{Path, PathBuf};
 use crate::config::Config;
 use crate::content::file::{BUNDLE_INDEXES, PostFile};
 use crate::content::{Library, Post};
+use crate::layout::Kind;
+
+/// The content folder of Hugo and Zola blogs, whose folders are in the addresses.
+const CONTENT_DIR: &str = "content";
 
 /// One page (or file) the site renders.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -56,9 +60,42 @@ impl<'a> Addresses<'a> {
         Addresses { config, library }
     }
 
-    /// `posts/<slug>/`: where a post's page is.
+    /// Where a post's page is, as the tool that made the blog puts it:
+    /// `posts/<slug>/` in a Hanji (and, for now, a Jekyll) blog; the post's
+    /// folders under `content/` and its slug in a Hugo or Zola blog
+    /// (`content/posts/2024/a.md` → `posts/2024/a/`); `blog/<path>/` in the
+    /// Next.js starter (`data/blog/guides/a.mdx` → `blog/guides/a/`).
     pub fn post(&self, post: &Post) -> String {
-        format!("posts/{}/", post.slug)
+        self.post_at(&post.path, &post.slug)
+    }
+
+    fn post_at(&self, file: &Path, slug: &str) -> String {
+        let post_file = PostFile::new(file);
+        // The folder the post's name is in: a bundle's is above its folder.
+        let folder = match post_file.bundle_folder() {
+            Some(bundle) => bundle.parent().unwrap_or(Path::new("")),
+            None => post_file.folder(),
+        };
+        match self.config.layout.kind {
+            Kind::Hugo | Kind::Zola => {
+                let parts = folder.strip_prefix(CONTENT_DIR).unwrap_or(Path::new("")).components();
+                let folders: String = parts
+                    .map(|c| crate::slug::slug(&c.as_os_str().to_string_lossy()))
+                    .filter(|part| !part.is_empty())
+                    .map(|part| format!("{part}/"))
+                    .collect();
+                format!("{folders}{slug}/")
+            }
+            Kind::NextStarter => {
+                // The file's path under the posts folder, without `.mdx` (a
+                // bundle's folder for its `index.mdx`), as the starter routes it.
+                let named =
+                    post_file.bundle_folder().map_or_else(|| post_file.path().with_extension(""), Path::to_path_buf);
+                let within = named.strip_prefix(&self.config.posts_dir).unwrap_or(&named);
+                format!("blog/{}/", slash_path(within))
+            }
+            Kind::Hanji | Kind::Jekyll => format!("posts/{slug}/"),
+        }
     }
 
     /// `tags/<slug>/`: the first page of a tag.
@@ -91,7 +128,7 @@ impl<'a> Addresses<'a> {
     /// page: the address its file's name gives it, where a preview shows its
     /// problems.
     pub fn unreadable(&self, file: &Path) -> String {
-        format!("posts/{}/", PostFile::new(file).slug())
+        self.post_at(file, &PostFile::new(file).slug())
     }
 
     /// Where a file of the blog is copied to in the site: a file of a static
@@ -212,6 +249,23 @@ mod tests {
         assert_eq!(at(Page::Tag("분산-학습".into(), 2)), "tags/분산-학습/page/2/");
         assert_eq!(at(Page::TagFeed("nccl".into())), "tags/nccl/feed.xml");
         assert_eq!(at(Page::NotFound), "404.html");
+    }
+
+    #[test]
+    fn each_layout_gives_its_own_addresses() {
+        use crate::layout::Layout;
+        let at = |kind: Kind, posts_dir: &str, file: &str| {
+            let config = Config { layout: Layout::of(kind), posts_dir: posts_dir.into(), ..Config::default() };
+            let lib = library(&[(file, "---\ntitle: T\n---\n")]);
+            Addresses::new(&config, &lib).post(lib.post(Path::new(file)).unwrap())
+        };
+        assert_eq!(at(Kind::Hanji, "posts", "posts/x/a.md"), "posts/a/");
+        assert_eq!(at(Kind::Hugo, "content/posts", "content/posts/2024/My Post.md"), "posts/2024/my-post/");
+        assert_eq!(at(Kind::Hugo, "content/posts", "content/posts/b/index.md"), "posts/b/");
+        assert_eq!(at(Kind::Zola, "content", "content/blog/c.md"), "blog/c/");
+        assert_eq!(at(Kind::Zola, "content", "content/about.md"), "about/");
+        assert_eq!(at(Kind::NextStarter, "data/blog", "data/blog/guides/D.mdx"), "blog/guides/D/");
+        assert_eq!(at(Kind::NextStarter, "data/blog", "data/blog/e/index.mdx"), "blog/e/");
     }
 
     #[test]

@@ -70,7 +70,11 @@ fn hanji(blog: &BlogTest) -> Published {
 
 #[test]
 fn hugo_and_hanji_publish_the_same_posts_and_tags() {
-    let blog = BlogTest::fixture("layouts/hugo");
+    // A post in a folder of the section: Hugo's address keeps the folder.
+    let blog = BlogTest::fixture("layouts/hugo").write(
+        "content/posts/2024/Nested Post.md",
+        "---\ntitle: Nested\ndate: 2024-01-01\ntags: [rust]\n---\nIn a folder.\n",
+    );
     let (hugo, pages) = hugo(&blog);
     assert!(!hugo.posts.is_empty() && !hugo.tags.is_empty(), "the theme wrote what it should: {hugo:?}");
     assert_eq!(hanji(&blog), hugo, "Hanji's export against Hugo's build");

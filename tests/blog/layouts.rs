@@ -304,7 +304,8 @@ fn export_writes_the_site_and_nothing_into_the_blog() {
         ),
         (
             "zola",
-            &["posts/hello-zola/index.html", "posts/with-assets/chart.png", "tags/zola/index.html", "favicon.png"][..],
+            // Zola's addresses: the section's path and the slug.
+            &["blog/hello-zola/index.html", "blog/with-assets/chart.png", "tags/zola/index.html", "favicon.png"][..],
         ),
         (
             "jekyll",
@@ -317,8 +318,13 @@ fn export_writes_the_site_and_nothing_into_the_blog() {
         ),
         (
             "next-starter",
-            &["posts/nested-post/index.html", "tags/nccl/index.html", "tags/gpu/index.html", "static/images/ring.png"]
-                [..],
+            // The starter's addresses: `/blog/` and the file's path.
+            &[
+                "blog/guides/nested-post/index.html",
+                "tags/nccl/index.html",
+                "tags/gpu/index.html",
+                "static/images/ring.png",
+            ][..],
         ),
     ] {
         let blog = layout(name);

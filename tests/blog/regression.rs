@@ -166,7 +166,7 @@ fn jsx_attribute_values_in_mdx_become_html() {
     let out = tempfile::tempdir().unwrap();
     let site = out.path().join("site");
     assert_eq!(export(&blog, &site, &[]).code(), 0);
-    let page = read(site.join("posts/a/index.html"));
+    let page = read(site.join("blog/a/index.html"));
     assert!(page.contains("width=\"500\" style=\"margin: 0\""), "{page}");
     assert!(!page.contains("={"), "no JSX in the page");
 }
@@ -206,7 +206,7 @@ fn a_zola_katex_shortcode_is_math() {
     let out = tempfile::tempdir().unwrap();
     let site = out.path().join("site");
     export(&blog, &site, &[]);
-    let page = read(site.join("posts/a/index.html"));
+    let page = read(site.join("a/index.html"));
     assert!(page.contains("<math") && !page.contains("katex"), "{page}");
 }
 
@@ -284,4 +284,44 @@ fn a_summary_holds_no_shortcode() {
         "{page}"
     );
     assert!(!read(site.join("index.html")).contains("{{&lt;"), "no shortcode in the list");
+}
+
+/// Every post was written at `posts/<slug>/`, whatever tool made the blog:
+/// Hugo's and Zola's addresses keep the post's folders under `content/`, the
+/// Next.js starter's are `/blog/<path>`, and links between posts follow.
+#[test]
+fn posts_keep_the_addresses_their_tool_gives_them() {
+    for (fixture, extra, addresses) in [
+        (
+            "layouts/hugo",
+            ("content/posts/2024/deep.md", "[first](../first-steps.md)"),
+            ["posts/2024/deep/", "posts/first-steps/"],
+        ),
+        (
+            "layouts/zola",
+            ("content/blog/2024/deep.md", "[hello](../hello-zola.md)"),
+            ["blog/2024/deep/", "blog/hello-zola/"],
+        ),
+        (
+            "layouts/next-starter",
+            ("data/blog/guides/deep.mdx", "[intro](../nccl-intro.mdx)"),
+            ["blog/guides/deep/", "blog/nccl-intro/"],
+        ),
+    ] {
+        let (file, link) = extra;
+        let front = if fixture.ends_with("zola") {
+            "+++\ntitle = \"Deep\"\ndate = 2024-01-01\n+++\n"
+        } else {
+            "---\ntitle: Deep\ndate: 2024-01-01\n---\n"
+        };
+        let blog = BlogTest::fixture(fixture).write(file, format!("{front}See {link}.\n"));
+        let out = tempfile::tempdir().unwrap();
+        let site = out.path().join("site");
+        assert_eq!(export(&blog, &site, &[]).code(), 0, "{fixture}");
+        let [deep, other] = addresses;
+        let page = read(site.join(deep).join("index.html"));
+        let link = format!("href=\"{}{other}index.html\"", "../".repeat(deep.matches('/').count()));
+        assert!(page.contains(&link), "{fixture}: {link} in {page}");
+        assert!(site.join(other).join("index.html").is_file(), "{fixture}: {other}");
+    }
 }
