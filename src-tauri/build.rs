@@ -15,6 +15,7 @@ const COMMANDS: &[&str] = &[
     "delete_post",
     "insert_image",
     "save_image",
+    "tag_slugs",
     "plan_retag",
     "retag",
     "undo_retag",
