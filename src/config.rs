@@ -56,6 +56,12 @@ pub struct Config {
     /// Where `hanji export` writes when no `--out` is given, inside the blog
     /// folder; the loader never reads it.
     pub output_dir: PathBuf,
+    /// The address of each post: a pattern of `:year`, `:month`, `:day`,
+    /// `:slug` (or `:title`), `:categories` (`/:year/:month/:slug/`), or one
+    /// of Jekyll's styles (`date`, `pretty`, `ordinal`, `none`). None: the
+    /// layout's own (see `site::routes`). A Jekyll blog's `permalink` is read
+    /// into it.
+    pub permalink: Option<String>,
     /// How the folder is laid out: detected, or named by `layout = "hugo"`.
     /// Not itself a setting (only its kind is), so not (de)serialized.
     #[serde(skip)]
@@ -75,6 +81,7 @@ impl Default for Config {
             tag_title: TagTitle::Capitalize,
             feed_limit: 20,
             output_dir: PathBuf::from("public"),
+            permalink: None,
             layout: Layout::default(),
         }
     }
@@ -91,6 +98,7 @@ const KEYS: &[&str] = &[
     "tag_title",
     "feed_limit",
     "output_dir",
+    "permalink",
     "layout",
 ];
 
@@ -142,6 +150,7 @@ impl Config {
             "tag_title" => self.tag_title = other.tag_title,
             "feed_limit" => self.feed_limit = other.feed_limit,
             "output_dir" => self.output_dir.clone_from(&other.output_dir),
+            "permalink" => self.permalink.clone_from(&other.permalink),
             // Chosen before the folder is read: see `layout_setting`.
             _ => {}
         }

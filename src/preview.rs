@@ -15,7 +15,7 @@ use crate::fs;
 use crate::markdown;
 use crate::site::routes::{Addresses, Found, Routes, Target};
 use crate::site::theme::Theme;
-use crate::site::{Page, Site, SiteOptions};
+use crate::site::{Page, Site, SiteOptions, url};
 
 /// Every address of the blog's site, as a preview with `options` shows it.
 pub fn routes(blog: &Blog, theme: &Theme, options: SiteOptions) -> Routes {
@@ -131,8 +131,8 @@ pub fn post_preview(blog: &Blog, theme: &Theme, path: &Path, text: &str) -> Post
     let fields = fields_of(path, text);
     let addresses = Addresses::new(&blog.config, &blog.library);
     let site_path = match &parsed.post {
-        Some(post) => format!("{}index.html", addresses.post(post)),
-        None => format!("{}index.html", addresses.unreadable(path)),
+        Some(post) => url::file_of(&addresses.post(post)),
+        None => url::file_of(&addresses.unreadable(path)),
     };
     let options = SiteOptions { drafts: true, source_lines: true };
     let (html, (words, reading_minutes)) = match &parsed.post {

@@ -51,6 +51,7 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
             .and_then(|p| nested(p, "author"))
             .or_else(|| params.and_then(author_in))
             .or_else(|| field(fields, "author").and_then(author)),
+        permalink: None,
     }
 }
 

@@ -22,5 +22,6 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
         base_url,
         locale: field(fields, "lang").or_else(|| field(fields, "locale")).and_then(setting),
         author: field(fields, "author").and_then(author),
+        permalink: field(fields, "permalink").and_then(setting),
     }
 }

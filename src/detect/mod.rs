@@ -175,6 +175,8 @@ pub(crate) struct Settings {
     pub base_url: Option<Setting>,
     pub locale: Option<Setting>,
     pub author: Option<Setting>,
+    /// The address pattern of posts (Jekyll's `permalink`).
+    pub permalink: Option<Setting>,
 }
 
 impl Settings {
@@ -191,6 +193,9 @@ impl Settings {
         }
         if let Some(author) = text(self.author) {
             config.author = author;
+        }
+        if let Some(permalink) = text(self.permalink) {
+            config.permalink = Some(permalink);
         }
         if let Some(locale) = self.locale.filter(|l| !l.value.trim().is_empty()) {
             let normalized = normalize_locale(locale.value.trim());

@@ -31,5 +31,6 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
         base_url: field(fields, "base_url").and_then(setting),
         locale: field(fields, "default_language").and_then(setting),
         author: field(fields, "author").and_then(author).or_else(|| extra.and_then(|e| nested(e, "author"))),
+        permalink: None,
     }
 }

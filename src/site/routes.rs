@@ -66,7 +66,17 @@ impl<'a> Addresses<'a> {
     /// (`content/posts/2024/a.md` → `posts/2024/a/`); `blog/<path>/` in the
     /// Next.js starter (`data/blog/guides/a.mdx` → `blog/guides/a/`).
     pub fn post(&self, post: &Post) -> String {
-        self.post_at(&post.path, &post.slug)
+        let kind = self.config.layout.kind;
+        // A Jekyll post's own `permalink` wins; then the blog's setting;
+        // then the layout's way (Jekyll's is its `date` style).
+        let own = post.extra.get("permalink").and_then(|v| v.as_str()).filter(|_| kind == Kind::Jekyll);
+        let pattern = match (own, &self.config.permalink, kind) {
+            (Some(own), _, _) => Some(own),
+            (None, Some(pattern), Kind::Hanji | Kind::Jekyll) => Some(pattern.as_str()),
+            (None, None, Kind::Jekyll) => Some("date"),
+            _ => None,
+        };
+        pattern.and_then(|pattern| permalink(pattern, post)).unwrap_or_else(|| self.post_at(&post.path, &post.slug))
     }
 
     fn post_at(&self, file: &Path, slug: &str) -> String {
@@ -149,6 +159,70 @@ impl<'a> Addresses<'a> {
     }
 }
 
+/// A post's address by a permalink pattern, as Jekyll makes it: its styles
+/// (`date`, `pretty`, `ordinal`, `none`) or a pattern of `:year`, `:month`,
+/// `:day`, `:i_month`, `:i_day`, `:short_year`, `:y_day`, `:title` and
+/// `:slug` (the post's slug), `:categories` (lowercased, one folder each) and
+/// `:output_ext` (`.html`). An address that ends in neither `/` nor an
+/// extension gets `.html`. None for a pattern that needs a date the post has not.
+pub fn permalink(pattern: &str, post: &Post) -> Option<String> {
+    let pattern = match pattern {
+        "date" => "/:categories/:year/:month/:day/:title:output_ext",
+        "pretty" => "/:categories/:year/:month/:day/:title/",
+        "ordinal" => "/:categories/:year/:y_day/:title:output_ext",
+        "none" => "/:categories/:title:output_ext",
+        pattern => pattern,
+    };
+    let date = post.date.map(|d| d.date);
+    let needs_date = ["year", "month", "day", "y_day"].iter().any(|p| pattern.contains(&format!(":{p}")));
+    if needs_date && date.is_none() {
+        return None;
+    }
+    let categories = categories_of(post).join("/");
+    let mut address = pattern.to_string();
+    // Longest names first: `:i_month` before `:month`, `:short_year` before `:year`.
+    let values: Vec<(&str, String)> = vec![
+        (":categories", categories),
+        (":output_ext", ".html".into()),
+        (":short_year", date.map(|d| format!("{:02}", d.year() % 100)).unwrap_or_default()),
+        (":i_month", date.map(|d| d.month().to_string()).unwrap_or_default()),
+        (":i_day", date.map(|d| d.day().to_string()).unwrap_or_default()),
+        (":y_day", date.map(|d| format!("{:03}", d.day_of_year())).unwrap_or_default()),
+        (":year", date.map(|d| d.year().to_string()).unwrap_or_default()),
+        (":month", date.map(|d| format!("{:02}", d.month())).unwrap_or_default()),
+        (":day", date.map(|d| format!("{:02}", d.day())).unwrap_or_default()),
+        (":title", post.slug.clone()),
+        (":slug", post.slug.clone()),
+    ];
+    for (name, value) in &values {
+        address = address.replace(name, value);
+    }
+    let parts: Vec<&str> = address.split('/').filter(|part| !part.is_empty()).collect();
+    let mut address = parts.join("/");
+    if address.is_empty() {
+        return None;
+    }
+    let last = parts.last().copied().unwrap_or_default();
+    if pattern.ends_with('/') {
+        address.push('/');
+    } else if !last.contains('.') {
+        address.push_str(".html");
+    }
+    Some(address)
+}
+
+/// A Jekyll post's categories, as its address has them: `categories`
+/// (a list, or words), else `category`, lowercased.
+fn categories_of(post: &Post) -> Vec<String> {
+    let value = post.extra.get("categories").or_else(|| post.extra.get("category"));
+    let words: Vec<String> = match value {
+        Some(serde_json::Value::String(text)) => text.split_whitespace().map(str::to_string).collect(),
+        Some(serde_json::Value::Array(items)) => items.iter().filter_map(|v| v.as_str()).map(str::to_string).collect(),
+        _ => Vec::new(),
+    };
+    words.into_iter().map(|w| w.to_lowercase()).filter(|w| !w.is_empty() && !w.contains(['/', '\\'])).collect()
+}
+
 /// The `n`th page of a list whose first page is at `first`: `first` + `page/<n>/`.
 pub fn numbered(first: &str, n: usize) -> String {
     if n == 1 { first.to_string() } else { format!("{first}page/{n}/") }
@@ -219,7 +293,11 @@ impl Routes {
         if !path.is_empty() && !path.ends_with('/') && self.targets.contains_key(&format!("{path}/")) {
             return Found::Redirect(format!("/{}/", super::url::encode_path(path)));
         }
-        Found::Nowhere
+        // `a` for `a.html`, as static hosts serve a Jekyll post's page.
+        match self.targets.get(&format!("{path}.html")) {
+            Some(target) if !path.is_empty() && !path.ends_with('/') => Found::At(target),
+            _ => Found::Nowhere,
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -269,6 +347,33 @@ mod tests {
     }
 
     #[test]
+    fn permalinks_as_jekyll_makes_them() {
+        let lib = library(&[
+            ("_posts/2025-12-24-welcome.md", "---\ntitle: W\ncategories: Jekyll update\n---\n"),
+            ("_posts/2026-03-05-plain.md", "---\ntitle: P\n---\n"),
+            ("_posts/2026-03-06-own.md", "---\ntitle: O\npermalink: /notes/:title/\n---\n"),
+        ]);
+        let post = |file: &str| lib.post(Path::new(file)).unwrap();
+        let welcome = post("_posts/2025-12-24-welcome.md");
+        assert_eq!(permalink("date", welcome).as_deref(), Some("jekyll/update/2025/12/24/welcome.html"));
+        assert_eq!(permalink("pretty", welcome).as_deref(), Some("jekyll/update/2025/12/24/welcome/"));
+        assert_eq!(permalink("none", welcome).as_deref(), Some("jekyll/update/welcome.html"));
+        assert_eq!(permalink("ordinal", welcome).as_deref(), Some("jekyll/update/2025/358/welcome.html"));
+        assert_eq!(permalink("/:year/:i_month/:slug", welcome).as_deref(), Some("2025/12/welcome.html"));
+        assert_eq!(permalink("date", post("_posts/2026-03-05-plain.md")).as_deref(), Some("2026/03/05/plain.html"));
+        let jekyll = Config { layout: crate::layout::Layout::of(Kind::Jekyll), ..Config::default() };
+        let at = |file: &str| Addresses::new(&jekyll, &lib).post(post(file));
+        assert_eq!(at("_posts/2025-12-24-welcome.md"), "jekyll/update/2025/12/24/welcome.html");
+        assert_eq!(at("_posts/2026-03-06-own.md"), "notes/own/", "the post's own permalink");
+        let pretty = Config { permalink: Some("pretty".into()), ..jekyll.clone() };
+        assert_eq!(Addresses::new(&pretty, &lib).post(post("_posts/2026-03-05-plain.md")), "2026/03/05/plain/");
+        let undated = library(&[("posts/u.md", "---\ntitle: U\n---\n")]);
+        let hanji = Config { permalink: Some("/:year/:slug/".into()), ..Config::default() };
+        let u = undated.post(Path::new("posts/u.md")).unwrap();
+        assert_eq!(Addresses::new(&hanji, &undated).post(u), "posts/u/", "no date: the layout's own address");
+    }
+
+    #[test]
     fn unreadable_files_keep_the_address_of_their_name() {
         let (config, lib) = (Config::default(), Library::default());
         let at = |file: &str| Addresses::new(&config, &lib).unreadable(Path::new(file));
@@ -304,6 +409,7 @@ mod tests {
         assert_eq!(routes.find("posts/bad/"), Found::At(&Target::Broken("posts/bad.md".into())));
         assert_eq!(routes.find("posts/a"), Found::Redirect("/posts/a/".into()));
         assert_eq!(routes.find("posts/zzz/"), Found::Nowhere);
+        assert_eq!(routes.find("404"), Found::At(&Target::Page(Page::NotFound)), "`a` for `a.html`");
         for (path, target) in &routes.targets {
             if let Target::Page(page) = target {
                 assert_eq!(&Addresses::new(&config, &lib).page(page), path, "both ways agree");

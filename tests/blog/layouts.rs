@@ -271,7 +271,8 @@ fn a_page_renders_what_is_harmless_and_shows_the_rest() {
         "{welcome}"
     );
     assert!(!welcome.contains("raw %}"), "the raw tags are Liquid's, and Hanji leaves the text alone too");
-    assert!(welcome.contains("<img src=\"../../assets/logo.png\" alt=\"The logo\""), "{welcome}");
+    // At Jekyll's address, `jekyll/update/2025/12/24/welcome-to-jekyll.html`.
+    assert!(welcome.contains("<img src=\"../../../../../assets/logo.png\" alt=\"The logo\""), "{welcome}");
     assert!(welcome.contains("<time datetime=\"2025-12-24\">24 December 2025</time>"), "en-GB dates: {welcome}");
 
     let next = layout("next-starter").load();
@@ -310,7 +311,8 @@ fn export_writes_the_site_and_nothing_into_the_blog() {
         (
             "jekyll",
             &[
-                "posts/welcome-to-jekyll/index.html",
+                // Jekyll's address: its `date` permalink style.
+                "jekyll/update/2025/12/24/welcome-to-jekyll.html",
                 "tags/update/index.html",
                 "tags/async/index.html",
                 "assets/logo.png",

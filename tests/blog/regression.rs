@@ -147,7 +147,7 @@ fn kramdown_attribute_lists_become_attributes_in_a_jekyll_blog() {
     let out = tempfile::tempdir().unwrap();
     let site = out.path().join("site");
     assert_eq!(export(&blog, &site, &[]).code(), 0);
-    let page = read(site.join("posts/a/index.html"));
+    let page = read(site.join("2026/07/17/a.html"));
     assert!(page.contains("<p class=\"notice--info\"><strong>Note:</strong>"), "{page}");
     assert!(page.contains("<a target=\"_blank\" href=\"https://x.org\">this</a>"), "{page}");
     assert!(!page.contains("{:"), "nothing raw: {page}");
@@ -324,4 +324,43 @@ fn posts_keep_the_addresses_their_tool_gives_them() {
         assert!(page.contains(&link), "{fixture}: {link} in {page}");
         assert!(site.join(other).join("index.html").is_file(), "{fixture}: {other}");
     }
+}
+
+/// A Jekyll blog's posts were all written at `posts/<slug>/`, not where
+/// Jekyll puts them (its `permalink` style, or a post's own), so every
+/// inbound link broke; a Hanji blog could not choose its addresses.
+#[test]
+fn permalinks_keep_jekyll_addresses_and_hanji_may_set_its_own() {
+    let post = |categories: &str, extra: &str| {
+        format!("---\ntitle: T\n{categories}{extra}---\nSee [the other](2026-07-18-b.md).\n")
+    };
+    for (config, a_address, b_address) in [
+        ("title: J\n", "rust/2026/07/17/a.html", "2026/07/18/b.html"),
+        ("title: J\npermalink: pretty\n", "rust/2026/07/17/a/", "2026/07/18/b/"),
+        ("title: J\npermalink: /:year/:title/\n", "2026/a/", "2026/b/"),
+    ] {
+        let blog = BlogTest::empty()
+            .write("_config.yml", config)
+            .write("_posts/2026-07-17-a.md", post("categories: [Rust]\n", ""))
+            .write("_posts/2026-07-18-b.md", post("", ""))
+            .write("_posts/2026-07-19-c.md", post("", "permalink: /its/own/\n"));
+        let out = tempfile::tempdir().unwrap();
+        let site = out.path().join("site");
+        assert_eq!(export(&blog, &site, &[]).code(), 0, "{config}");
+        let file = |address: &str| if address.ends_with('/') { format!("{address}index.html") } else { address.into() };
+        let a = read(site.join(file(a_address)));
+        let link = format!("href=\"{}{}\"", "../".repeat(a_address.matches('/').count()), file(b_address));
+        assert!(a.contains(&link), "{config}: {link} in the page of a");
+        assert!(site.join(file(b_address)).is_file(), "{config}: {b_address}");
+        assert!(site.join("its/own/index.html").is_file(), "{config}: a post's own permalink");
+        // The app's preview shows the post at the same address.
+        let preview = session(&blog).preview(Path::new("_posts/2026-07-17-a.md"), post("categories: [Rust]\n", ""));
+        assert_eq!(preview.site_path, file(a_address), "{config}");
+    }
+    let hanji = BlogTest::empty()
+        .write("hanji.toml", "permalink = \"/:year/:month/:slug/\"\n")
+        .write("posts/a.md", "---\ntitle: A\ndate: 2026-07-17\n---\nA.\n");
+    let out = tempfile::tempdir().unwrap();
+    export(&hanji, &out.path().join("site"), &[]);
+    assert!(out.path().join("site/2026/07/a/index.html").is_file());
 }
