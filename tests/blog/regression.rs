@@ -364,3 +364,27 @@ fn permalinks_keep_jekyll_addresses_and_hanji_may_set_its_own() {
     export(&hanji, &out.path().join("site"), &[]);
     assert!(out.path().join("site/2026/07/a/index.html").is_file());
 }
+
+/// Two posts at one address (a permalink without `:slug`) were both written
+/// to the same file, the last one over the other, in no fixed order.
+#[test]
+fn posts_at_one_address_are_named_and_neither_is_written_over_the_other() {
+    let blog = BlogTest::empty()
+        .write("hanji.toml", "permalink = \"/:year/\"\n")
+        .write("posts/a.md", "---\ntitle: A\ndate: 2026-07-17\n---\nA.\n")
+        .write("posts/b.md", "---\ntitle: B\ndate: 2026-07-18\n---\nB.\n")
+        .write("posts/c.md", "---\ntitle: C\ndate: 2025-01-01\n---\nC.\n");
+    let out = tempfile::tempdir().unwrap();
+    let site = out.path().join("site");
+    let run = export(&blog, &site, &[]);
+    assert_eq!(run.code(), 1, "an error: {}", run.stdout());
+    for post in ["posts/a.md", "posts/b.md"] {
+        assert!(
+            run.stdout().contains(&format!("{post}:1:1: error: `2026/index.html` is the address")),
+            "{}",
+            run.stdout()
+        );
+    }
+    assert!(!site.join("2026/index.html").exists(), "neither is written");
+    assert!(read(site.join("2025/index.html")).contains("C."), "the post with an address of its own is");
+}
