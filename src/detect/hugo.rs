@@ -52,7 +52,18 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
             .or_else(|| params.and_then(author_in))
             .or_else(|| field(fields, "author").and_then(author)),
         permalink: None,
+        section_permalinks: field(fields, "permalinks").map(section_permalinks).unwrap_or_default(),
     }
+}
+
+/// `[permalinks] posts = "/:year/:slug/"`, or the same under `page`.
+fn section_permalinks(field: &RawField) -> Vec<(String, String)> {
+    let serde_json::Value::Object(map) = &field.value else { return Vec::new() };
+    let map = match map.get("page") {
+        Some(serde_json::Value::Object(page)) => page,
+        _ => map,
+    };
+    map.iter().filter_map(|(section, pattern)| Some((section.clone(), pattern.as_str()?.to_string()))).collect()
 }
 
 /// `[params.author] name = "…"`.

@@ -177,6 +177,9 @@ pub(crate) struct Settings {
     pub author: Option<Setting>,
     /// The address pattern of posts (Jekyll's `permalink`).
     pub permalink: Option<Setting>,
+    /// Address patterns by section (Hugo's `[permalinks]`), the posts'
+    /// section's taken.
+    pub section_permalinks: Vec<(String, String)>,
 }
 
 impl Settings {
@@ -196,6 +199,10 @@ impl Settings {
         }
         if let Some(permalink) = text(self.permalink) {
             config.permalink = Some(permalink);
+        }
+        let section = config.posts_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if let Some((_, pattern)) = self.section_permalinks.into_iter().find(|(name, _)| *name == section) {
+            config.permalink = Some(pattern);
         }
         if let Some(locale) = self.locale.filter(|l| !l.value.trim().is_empty()) {
             let normalized = normalize_locale(locale.value.trim());

@@ -32,5 +32,6 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
         locale: field(fields, "default_language").and_then(setting),
         author: field(fields, "author").and_then(author).or_else(|| extra.and_then(|e| nested(e, "author"))),
         permalink: None,
+        section_permalinks: Vec::new(),
     }
 }

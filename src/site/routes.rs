@@ -67,6 +67,12 @@ impl<'a> Addresses<'a> {
     /// Next.js starter (`data/blog/guides/a.mdx` → `blog/guides/a/`).
     pub fn post(&self, post: &Post) -> String {
         let kind = self.config.layout.kind;
+        if kind == Kind::Hugo {
+            // A post's own `url` wins, then the section's `[permalinks]`.
+            let own = post.extra.get("url").and_then(|v| v.as_str()).and_then(own_url);
+            let by_pattern = || self.config.permalink.as_deref().and_then(|pattern| hugo_permalink(pattern, post));
+            return own.or_else(by_pattern).unwrap_or_else(|| self.post_at(&post.path, &post.slug));
+        }
         // A Jekyll post's own `permalink` wins; then the blog's setting;
         // then the layout's way (Jekyll's is its `date` style).
         let own = post.extra.get("permalink").and_then(|v| v.as_str()).filter(|_| kind == Kind::Jekyll);
@@ -209,6 +215,48 @@ pub fn permalink(pattern: &str, post: &Post) -> Option<String> {
         address.push_str(".html");
     }
     Some(address)
+}
+
+/// A Hugo post's own `url` as a site path: `/elsewhere/u` → `elsewhere/u/`.
+fn own_url(url: &str) -> Option<String> {
+    let parts: Vec<&str> = url.split('/').filter(|part| !part.is_empty() && *part != "." && *part != "..").collect();
+    if parts.is_empty() || url.contains("://") {
+        return None;
+    }
+    let last = parts.last().copied().unwrap_or_default();
+    let end = if last.contains('.') { "" } else { "/" };
+    Some(format!("{}{end}", parts.join("/")))
+}
+
+/// A post's address by a Hugo `[permalinks]` pattern: `:year`, `:month`,
+/// `:day`, `:slug` (the front matter's `slug`, else the title made a slug),
+/// `:title` (the title made a slug), `:filename`, `:section`. None for a
+/// pattern that needs a date the post has not.
+fn hugo_permalink(pattern: &str, post: &Post) -> Option<String> {
+    let date = post.date.map(|d| d.date);
+    if ["year", "month", "day"].iter().any(|p| pattern.contains(&format!(":{p}"))) && date.is_none() {
+        return None;
+    }
+    let file = PostFile::new(&post.path);
+    let title = crate::slug::slug(&post.title);
+    let from_front_matter = post.slug != file.slug();
+    let values: Vec<(&str, String)> = vec![
+        (":filename", file.slug()),
+        (
+            ":section",
+            post.path.components().nth(1).map(|c| c.as_os_str().to_string_lossy().into_owned()).unwrap_or_default(),
+        ),
+        (":year", date.map(|d| d.year().to_string()).unwrap_or_default()),
+        (":month", date.map(|d| format!("{:02}", d.month())).unwrap_or_default()),
+        (":day", date.map(|d| format!("{:02}", d.day())).unwrap_or_default()),
+        (":slug", if from_front_matter { post.slug.clone() } else { title.clone() }),
+        (":title", title),
+    ];
+    let mut address = pattern.to_string();
+    for (name, value) in &values {
+        address = address.replace(name, value);
+    }
+    own_url(&address)
 }
 
 /// A Jekyll post's categories, as its address has them: `categories`
@@ -371,6 +419,29 @@ mod tests {
         let hanji = Config { permalink: Some("/:year/:slug/".into()), ..Config::default() };
         let u = undated.post(Path::new("posts/u.md")).unwrap();
         assert_eq!(Addresses::new(&hanji, &undated).post(u), "posts/u/", "no date: the layout's own address");
+    }
+
+    #[test]
+    fn hugo_addresses_as_hugo_makes_them() {
+        let lib = library(&[
+            ("content/posts/a-file.md", "---\ntitle: Hello World\ndate: 2024-03-05\n---\n"),
+            ("content/posts/t.md", "---\ntitle: T\ndate: 2024-01-01\nslug: custom\n---\n"),
+            ("content/posts/u.md", "---\ntitle: U\ndate: 2024-01-01\nurl: /elsewhere/u\n---\n"),
+        ]);
+        let config = |permalink: Option<&str>| Config {
+            layout: crate::layout::Layout::of(Kind::Hugo),
+            posts_dir: "content/posts".into(),
+            permalink: permalink.map(str::to_string),
+            ..Config::default()
+        };
+        let at = |config: &Config, file: &str| Addresses::new(config, &lib).post(lib.post(Path::new(file)).unwrap());
+        let plain = config(None);
+        assert_eq!(at(&plain, "content/posts/a-file.md"), "posts/a-file/");
+        assert_eq!(at(&plain, "content/posts/u.md"), "elsewhere/u/", "the post's own url");
+        let dated = config(Some("/:year/:month/:slug/"));
+        assert_eq!(at(&dated, "content/posts/a-file.md"), "2024/03/hello-world/", ":slug is the title's");
+        assert_eq!(at(&dated, "content/posts/t.md"), "2024/01/custom/", "or the front matter's");
+        assert_eq!(at(&config(Some("/:section/:filename/")), "content/posts/a-file.md"), "posts/a-file/");
     }
 
     #[test]

@@ -10,6 +10,9 @@ use std::process::Command;
 
 use crate::{BlogTest, export, files, read};
 
+/// The pages of the Hugo fixture that are not posts (Hanji publishes no pages yet).
+const PAGES: &[&str] = &["/about/"];
+
 /// What a site publishes: each post's address, and each tag's address with
 /// its count of posts.
 #[derive(Debug, Default, PartialEq)]
@@ -42,8 +45,9 @@ fn hugo(blog: &BlogTest) -> (Published, Vec<String>) {
         let text = read(out.path().join(&file));
         let words: Vec<&str> = text.split_whitespace().collect();
         match words.as_slice() {
-            ["POST", address] if address.starts_with("/posts/") => published.posts.push(address.to_string()),
-            ["POST", address] => pages.push(address.to_string()),
+            // Hugo's pages outside the posts' section (`content/about.md`), by address.
+            ["POST", address] if PAGES.contains(address) => pages.push(address.to_string()),
+            ["POST", address] => published.posts.push(address.to_string()),
             ["LIST", "term", address, count] if address.starts_with("/tags/") => {
                 published.tags.insert(address.to_string(), count.parse().unwrap());
             }
@@ -59,12 +63,20 @@ fn hanji(blog: &BlogTest) -> Published {
     let out = tempfile::tempdir().unwrap();
     let site = out.path().join("site");
     assert_eq!(export(blog, &site, &[]).code(), 0);
-    let mut posts: Vec<String> = files(&site)
-        .into_iter()
-        .filter_map(|f| f.strip_suffix("index.html").filter(|p| p.starts_with("posts/")).map(|p| format!("/{p}")))
+    let loaded = blog.load();
+    let addresses = hanji::Addresses::new(&loaded.config, &loaded.library);
+    let mut posts: Vec<String> = loaded
+        .library
+        .posts()
+        .filter(|post| !post.draft && !post.has_errors)
+        .map(|post| format!("/{}", addresses.post(post)))
+        .inspect(|address| {
+            let file = if address.ends_with('/') { format!("{address}index.html") } else { address.clone() };
+            assert!(site.join(&file[1..]).is_file(), "Hanji wrote {file}");
+        })
         .collect();
     posts.sort();
-    let tags = blog.load().library.tags(false).into_iter().map(|t| (format!("/tags/{}/", t.slug), t.count)).collect();
+    let tags = loaded.library.tags(false).into_iter().map(|t| (format!("/tags/{}/", t.slug), t.count)).collect();
     Published { posts, tags }
 }
 
@@ -81,4 +93,16 @@ fn hugo_and_hanji_publish_the_same_posts_and_tags() {
     // What Hugo publishes that Hanji does not yet: pages outside the posts.
     assert_eq!(pages, ["/about/"]);
     assert!(Path::new(&blog.path().join("content/about.md")).is_file());
+}
+
+#[test]
+fn hugo_and_hanji_agree_on_permalinks_and_a_posts_own_url() {
+    let settings = read(BlogTest::fixture("layouts/hugo").path().join("hugo.toml"));
+    let blog = BlogTest::fixture("layouts/hugo")
+        .write("hugo.toml", format!("{settings}\n[permalinks]\nposts = \"/:year/:month/:slug/\"\n"))
+        .write("content/posts/u.md", "---\ntitle: Elsewhere\ndate: 2026-03-03\nurl: /elsewhere/u\n---\nAway.\n")
+        .write("content/posts/s.md", "---\ntitle: Named\ndate: 2026-03-04\nslug: my-own\n---\nNamed.\n");
+    let (hugo, _) = hugo(&blog);
+    assert!(hugo.posts.iter().any(|p| p == "/elsewhere/u/"), "{hugo:?}");
+    assert_eq!(hanji(&blog), hugo, "Hanji's export against Hugo's build");
 }

@@ -388,3 +388,19 @@ fn posts_at_one_address_are_named_and_neither_is_written_over_the_other() {
     assert!(!site.join("2026/index.html").exists(), "neither is written");
     assert!(read(site.join("2025/index.html")).contains("C."), "the post with an address of its own is");
 }
+
+/// A Hugo post's own `url` and the section's `[permalinks]` were not read:
+/// the posts were written elsewhere than Hugo publishes them.
+#[test]
+fn hugo_urls_and_permalinks_are_kept() {
+    let settings = read(BlogTest::fixture("layouts/hugo").path().join("hugo.toml"));
+    let blog = BlogTest::fixture("layouts/hugo")
+        .write("hugo.toml", format!("{settings}\n[permalinks]\nposts = \"/:year/:month/:slug/\"\n"))
+        .write("content/posts/u.md", "---\ntitle: Elsewhere\ndate: 2026-03-03\nurl: /elsewhere/u\n---\nAway.\n");
+    let out = tempfile::tempdir().unwrap();
+    let site = out.path().join("site");
+    assert_eq!(export(&blog, &site, &[]).code(), 0);
+    assert!(site.join("elsewhere/u/index.html").is_file(), "the post's own url");
+    // `:slug` is the title made a slug, as Hugo has it, where no `slug` is set.
+    assert!(site.join("2026/03/first-steps-with-hugo/index.html").is_file(), "{:?}", files(&site));
+}
