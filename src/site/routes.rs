@@ -67,6 +67,12 @@ impl<'a> Addresses<'a> {
     /// Next.js starter (`data/blog/guides/a.mdx` → `blog/guides/a/`).
     pub fn post(&self, post: &Post) -> String {
         let kind = self.config.layout.kind;
+        if kind == Kind::Zola
+            && let Some(path) = post.extra.get("path").and_then(|v| v.as_str()).and_then(own_url)
+        {
+            // A Zola page's own `path`.
+            return path;
+        }
         if kind == Kind::Hugo {
             // A post's own `url` wins, then the section's `[permalinks]`.
             let own = post.extra.get("url").and_then(|v| v.as_str()).and_then(own_url);
@@ -390,6 +396,10 @@ mod tests {
         assert_eq!(at(Kind::Hugo, "content/posts", "content/posts/b/index.md"), "posts/b/");
         assert_eq!(at(Kind::Zola, "content", "content/blog/c.md"), "blog/c/");
         assert_eq!(at(Kind::Zola, "content", "content/about.md"), "about/");
+        let zola = Config { layout: Layout::of(Kind::Zola), posts_dir: "content".into(), ..Config::default() };
+        let lib = library(&[("content/blog/p.md", "+++\ntitle = \"P\"\npath = \"notes/p-elsewhere\"\n+++\n")]);
+        let p = lib.post(Path::new("content/blog/p.md")).unwrap();
+        assert_eq!(Addresses::new(&zola, &lib).post(p), "notes/p-elsewhere/", "a page's own `path`");
         assert_eq!(at(Kind::NextStarter, "data/blog", "data/blog/guides/D.mdx"), "blog/guides/D/");
         assert_eq!(at(Kind::NextStarter, "data/blog", "data/blog/e/index.mdx"), "blog/e/");
     }

@@ -404,3 +404,18 @@ fn hugo_urls_and_permalinks_are_kept() {
     // `:slug` is the title made a slug, as Hugo has it, where no `slug` is set.
     assert!(site.join("2026/03/first-steps-with-hugo/index.html").is_file(), "{:?}", files(&site));
 }
+
+/// A Zola page's own `path` was not read: the page was written elsewhere
+/// than Zola publishes it.
+#[test]
+fn a_zola_pages_own_path_is_kept() {
+    let blog = BlogTest::fixture("layouts/zola").write(
+        "content/blog/moved.md",
+        "+++\ntitle = \"Moved\"\ndate = 2026-03-01\npath = \"notes/moved-here\"\n+++\nHere.\n",
+    );
+    let out = tempfile::tempdir().unwrap();
+    let site = out.path().join("site");
+    assert_eq!(export(&blog, &site, &[]).code(), 0);
+    assert!(read(site.join("notes/moved-here/index.html")).contains("Here."));
+    assert!(!site.join("blog/moved/index.html").exists());
+}
