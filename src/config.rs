@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::diagnostics::Problem;
 use crate::layout::{Kind, Layout, OTHER_OUTPUT_DIR};
+use crate::text::line_column;
 
 /// The name of the settings file at the top of a blog folder.
 pub const FILE_NAME: &str = "hanji.toml";
@@ -265,8 +266,6 @@ fn key_position(text: &str, key: &str) -> (usize, usize) {
     }
     (1, 1)
 }
-
-pub(crate) use crate::text::line_column;
 
 /// The known name closest to `word`, if it is close enough to be a typo.
 pub(crate) fn nearest<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {

@@ -129,7 +129,7 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
     let site = Site::new(&blog.config, &blog.library, &blog.assets, &theme, SiteOptions::default())
         .with_highlights(read_highlights(highlights_file.as_deref()));
     let pages = without_clashes(&site, site.pages(), &mut summary);
-    let copies = copies(blog, &pages);
+    let copies = copies(blog, pages.iter().map(|(page, _)| page));
     let total = pages.len() + copies.len();
     let done = AtomicUsize::new(0);
     let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
@@ -137,14 +137,13 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
 
     let rendered: Vec<_> = pages
         .par_iter()
-        .map(|page| {
-            let file = url::file_of(&site.path_of(page));
+        .map(|(page, file)| {
             let result = site.render(page).map(|r| {
-                let written = write_if_changed(&out.join(&file), r.text.as_bytes());
+                let written = write_if_changed(&out.join(file), r.text.as_bytes());
                 (written, r.problems)
             });
             tick();
-            (file, result)
+            (file.clone(), result)
         })
         .collect();
     let copied: Vec<_> = copies
@@ -214,13 +213,21 @@ fn keep_highlights(file: Option<&Path>, highlights: &HighlightCache) {
     }
 }
 
-/// The pages, less the posts whose address another page has too (a
-/// `permalink` without `:slug`, a post at `tags/`): none of them is written,
-/// and each is named, rather than one silently over the other.
-fn without_clashes(site: &Site, pages: Vec<Page>, summary: &mut Summary) -> Vec<Page> {
-    let mut at: BTreeMap<String, Vec<&Page>> = BTreeMap::new();
-    for page in &pages {
-        at.entry(url::file_of(&site.path_of(page))).or_default().push(page);
+/// The pages with the file each is written to, less the posts whose file
+/// another page has too (a `permalink` without `:slug`, a post at `tags/`):
+/// none of them is written, and each is named, rather than one silently
+/// over the other.
+fn without_clashes(site: &Site, pages: Vec<Page>, summary: &mut Summary) -> Vec<(Page, String)> {
+    let pages: Vec<(Page, String)> = pages
+        .into_iter()
+        .map(|page| {
+            let file = url::file_of(&site.path_of(&page));
+            (page, file)
+        })
+        .collect();
+    let mut at: BTreeMap<&str, Vec<&Page>> = BTreeMap::new();
+    for (page, file) in &pages {
+        at.entry(file).or_default().push(page);
     }
     let mut left_out = BTreeSet::new();
     for (file, pages) in at.iter().filter(|(_, pages)| pages.len() > 1) {
@@ -237,13 +244,13 @@ fn without_clashes(site: &Site, pages: Vec<Page>, summary: &mut Summary) -> Vec<
             }
         }
     }
-    pages.into_iter().filter(|page| !left_out.contains(page)).collect()
+    pages.into_iter().filter(|(page, _)| !left_out.contains(page)).collect()
 }
 
 /// The files copied as they are: `static/` and the files beside shown posts.
-fn copies(blog: &Blog, pages: &[Page]) -> Vec<(PathBuf, String)> {
+fn copies<'a>(blog: &Blog, pages: impl Iterator<Item = &'a Page>) -> Vec<(PathBuf, String)> {
     let shown: BTreeSet<&Path> =
-        pages.iter().filter_map(|p| if let Page::Post(path) = p { Some(path.as_path()) } else { None }).collect();
+        pages.filter_map(|p| if let Page::Post(path) = p { Some(path.as_path()) } else { None }).collect();
     // Files in the folder of a draft's bundle stay private with it.
     let private: Vec<&Path> =
         blog.library.posts().filter(|p| p.bundle && !shown.contains(p.path.as_path())).map(|p| p.folder()).collect();

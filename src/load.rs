@@ -136,7 +136,7 @@ impl detect::Folder for Disk<'_> {
     fn read(&self, path: &Path) -> Result<String, String> {
         fs::read_text(self.0, path, MAX_POST_BYTES).map_err(|error| match error {
             TextError::TooBig { .. } => "it is over 5 MB".to_string(),
-            TextError::Unreadable(problem) if problem.message == fs::NOT_UTF8 => "it is not UTF-8 text".to_string(),
+            TextError::NotUtf8(_) => "it is not UTF-8 text".to_string(),
             TextError::Unreadable(problem) => problem.message,
         })
     }
@@ -185,7 +185,7 @@ pub fn read_post(root: &Path, path: &Path) -> Parsed {
                     .with_hint("split it into several posts, or move large data to static/"),
             );
         }
-        Err(TextError::Unreadable(problem)) => return unreadable(problem),
+        Err(TextError::Unreadable(problem) | TextError::NotUtf8(problem)) => return unreadable(problem),
     };
     if text.trim_start_matches('\u{feff}').trim().is_empty() {
         return unreadable(

@@ -18,16 +18,15 @@ use rayon::prelude::*;
 use crate::diagnostics::{Diagnostic, Problem};
 pub use own_writes::OwnWrites;
 
-/// The message of a text that is not UTF-8.
-pub const NOT_UTF8: &str = "file is not UTF-8 text";
-
 /// Why a text file was not read.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TextError {
     /// It is larger than the limit it was read with.
     TooBig { bytes: u64 },
-    /// It cannot be read, or it is not UTF-8 (the problem points at the first bad byte).
+    /// It cannot be read.
     Unreadable(Problem),
+    /// It is not UTF-8: the problem points at the first bad byte.
+    NotUtf8(Problem),
 }
 
 /// The text of the file at `path` (relative to `root`), with every check a
@@ -50,7 +49,7 @@ pub fn read_text(root: &Path, path: &Path, limit: u64) -> Result<String, TextErr
         } else {
             "save it as UTF-8 in your editor (the first bad byte is here)"
         };
-        TextError::Unreadable(Problem::error(line, column, NOT_UTF8).with_hint(hint))
+        TextError::NotUtf8(Problem::error(line, column, "file is not UTF-8 text").with_hint(hint))
     })
 }
 
@@ -81,14 +80,24 @@ pub fn read(path: &Path) -> io::Result<Vec<u8>> {
 /// The files directly in `folder` (not in its subfolders), skipped names
 /// left out, sorted.
 pub fn files_in(folder: &Path) -> Vec<PathBuf> {
+    entries_in(folder, Path::is_file)
+}
+
+/// The folders directly in `folder`, skipped names left out, sorted.
+pub fn folders_in(folder: &Path) -> Vec<PathBuf> {
+    entries_in(folder, Path::is_dir)
+}
+
+fn entries_in(folder: &Path, kind: fn(&Path) -> bool) -> Vec<PathBuf> {
     let Ok(entries) = fs::read_dir(folder) else { return Vec::new() };
-    let mut files: Vec<PathBuf> = entries
+    let mut found: Vec<PathBuf> = entries
         .flatten()
-        .filter(|e| !is_skipped(&e.file_name().to_string_lossy()) && e.path().is_file())
+        .filter(|e| !is_skipped(&e.file_name().to_string_lossy()))
         .map(|e| e.path())
+        .filter(|path| kind(path))
         .collect();
-    files.sort();
-    files
+    found.sort();
+    found
 }
 
 /// Whether the folder at `path` is empty (an error if there is no folder).
@@ -109,18 +118,6 @@ pub fn cache_dir() -> Option<PathBuf> {
 /// Whether anything is at `path` (a file, a folder, a symlink that leads nowhere).
 pub fn exists(path: &Path) -> bool {
     path.symlink_metadata().is_ok()
-}
-
-/// The folders directly in `folder`, skipped names left out, sorted.
-pub fn folders_in(folder: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = fs::read_dir(folder) else { return Vec::new() };
-    let mut folders: Vec<PathBuf> = entries
-        .flatten()
-        .filter(|e| !is_skipped(&e.file_name().to_string_lossy()) && e.path().is_dir())
-        .map(|e| e.path())
-        .collect();
-    folders.sort();
-    folders
 }
 
 /// Removes a file; true if it was there.

@@ -333,12 +333,13 @@ impl<'a> Scan<'a> {
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
             .unwrap_or(rest.len() - name_start);
         let name = &rest[name_start..name_start + name_len];
-        let (end, self_closing, attributes) = jsx_attributes(rest, name_start + name_len)?;
+        let JsxTag { end, self_closing, attributes, .. } = jsx_tag(rest, name_start + name_len)?;
         let range = start..start + end;
         if closing {
             return self.push(range, unrendered(&format!("MDX component `</{name}>`"), MDX_HINT));
         }
-        let text = |key: &str| attributes.iter().find(|(k, _)| k == key).and_then(|(_, v)| v.clone());
+        let text =
+            |key: &str| attributes.iter().find(|(k, _)| *k == key).and_then(|(_, v)| v.text()).map(str::to_string);
         let shown = match (name, self_closing, text("src")) {
             ("Image", true, Some(src)) => Shown::Image { src, alt: text("alt").unwrap_or_default() },
             _ => unrendered(&format!("MDX component `<{name}>`"), MDX_HINT),
@@ -590,59 +591,40 @@ fn html_with_jsx(text: &str) -> Option<(usize, String, Vec<String>)> {
     if name_len == 1 {
         return None;
     }
+    let tag = jsx_tag(text, name_len)?;
+    let any_jsx = tag.attributes.iter().any(|(_, value)| matches!(value, JsxValue::Expression(_)));
+    if tag.spread || !any_jsx {
+        return None; // HTML as it is, or an object spread: not a tag to rewrite
+    }
     let mut html = text[..name_len].to_string();
     let mut dropped = Vec::new();
-    let mut any_jsx = false;
-    let mut at = name_len;
-    loop {
-        let rest = &text[at..];
-        let trimmed = rest.trim_start();
-        at += rest.len() - trimmed.len();
-        if let Some(close) = ["/>", ">"].into_iter().find(|close| trimmed.starts_with(close)) {
-            html.push_str(if close == "/>" { " />" } else { ">" });
-            return any_jsx.then_some((at + close.len(), html, dropped));
-        }
-        let name_len = trimmed.find(|c: char| c.is_whitespace() || matches!(c, '=' | '/' | '>' | '<' | '{'))?;
-        if name_len == 0 {
-            return None; // `{...spread}` or a stray character: not a tag to rewrite
-        }
-        let name = match &trimmed[..name_len] {
+    for (name, value) in &tag.attributes {
+        let name = match *name {
             "className" => "class",
             "htmlFor" => "for",
             name => name,
         };
-        at += name_len;
-        let rest = &text[at..];
-        let Some(after_eq) = rest.trim_start().strip_prefix('=') else {
-            let _ = write!(html, " {name}");
-            continue;
-        };
-        at += rest.len() - after_eq.len();
-        let value = after_eq.trim_start();
-        at += after_eq.len() - value.len();
-        if let Some(quote) = value.chars().next().filter(|c| matches!(c, '"' | '\'')) {
-            let end = value[1..].find(quote)? + 2;
-            let _ = write!(html, " {name}={}", &value[..end]);
-            at += end;
-            continue;
-        }
-        if !value.starts_with('{') {
-            return None;
-        }
-        let len = braced(value)?;
-        any_jsx = true;
-        at += len;
-        match jsx_literal(name, value[1..len - 1].trim()) {
-            Some(Literal::Text(text)) => {
-                let _ = write!(html, " {name}=\"{}\"", text.replace('&', "&amp;").replace('"', "&quot;"));
-            }
-            Some(Literal::Bare) => {
+        match value {
+            JsxValue::Bare => {
                 let _ = write!(html, " {name}");
             }
-            Some(Literal::Absent) => {}
-            None => dropped.push(format!("{name}={}", shorten(&value[..len]))),
+            JsxValue::Quoted(quoted) => {
+                let _ = write!(html, " {name}={quoted}");
+            }
+            JsxValue::Expression(written) => match jsx_literal(name, written[1..written.len() - 1].trim()) {
+                Some(Literal::Text(text)) => {
+                    let _ = write!(html, " {name}=\"{}\"", text.replace('&', "&amp;").replace('"', "&quot;"));
+                }
+                Some(Literal::Bare) => {
+                    let _ = write!(html, " {name}");
+                }
+                Some(Literal::Absent) => {}
+                None => dropped.push(format!("{name}={}", shorten(written))),
+            },
         }
     }
+    html.push_str(if tag.self_closing { " />" } else { ">" });
+    Some((tag.end, html, dropped))
 }
 
 enum Literal {
@@ -730,51 +712,80 @@ fn style_object(inner: &str) -> Option<String> {
     Some(css.join("; "))
 }
 
-/// The attributes of a JSX tag from byte `at` of `text` (after its name), to
-/// its `>` or `/>`: (the end, whether it closes itself, each name with its
-/// text value, None for an `{expression}`). None if the tag never ends.
-type Attributes = Vec<(String, Option<String>)>;
+/// One attribute's value in a JSX tag, as written.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum JsxValue<'a> {
+    /// A name without a value (`hidden`).
+    Bare,
+    /// `"text"` or `'text'`, with its quotes.
+    Quoted(&'a str),
+    /// `{expression}`, with its braces.
+    Expression(&'a str),
+}
 
-fn jsx_attributes(text: &str, mut at: usize) -> Option<(usize, bool, Attributes)> {
+impl<'a> JsxValue<'a> {
+    /// The value as text: a quoted one's inside, "" for a bare name, None for an expression.
+    fn text(self) -> Option<&'a str> {
+        match self {
+            JsxValue::Bare => Some(""),
+            JsxValue::Quoted(quoted) => Some(&quoted[1..quoted.len() - 1]),
+            JsxValue::Expression(_) => None,
+        }
+    }
+}
+
+/// The attributes of a JSX tag from byte `at` of `text` (after its name), to
+/// its `>` or `/>`.
+struct JsxTag<'a> {
+    end: usize,
+    self_closing: bool,
+    attributes: Vec<(&'a str, JsxValue<'a>)>,
+    /// It spreads an object into its attributes (`{...props}`).
+    spread: bool,
+}
+
+/// The tag from byte `at` of `text` (after its name); None if it never ends.
+fn jsx_tag(text: &str, mut at: usize) -> Option<JsxTag<'_>> {
     let mut attributes = Vec::new();
+    let mut spread = false;
     loop {
         let rest = &text[at..];
         let trimmed = rest.trim_start();
         at += rest.len() - trimmed.len();
-        if trimmed.starts_with("/>") {
-            return Some((at + 2, true, attributes));
-        }
-        if trimmed.starts_with('>') {
-            return Some((at + 1, false, attributes));
+        if let Some(close) = ["/>", ">"].into_iter().find(|close| trimmed.starts_with(close)) {
+            return Some(JsxTag { end: at + close.len(), self_closing: close == "/>", attributes, spread });
         }
         if trimmed.starts_with('{') {
             at += braced(trimmed)?;
+            spread = true;
             continue;
         }
         let name_len = trimmed.find(|c: char| c.is_whitespace() || matches!(c, '=' | '/' | '>' | '<' | '{'))?;
         if name_len == 0 {
             return None;
         }
-        let name = trimmed[..name_len].to_string();
+        let name = &trimmed[..name_len];
         at += name_len;
         let rest = &text[at..];
         let Some(after_eq) = rest.trim_start().strip_prefix('=') else {
-            attributes.push((name, Some(String::new())));
+            attributes.push((name, JsxValue::Bare));
             continue;
         };
         at += rest.len() - after_eq.len();
-        let value_text = after_eq.trim_start();
-        at += after_eq.len() - value_text.len();
-        if value_text.starts_with('{') {
-            at += braced(value_text)?;
-            attributes.push((name, None));
-        } else if let Some(quote) = value_text.chars().next().filter(|c| matches!(c, '"' | '\'')) {
-            let end = value_text[1..].find(quote)? + 1;
-            attributes.push((name, Some(value_text[1..end].to_string())));
-            at += end + 1;
+        let value = after_eq.trim_start();
+        at += after_eq.len() - value.len();
+        let parsed = if value.starts_with('{') {
+            JsxValue::Expression(&value[..braced(value)?])
+        } else if let Some(quote) = value.chars().next().filter(|c| matches!(c, '"' | '\'')) {
+            JsxValue::Quoted(&value[..value[1..].find(quote)? + 2])
         } else {
             return None;
-        }
+        };
+        at += match parsed {
+            JsxValue::Expression(written) | JsxValue::Quoted(written) => written.len(),
+            JsxValue::Bare => 0,
+        };
+        attributes.push((name, parsed));
     }
 }
 

@@ -190,25 +190,18 @@ pub fn permalink(pattern: &str, post: &Post) -> Option<String> {
     if needs_date && date.is_none() {
         return None;
     }
-    let categories = categories_of(post).join("/");
-    let mut address = pattern.to_string();
     // Longest names first: `:i_month` before `:month`, `:short_year` before `:year`.
-    let values: Vec<(&str, String)> = vec![
-        (":categories", categories),
+    let mut values: Vec<(&str, String)> = vec![
+        (":categories", categories_of(post).join("/")),
         (":output_ext", ".html".into()),
         (":short_year", date.map(|d| format!("{:02}", d.year() % 100)).unwrap_or_default()),
         (":i_month", date.map(|d| d.month().to_string()).unwrap_or_default()),
         (":i_day", date.map(|d| d.day().to_string()).unwrap_or_default()),
         (":y_day", date.map(|d| format!("{:03}", d.day_of_year())).unwrap_or_default()),
-        (":year", date.map(|d| d.year().to_string()).unwrap_or_default()),
-        (":month", date.map(|d| format!("{:02}", d.month())).unwrap_or_default()),
-        (":day", date.map(|d| format!("{:02}", d.day())).unwrap_or_default()),
-        (":title", post.slug.clone()),
-        (":slug", post.slug.clone()),
     ];
-    for (name, value) in &values {
-        address = address.replace(name, value);
-    }
+    values.extend(date_values(date));
+    values.extend([(":title", post.slug.clone()), (":slug", post.slug.clone())]);
+    let address = fill(pattern, &values);
     let parts: Vec<&str> = address.split('/').filter(|part| !part.is_empty()).collect();
     let mut address = parts.join("/");
     if address.is_empty() {
@@ -246,23 +239,26 @@ fn hugo_permalink(pattern: &str, post: &Post) -> Option<String> {
     let file = PostFile::new(&post.path);
     let title = crate::slug::slug(&post.title);
     let from_front_matter = post.slug != file.slug();
-    let values: Vec<(&str, String)> = vec![
-        (":filename", file.slug()),
-        (
-            ":section",
-            post.path.components().nth(1).map(|c| c.as_os_str().to_string_lossy().into_owned()).unwrap_or_default(),
-        ),
-        (":year", date.map(|d| d.year().to_string()).unwrap_or_default()),
-        (":month", date.map(|d| format!("{:02}", d.month())).unwrap_or_default()),
-        (":day", date.map(|d| format!("{:02}", d.day())).unwrap_or_default()),
-        (":slug", if from_front_matter { post.slug.clone() } else { title.clone() }),
-        (":title", title),
-    ];
-    let mut address = pattern.to_string();
-    for (name, value) in &values {
-        address = address.replace(name, value);
-    }
-    own_url(&address)
+    let section = post.path.components().nth(1).map(|c| c.as_os_str().to_string_lossy().into_owned());
+    let mut values: Vec<(&str, String)> = vec![(":filename", file.slug()), (":section", section.unwrap_or_default())];
+    values.extend(date_values(date));
+    values.extend([(":slug", if from_front_matter { post.slug.clone() } else { title.clone() }), (":title", title)]);
+    own_url(&fill(pattern, &values))
+}
+
+/// `:year`, `:month` and `:day` of a post's date, as both tools write them.
+fn date_values(date: Option<jiff::civil::Date>) -> [(&'static str, String); 3] {
+    let part = |write: fn(jiff::civil::Date) -> String| date.map(write).unwrap_or_default();
+    [
+        (":year", part(|d| d.year().to_string())),
+        (":month", part(|d| format!("{:02}", d.month()))),
+        (":day", part(|d| format!("{:02}", d.day()))),
+    ]
+}
+
+/// `pattern` with each name of `values` replaced by its value, in order.
+fn fill(pattern: &str, values: &[(&str, String)]) -> String {
+    values.iter().fold(pattern.to_string(), |address, (name, value)| address.replace(name, value))
 }
 
 /// A Jekyll post's categories, as its address has them: `categories`
@@ -352,14 +348,6 @@ impl Routes {
             Some(target) if !path.is_empty() && !path.ends_with('/') => Found::At(target),
             _ => Found::Nowhere,
         }
-    }
-
-    pub fn len(&self) -> usize {
-        self.targets.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.targets.is_empty()
     }
 }
 
