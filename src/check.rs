@@ -24,6 +24,8 @@ pub fn check(blog: &Blog) -> Vec<Diagnostic> {
         Routes::of(&Site::new(&blog.config, &blog.library, &blog.assets, &theme, options))
     };
     let (published, with_drafts) = (routes(false), routes(true));
+    // Posts and pages the export would leave out, as it names them.
+    all.extend(Site::new(&blog.config, &blog.library, &blog.assets, &theme, SiteOptions::default()).files().problems);
     let rendered: Vec<Vec<Diagnostic>> = posts
         .par_iter()
         .map(|post| {

@@ -18,7 +18,7 @@ use crate::fs::{self, absolute, stamp_of};
 use crate::markdown::HighlightCache;
 use crate::site::routes::Addresses;
 use crate::site::theme::Theme;
-use crate::site::{Page, Site, SiteOptions, url};
+use crate::site::{Page, Site, SiteOptions};
 
 /// How an export is made.
 #[derive(Debug, Clone, Default)]
@@ -128,7 +128,10 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
     let (theme, theme_problems) = Theme::new(&blog.templates);
     let site = Site::new(&blog.config, &blog.library, &blog.assets, &theme, SiteOptions::default())
         .with_highlights(read_highlights(highlights_file.as_deref()));
-    let pages = without_clashes(&site, site.pages(), &mut summary);
+    let placed = site.files();
+    summary.problems.extend(placed.problems);
+    summary.left_out.extend(placed.left_out);
+    let pages = placed.pages;
     let copies = copies(blog, pages.iter().map(|(page, _)| page));
     let total = pages.len() + copies.len();
     let done = AtomicUsize::new(0);
@@ -211,40 +214,6 @@ fn keep_highlights(file: Option<&Path>, highlights: &HighlightCache) {
     if let Some(file) = file {
         let _ = write_if_changed(file, &highlights.to_bytes());
     }
-}
-
-/// The pages with the file each is written to, less the posts whose file
-/// another page has too (a `permalink` without `:slug`, a post at `tags/`):
-/// none of them is written, and each is named, rather than one silently
-/// over the other.
-fn without_clashes(site: &Site, pages: Vec<Page>, summary: &mut Summary) -> Vec<(Page, String)> {
-    let pages: Vec<(Page, String)> = pages
-        .into_iter()
-        .map(|page| {
-            let file = url::file_of(&site.path_of(&page));
-            (page, file)
-        })
-        .collect();
-    let mut at: BTreeMap<&str, Vec<&Page>> = BTreeMap::new();
-    for (page, file) in &pages {
-        at.entry(file).or_default().push(page);
-    }
-    let mut left_out = BTreeSet::new();
-    for (file, pages) in at.iter().filter(|(_, pages)| pages.len() > 1) {
-        for page in pages {
-            if let Page::Post(path) = page {
-                let others = pages.len() - 1;
-                let message = format!(
-                    "`{file}` is the address of this post and {others} other page(s); none of the posts is written"
-                );
-                let hint = "give the posts addresses of their own: other slugs, or a permalink with :slug";
-                summary.problems.push(Diagnostic::error(path, 1, 1, message).with_hint(hint));
-                summary.left_out.push(path.clone());
-                left_out.insert((*page).clone());
-            }
-        }
-    }
-    pages.into_iter().filter(|(page, _)| !left_out.contains(page)).collect()
 }
 
 /// The files copied as they are: `static/` and the files beside shown posts.

@@ -17,6 +17,20 @@ pub const TEMPLATES_DIR: &str = "templates";
 /// Jekyll's posts: `_posts/YYYY-MM-DD-slug.md`.
 pub const JEKYLL_POSTS_DIR: &str = "_posts";
 
+/// The content folder of Hugo and Zola blogs: its folders are sections, and
+/// they are in the addresses of their pages.
+pub const CONTENT_DIR: &str = "content";
+
+/// A Hanji blog's pages (an About page): `pages/about.md` is at `about/`.
+pub const PAGES_DIR: &str = "pages";
+
+/// The folder of pages that Jekyll themes add to `include` (`_pages/about.md`).
+pub const JEKYLL_PAGES_DIR: &str = "_pages";
+
+/// Markdown files directly in the blog folder are pages in a Jekyll blog
+/// (`about.md`); this names "the blog folder itself" among `pages_dirs`.
+pub const TOP: &str = "";
+
 /// The usual top-level folders of images and files in a Jekyll blog, copied
 /// to the same place in the site. (Jekyll copies every folder not starting
 /// with `_`; these are the ones that hold what posts link to.)
@@ -95,6 +109,16 @@ pub struct Layout {
     pub static_dirs: Vec<StaticDir>,
     /// Where the blog's versions of the theme's templates are.
     pub templates_dir: PathBuf,
+    /// Folders of pages outside the posts folder: Hanji's `pages/`, Jekyll's
+    /// `_pages/` and its top-level files (`TOP`: those directly in the blog
+    /// folder, not below). Hugo's and Zola's pages are in `content/` itself.
+    pub pages_dirs: Vec<PathBuf>,
+    /// Where new posts go when it is not the posts folder: a Hugo blog reads
+    /// every section of `content/`, and new posts go to `content/posts`.
+    pub new_posts_dir: Option<PathBuf>,
+    /// Address patterns by section, from the tool's settings (Hugo's
+    /// `[permalinks]`: `posts = "/:year/:slug/"`).
+    pub section_permalinks: Vec<(String, String)>,
 }
 
 impl Default for Layout {
@@ -116,7 +140,21 @@ impl Layout {
             Kind::NextStarter => vec![at_top("public")],
         };
         let templates_dir = if kind == Kind::Zola { ZOLA_TEMPLATES_DIR } else { TEMPLATES_DIR };
-        Layout { kind, settings_file: None, chosen_by_setting: false, static_dirs, templates_dir: templates_dir.into() }
+        let pages_dirs = match kind {
+            Kind::Hanji => vec![PAGES_DIR.into()],
+            Kind::Jekyll => vec![JEKYLL_PAGES_DIR.into(), TOP.into()],
+            Kind::Hugo | Kind::Zola | Kind::NextStarter => Vec::new(),
+        };
+        Layout {
+            kind,
+            settings_file: None,
+            chosen_by_setting: false,
+            static_dirs,
+            templates_dir: templates_dir.into(),
+            pages_dirs,
+            new_posts_dir: None,
+            section_permalinks: Vec::new(),
+        }
     }
 
     /// Where a file of a static folder goes in the site: `static/a.png` →
@@ -136,6 +174,20 @@ impl Layout {
             .iter()
             .filter_map(|dir| site_path.strip_prefix(dir.site_path.as_str()).map(|rest| dir.folder.join(rest)))
             .collect()
+    }
+
+    /// Whether `path` (relative to the blog folder) is in one of the pages
+    /// folders: under `pages/`, or, for `TOP`, directly in the blog folder.
+    pub fn in_pages_dir(&self, path: &Path) -> bool {
+        self.pages_dirs.iter().any(|dir| match dir.as_os_str().is_empty() {
+            true => path.components().count() == 1,
+            false => path.starts_with(dir) && path != dir,
+        })
+    }
+
+    /// Where new posts go: the posts folder, or the layout's own choice.
+    pub fn new_posts_dir<'a>(&'a self, posts_dir: &'a Path) -> &'a Path {
+        self.new_posts_dir.as_deref().filter(|dir| dir.starts_with(posts_dir)).unwrap_or(posts_dir)
     }
 
     /// Where an image added to a single-file post is put, a folder that this

@@ -10,13 +10,13 @@ use rayon::prelude::*;
 
 use crate::blog::Blog;
 use crate::config::{self, Config};
-use crate::content::Library;
 use crate::content::file::{self, MAX_POST_BYTES};
 use crate::content::post::{Parsed, Post};
+use crate::content::{Library, Rules};
 use crate::detect;
 use crate::diagnostics::{Diagnostic, Problem};
 use crate::fs::{self, TextError};
-use crate::layout::Kind;
+use crate::layout::{Kind, Layout};
 
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
@@ -54,13 +54,31 @@ pub fn load(root: &Path) -> Result<Blog, LoadError> {
             }
         }
     }
+    post_paths.extend(pages(root, layout, &mut problems));
     // A file export would fail to copy, found now so that `check` names it.
     problems.extend(fs::unreadable_files(root, &assets));
     problems.extend(other_sections(root, &config));
     let parsed: Vec<Parsed> = post_paths.par_iter().map(|path| read_post(root, path)).collect();
-    let library = Library::from_parsed(config.tag_title, parsed);
+    let library = Library::from_parsed(Rules::of(&config), parsed);
     let templates = read_templates(root, &config, &mut problems);
     Ok(Blog { root: root.to_path_buf(), config, library, assets, templates, problems })
+}
+
+/// The pages' files outside the posts folder (Hanji's `pages/`, Jekyll's
+/// `_pages/` and top-level Markdown files): only Markdown is read there.
+fn pages(root: &Path, layout: &Layout, problems: &mut Vec<Diagnostic>) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for folder in &layout.pages_dirs {
+        let files = match folder.as_os_str().is_empty() {
+            true => fs::files_in(root)
+                .into_iter()
+                .filter_map(|f| f.strip_prefix(root).ok().map(Path::to_path_buf))
+                .collect(),
+            false => fs::walk(root, folder, problems),
+        };
+        found.extend(files.into_iter().filter(|file| layout.in_pages_dir(file) && file::is_post(layout, file)));
+    }
+    found
 }
 
 /// Reads the settings: how the folder is laid out and what the settings file
@@ -113,8 +131,7 @@ fn other_sections(root: &Path, config: &Config) -> Vec<Diagnostic> {
                 section.display(),
                 config.posts_dir.display()
             );
-            let hint = "to read every section, set posts_dir = \"content\" in hanji.toml (pages at the top of \
-                        content/, such as about.md, are then read as posts too)";
+            let hint = "to read every section (as Hanji does unless told otherwise), set posts_dir = \"content\" in hanji.toml";
             found.push(Diagnostic::warning(&section, 1, 1, message).with_hint(hint));
         }
     }

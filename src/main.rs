@@ -106,9 +106,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if let Some(layout) = blog.layout().describe(&blog.config.posts_dir) {
                 eprintln!("{layout}");
             }
+            let pages = blog.library.posts().filter(|p| p.page).count();
+            let pages = if pages > 0 { format!("{pages} {}, ", plural(pages, "page", "pages")) } else { String::new() };
             eprintln!(
-                "{} posts, {errors} {}, {warnings} {}",
-                blog.library.len(),
+                "{} posts, {pages}{errors} {}, {warnings} {}",
+                blog.library.len() - blog.library.posts().filter(|p| p.page).count(),
                 plural(errors, "error", "errors"),
                 plural(warnings, "warning", "warnings"),
             );

@@ -126,7 +126,7 @@ pub struct PostPreview {
 /// Renders the post at `path` from `text`, in the blog as it is otherwise,
 /// through the theme the export uses (drafts shown, source lines marked).
 pub fn post_preview(blog: &Blog, theme: &Theme, path: &Path, text: &str) -> PostPreview {
-    let parsed = Post::parse(path, text);
+    let parsed = blog.library.parse(path, text);
     let mut problems = parsed.problems.clone();
     let fields = fields_of(path, text);
     let addresses = Addresses::new(&blog.config, &blog.library);

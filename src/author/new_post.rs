@@ -37,8 +37,9 @@ pub fn new_post(
         slug if slug.is_empty() => "post".to_string(),
         slug => slug,
     };
-    let path_for =
-        |slug: &str, bundle: bool| file::new_post_path(&config.layout, &config.posts_dir, slug, bundle, today);
+    let path_for = |slug: &str, bundle: bool| {
+        file::new_post_path(&config.layout, config.layout.new_posts_dir(&config.posts_dir), slug, bundle, today)
+    };
     // `a.md` and the bundle `a/` would both be the post `a`.
     let taken = |slug: &str| {
         let [single, bundled] = [false, true].map(|bundle| path_for(slug, bundle));

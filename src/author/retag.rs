@@ -88,12 +88,11 @@ mod tests {
     use std::fs;
 
     use super::*;
-    use crate::config::TagTitle;
-    use crate::content::Post;
+    use crate::content::{Post, Rules};
 
     fn blog(files: &[(&str, &str)]) -> (tempfile::TempDir, Library) {
         let dir = tempfile::tempdir().unwrap();
-        let mut library = Library::new(TagTitle::default());
+        let mut library = Library::new(Rules::default());
         for (path, text) in files {
             let file = dir.path().join(path);
             fs::create_dir_all(file.parent().unwrap()).unwrap();

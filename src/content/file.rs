@@ -9,7 +9,7 @@ use std::path::{Component, Path, PathBuf};
 
 use jiff::civil::Date;
 
-use crate::layout::{JEKYLL_POSTS_DIR, Kind, Layout};
+use crate::layout::{CONTENT_DIR, JEKYLL_POSTS_DIR, Kind, Layout};
 use crate::markdown::Syntax;
 
 /// Posts larger than this are not read: no one writes 5 MB of prose, and a
@@ -30,6 +30,23 @@ pub fn is_post(layout: &Layout, path: &Path) -> bool {
 pub fn is_section(path: &Path) -> bool {
     path.file_stem().is_some_and(|stem| stem == "_index")
         && path.extension().is_some_and(|e| e == "md" || e == "markdown" || e == "mdx")
+}
+
+/// Whether a post file is a page (an About page) rather than a post: a file
+/// of a pages folder (Hanji's `pages/`, Jekyll's `_pages/` and top-level
+/// files), or in a Hugo or Zola blog one at the top of `content/`, outside
+/// every section (`content/about.md`, `content/about/index.md`). A page has
+/// its own address and is not in the lists, feeds and tags of posts.
+pub fn is_page(layout: &Layout, path: &Path) -> bool {
+    match layout.kind {
+        Kind::Hanji | Kind::Jekyll => layout.in_pages_dir(path),
+        Kind::Hugo | Kind::Zola => {
+            let file = PostFile::new(path);
+            let folder = file.bundle_folder().and_then(Path::parent).unwrap_or(file.folder());
+            folder == Path::new(CONTENT_DIR)
+        }
+        Kind::NextStarter => false,
+    }
 }
 
 /// Markdown, or MDX in the Next.js starter.

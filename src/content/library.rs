@@ -7,10 +7,13 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::file::{self, PostFile};
+use super::front_matter::NO_DATE;
 use super::front_matter::PostDate;
 use super::post::{Parsed, Post, tag_slug};
-use crate::config::TagTitle;
+use crate::config::{Config, TagTitle};
 use crate::diagnostics::Diagnostic;
+use crate::layout::{Kind, Layout};
 
 /// Newest first; posts without a date last; same moment by path.
 type Order = (Reverse<Option<PostDate>>, PathBuf);
@@ -19,9 +22,45 @@ fn order(post: &Post) -> Order {
     (Reverse(post.date), post.path.clone())
 }
 
+/// What the blog's settings say about its posts, which the library applies
+/// to each post it takes in: which files are pages, how tag pages are titled.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Rules {
+    pub tag_title: TagTitle,
+    pub layout: Layout,
+}
+
+impl Rules {
+    pub fn of(config: &Config) -> Self {
+        Rules { tag_title: config.tag_title, layout: config.layout.clone() }
+    }
+
+    /// What was read from a file, as the blog has it: its post marked a page
+    /// where the layout says so (and, in a Zola blog, where it names its own
+    /// `template`), which needs no date. Nothing at all for a file the blog's
+    /// tool does not publish as a page: a Jekyll top-level file without front
+    /// matter (`README.md`), which Jekyll copies as it is.
+    fn apply(&self, mut parsed: Parsed) -> Parsed {
+        let kind = self.layout.kind;
+        let Some(post) = parsed.post.as_mut() else { return parsed };
+        post.page =
+            file::is_page(&self.layout, &post.path) || (kind == Kind::Zola && post.extra.contains_key("template"));
+        if !post.page {
+            return parsed;
+        }
+        // Jekyll's top-level `index.md` is the front page, which is the theme's.
+        let front_page = PostFile::new(&post.path).name() == "index" && post.path.components().count() == 1;
+        if kind == Kind::Jekyll && (post.format.is_none() || front_page) {
+            return Parsed { post: None, problems: Vec::new(), ..parsed };
+        }
+        parsed.problems.retain(|problem| problem.message != NO_DATE);
+        parsed
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Library {
-    tag_title: TagTitle,
+    rules: Rules,
     /// By path; a hash map, as lookups by path are the hot path of loading
     /// and rendering (a tree compares paths component by component).
     posts: HashMap<PathBuf, Post>,
@@ -61,22 +100,30 @@ pub struct Tag {
 }
 
 impl Library {
-    pub fn new(tag_title: TagTitle) -> Self {
-        Self { tag_title, ..Self::default() }
+    pub fn new(rules: Rules) -> Self {
+        Self { rules, ..Self::default() }
     }
 
     /// A library of these files, as loading a folder makes it.
-    pub fn from_parsed(tag_title: TagTitle, files: impl IntoIterator<Item = Parsed>) -> Self {
-        let mut library = Self::new(tag_title);
+    pub fn from_parsed(rules: Rules, files: impl IntoIterator<Item = Parsed>) -> Self {
+        let mut library = Self::new(rules);
         for parsed in files {
             library.insert(parsed);
         }
         library
     }
 
+    /// Reads the text of the file at `path` as this blog has it (`Post::parse`,
+    /// then the blog's rules): how a text not in the library, the author's
+    /// unsaved one, is read.
+    pub fn parse(&self, path: &Path, text: &str) -> Parsed {
+        self.rules.apply(Post::parse(path, text))
+    }
+
     /// Puts what was read from one file in the library, replacing what was there.
     pub fn insert(&mut self, parsed: Parsed) {
         self.remove(&parsed.path);
+        let parsed = self.rules.apply(parsed);
         if !parsed.problems.is_empty() {
             self.problems.insert(parsed.path.clone(), parsed.problems);
         }
@@ -115,7 +162,8 @@ impl Library {
         if paths.len() == 2 {
             self.shared_slugs += 1;
         }
-        for tag in &post.tags {
+        // A page is in no tag's list.
+        for tag in post.tags.iter().filter(|_| !post.page) {
             let entry = self.tags.entry(tag_slug(tag)).or_default();
             *entry.spellings.entry(tag.clone()).or_default() += 1;
             if post.draft {
@@ -137,7 +185,7 @@ impl Library {
                 self.slugs.remove(&post.slug);
             }
         }
-        for tag in &post.tags {
+        for tag in post.tags.iter().filter(|_| !post.page) {
             let slug = tag_slug(tag);
             let Some(entry) = self.tags.get_mut(&slug) else { continue };
             if let Some(count) = entry.spellings.get_mut(tag) {
@@ -236,7 +284,7 @@ impl Library {
         let paths = |set: &BTreeSet<Order>| set.iter().map(|(_, p)| p.clone()).collect::<Vec<_>>();
         Some(Tag {
             slug: slug.to_string(),
-            title: self.tag_title.apply(&name),
+            title: self.rules.tag_title.apply(&name),
             name,
             count: self.published_of(entry).count(),
             draft_count: entry.drafts.len(),
@@ -322,7 +370,7 @@ fn slug_clash(slug: &str, paths: &BTreeSet<PathBuf>, path: &Path) -> Diagnostic 
 /// A library of posts given as (path, text), for tests.
 #[cfg(test)]
 pub(crate) fn of_texts(files: &[(&str, &str)]) -> Library {
-    Library::from_parsed(TagTitle::Capitalize, files.iter().map(|(p, t)| Post::parse(Path::new(p), t)))
+    Library::from_parsed(Rules::default(), files.iter().map(|(p, t)| Post::parse(Path::new(p), t)))
 }
 
 #[cfg(test)]

@@ -7,5 +7,5 @@ pub mod library;
 pub mod post;
 
 pub use front_matter::PostDate;
-pub use library::{Library, Tag, TagCount};
+pub use library::{Library, Rules, Tag, TagCount};
 pub use post::Post;

@@ -34,6 +34,10 @@ pub struct Post {
     pub format: Option<Format>,
     /// A bundle is `posts/<slug>/index.md` with its images beside it.
     pub bundle: bool,
+    /// A page (an About page), not a post: at its own address, in no list,
+    /// feed or tag. The blog's layout says which files are (`file::is_page`),
+    /// and the library marks them.
+    pub page: bool,
     /// The post has an error; it is listed for the author but never published.
     pub has_errors: bool,
     /// 1-based line of the file where the body starts.
@@ -121,6 +125,7 @@ impl Post {
             extra: fm.extra,
             format: document.format,
             bundle,
+            page: false,
             has_errors,
             body_line: document.body_line,
             source: text.into(),

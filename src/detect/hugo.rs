@@ -34,8 +34,8 @@ pub(super) const SETTINGS: &[&str] = &[
     "config.yml",
 ];
 
-/// The section folders that hold a Hugo blog's posts, the first found wins;
-/// without any, every page under `content/` is a post.
+/// The section folders where a Hugo blog's new posts go, the first found
+/// wins (Hugo publishes every section, and Hanji reads them all).
 pub(super) const POSTS_DIRS: &[&str] = &["content/posts", "content/post", "content/blog"];
 
 pub(super) fn settings(fields: &[RawField]) -> Settings {

@@ -18,7 +18,7 @@ use serde_json::Value;
 use crate::config::Config;
 use crate::content::front_matter::{self, Format, RawField};
 use crate::diagnostics::Diagnostic;
-use crate::layout::{JEKYLL_POSTS_DIR, Kind, Layout, OTHER_OUTPUT_DIR};
+use crate::layout::{CONTENT_DIR, JEKYLL_POSTS_DIR, Kind, Layout, OTHER_OUTPUT_DIR};
 
 /// What detection asks of the blog folder; the loader answers from the disk.
 pub trait Folder {
@@ -60,7 +60,12 @@ pub fn detect(folder: &dyn Folder, wanted: Option<Kind>) -> Detected {
     if kind == Kind::Hanji {
         return Detected { config, problems };
     }
-    config.posts_dir = posts_dir(kind, folder);
+    config.posts_dir = posts_dir(kind);
+    if kind == Kind::Hugo {
+        // Hugo publishes every section; new posts go to the posts' section.
+        let section = hugo::POSTS_DIRS.iter().map(PathBuf::from).find(|dir| folder.is_dir(dir));
+        config.layout.new_posts_dir = Some(section.unwrap_or_else(|| hugo::POSTS_DIRS[0].into()));
+    }
     config.output_dir = OTHER_OUTPUT_DIR.into();
     if let Some(file) = settings_file {
         match folder.read(&file) {
@@ -104,7 +109,7 @@ fn detect_kind(folder: &dyn Folder) -> Option<(Kind, Option<PathBuf>)> {
     if folder.is_dir(Path::new(JEKYLL_POSTS_DIR)) {
         return Some((Kind::Jekyll, None));
     }
-    if !folder.is_dir(Path::new("content")) {
+    if !folder.is_dir(Path::new(CONTENT_DIR)) {
         return None;
     }
     let shared = Path::new("config.toml");
@@ -116,15 +121,10 @@ fn detect_kind(folder: &dyn Folder) -> Option<(Kind, Option<PathBuf>)> {
     first(hugo::YAML_SETTINGS).map(|file| (Kind::Hugo, Some(file)))
 }
 
-fn posts_dir(kind: Kind, folder: &dyn Folder) -> PathBuf {
+fn posts_dir(kind: Kind) -> PathBuf {
     match kind {
         Kind::Hanji => Config::default().posts_dir,
-        Kind::Hugo => hugo::POSTS_DIRS
-            .iter()
-            .map(PathBuf::from)
-            .find(|dir| folder.is_dir(dir))
-            .unwrap_or_else(|| "content".into()),
-        Kind::Zola => "content".into(),
+        Kind::Hugo | Kind::Zola => CONTENT_DIR.into(),
         Kind::Jekyll => JEKYLL_POSTS_DIR.into(),
         Kind::NextStarter => next_starter::POSTS_DIR.into(),
     }
@@ -200,10 +200,7 @@ impl Settings {
         if let Some(permalink) = text(self.permalink) {
             config.permalink = Some(permalink);
         }
-        let section = config.posts_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        if let Some((_, pattern)) = self.section_permalinks.into_iter().find(|(name, _)| *name == section) {
-            config.permalink = Some(pattern);
-        }
+        config.layout.section_permalinks = self.section_permalinks;
         if let Some(locale) = self.locale.filter(|l| !l.value.trim().is_empty()) {
             let normalized = normalize_locale(locale.value.trim());
             if crate::config::is_language_tag(&normalized) {

@@ -26,7 +26,8 @@ fn hugo_is_found_by_its_settings_and_read() {
     let config = &found.config;
     assert_eq!(config.layout.kind, Kind::Hugo);
     assert_eq!(config.layout.settings_file.as_deref(), Some(Path::new("hugo.toml")));
-    assert_eq!(config.posts_dir, PathBuf::from("content/posts"), "the first posts section found");
+    assert_eq!(config.posts_dir, PathBuf::from("content"), "every section, as Hugo publishes them");
+    assert_eq!(config.layout.new_posts_dir(&config.posts_dir), Path::new("content/posts"), "the first posts section");
     assert_eq!(config.output_dir, PathBuf::from("hanji-public"), "not Hugo's own public/");
     assert_eq!(
         (config.title.as_str(), config.base_url.as_str(), config.locale.as_str()),
@@ -35,7 +36,7 @@ fn hugo_is_found_by_its_settings_and_read() {
     assert_eq!((config.description.as_str(), config.author.as_str()), ("About", "Kim"));
     assert_eq!(
         config.layout.describe(&config.posts_dir).as_deref(),
-        Some("detected a Hugo blog (hugo.toml): posts in content/posts")
+        Some("detected a Hugo blog (hugo.toml): posts in content")
     );
     assert!(found.problems.is_empty(), "{:?}", found.problems);
 }
@@ -45,7 +46,7 @@ fn hugo_keys_match_in_any_case_and_yaml_works() {
     let settings = "BaseURL: https://y.example/\ntitle: Y\nparams:\n  author: Lee\n";
     let found = detected(vec![("config.yaml", settings), ("content/post/a.md", "")]);
     assert_eq!(found.config.layout.kind, Kind::Hugo);
-    assert_eq!(found.config.posts_dir, PathBuf::from("content/post"));
+    assert_eq!(found.config.layout.new_posts_dir(&found.config.posts_dir), Path::new("content/post"));
     assert_eq!(found.config.base_url, "https://y.example/");
     assert_eq!(found.config.author, "Lee");
 }

@@ -19,6 +19,8 @@ pub struct SiteInfo {
     /// The language part of the locale, for `<html lang>`: `ko`.
     pub lang: String,
     pub author: String,
+    /// The site's pages (an About page), for the navigation, by address.
+    pub pages: Vec<PostLink>,
 }
 
 /// The page being written.

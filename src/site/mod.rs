@@ -10,7 +10,7 @@ pub mod stale;
 pub mod theme;
 pub mod url;
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -34,6 +34,16 @@ pub struct SiteOptions {
     pub drafts: bool,
     /// Add `data-line` to the blocks of posts, for the editor's scroll sync.
     pub source_lines: bool,
+}
+
+/// The pages of a site with the file each is written to, and the posts left
+/// out because another page has their file.
+#[derive(Debug, Default)]
+pub struct Placed {
+    pub pages: Vec<(Page, String)>,
+    pub problems: Vec<Diagnostic>,
+    /// Posts not written, each named in `problems` with an error.
+    pub left_out: Vec<PathBuf>,
 }
 
 /// A rendered page, with the problems rendering found (links that lead nowhere).
@@ -61,6 +71,8 @@ pub struct Site<'a> {
     dates: DateFormat,
     /// Shown posts, newest first.
     posts: Vec<&'a Post>,
+    /// Shown pages (an About page), which no list shows.
+    pages: Vec<&'a Post>,
     position: HashMap<&'a Path, usize>,
     /// Shown tags, most used first, with their shown posts newest first.
     tags: Vec<(TagInfo, Vec<&'a Post>)>,
@@ -79,7 +91,8 @@ impl<'a> Site<'a> {
         theme: &'a Theme,
         options: SiteOptions,
     ) -> Self {
-        let posts: Vec<&Post> = library.posts().filter(|p| shown(library, p, options)).collect();
+        let (pages, posts): (Vec<&Post>, Vec<&Post>) =
+            library.posts().filter(|p| shown(library, p, options)).partition(|p| p.page);
         let tags: Vec<(TagInfo, Vec<&Post>)> = library
             .tags(options.drafts)
             .iter()
@@ -90,7 +103,25 @@ impl<'a> Site<'a> {
                 )
             })
             .collect();
-        Self::with_lists(config, library, assets, theme, options, posts, tags)
+        let mut site = Self::with_lists(config, library, assets, theme, options, posts, tags);
+        let addresses = site.addresses();
+        // A page at the address of one of the theme's own (a Jekyll blog's
+        // `tags.md`) is left out by the export; the navigation leaves it out too.
+        let own: BTreeSet<String> = site
+            .pages()
+            .iter()
+            .filter(|p| !matches!(p, Page::Post(_)))
+            .map(|p| url::file_of(&addresses.page(p)))
+            .collect();
+        let mut links: Vec<PostLink> = pages
+            .iter()
+            .map(|p| PostLink::of(p, &addresses))
+            .filter(|link| !own.contains(&url::file_of(&link.path)))
+            .collect();
+        links.sort_by(|a, b| a.path.cmp(&b.path));
+        site.info.pages = links;
+        site.pages = pages;
+        site
     }
 
     /// A site that renders single posts only (`render_post`): the lists of
@@ -125,6 +156,7 @@ impl<'a> Site<'a> {
             locale: config.locale.clone(),
             lang,
             author: config.author.clone(),
+            pages: Vec::new(),
         };
         Site {
             config,
@@ -135,6 +167,7 @@ impl<'a> Site<'a> {
             info,
             dates: DateFormat::new(&config.locale),
             posts,
+            pages: Vec::new(),
             position,
             tags,
             tag_index,
@@ -160,7 +193,7 @@ impl<'a> Site<'a> {
         for n in 1..=self.page_count(self.posts.len()) {
             pages.push(Page::Home(n));
         }
-        pages.extend(self.posts.iter().map(|p| Page::Post(p.path.clone())));
+        pages.extend(self.posts.iter().chain(&self.pages).map(|p| Page::Post(p.path.clone())));
         pages.push(Page::Tags);
         for (tag, posts) in &self.tags {
             for n in 1..=self.page_count(posts.len()) {
@@ -170,6 +203,50 @@ impl<'a> Site<'a> {
         }
         pages.extend([Page::Feed, Page::Sitemap, Page::Robots, Page::NotFound, Page::Style]);
         pages
+    }
+
+    /// Every page with the file it is written to, less the posts whose file
+    /// another page has too (a `permalink` without `:slug`, a post at
+    /// `tags/`): none of them is written, and each is named, rather than one
+    /// silently over the other. A page (an About page) where the theme has
+    /// one of its own (a Jekyll blog's `tags.md` at `tags/`) gives way to it.
+    pub fn files(&self) -> Placed {
+        let pages: Vec<(Page, String)> = self
+            .pages()
+            .into_iter()
+            .map(|page| {
+                let file = url::file_of(&self.path_of(&page));
+                (page, file)
+            })
+            .collect();
+        let mut at: BTreeMap<&str, Vec<&Page>> = BTreeMap::new();
+        for (page, file) in &pages {
+            at.entry(file).or_default().push(page);
+        }
+        let mut placed = Placed::default();
+        let mut left_out = BTreeSet::new();
+        for (file, clashing) in at.iter().filter(|(_, pages)| pages.len() > 1) {
+            let theme_page = clashing.iter().any(|page| !matches!(page, Page::Post(_)));
+            for page in clashing {
+                let Page::Post(path) = page else { continue };
+                left_out.insert((*page).clone());
+                if theme_page && self.library.post(path).is_some_and(|post| post.page) {
+                    let message = format!("`{file}` is where the theme writes its own page; this page is not written");
+                    let hint = "Hanji makes this page itself: give your page another permalink to keep it";
+                    placed.problems.push(Diagnostic::warning(path, 1, 1, message).with_hint(hint));
+                    continue;
+                }
+                let others = clashing.len() - 1;
+                let message = format!(
+                    "`{file}` is the address of this post and {others} other page(s); none of the posts is written"
+                );
+                let hint = "give the posts addresses of their own: other slugs, or a permalink with :slug";
+                placed.problems.push(Diagnostic::error(path, 1, 1, message).with_hint(hint));
+                placed.left_out.push(path.clone());
+            }
+        }
+        placed.pages = pages.into_iter().filter(|(page, _)| !left_out.contains(page)).collect();
+        placed
     }
 
     fn page_count(&self, posts: usize) -> usize {
@@ -266,9 +343,10 @@ impl<'a> Site<'a> {
         };
         let rendered = markdown::render(post.body(), &options);
         let (newer, older) = match self.position.get(post.path.as_path()) {
+            _ if post.page => (None, None),
             Some(&i) => (i.checked_sub(1).and_then(|i| self.posts.get(i)).copied(), self.posts.get(i + 1).copied()),
             // Without the lists (`for_posts`), or a post not shown: as the library orders them.
-            None => self.library.neighbours(&post.path, |p| shown(self.library, p, self.options)),
+            None => self.library.neighbours(&post.path, |p| !p.page && shown(self.library, p, self.options)),
         };
         let page = PostPage {
             summary: PostSummary::of(post, &self.dates, &self.addresses()),
@@ -284,13 +362,14 @@ impl<'a> Site<'a> {
             extra: post.extra.clone(),
         };
         let description = post.summary.clone().unwrap_or_default();
-        let mut info = self.page_info("post", path, &post.title, &description, "feed.xml");
+        let kind = if post.page { "page" } else { "post" };
+        let mut info = self.page_info(kind, path, &post.title, &description, "feed.xml");
         if let Some(canonical) = &post.canonical_url {
             info.url = canonical.clone();
         }
         let template = match &post.layout {
             Some(layout) if self.theme.has(&format!("{layout}.html")) => format!("{layout}.html"),
-            _ => "post.html".to_string(),
+            _ => format!("{kind}.html"),
         };
         let text = self.page(&template, info, root, context! { post => v(&page) })?;
         let problems = rendered.problems.into_iter().map(|p| p.in_file(&post.path)).collect();
@@ -374,7 +453,7 @@ impl<'a> Site<'a> {
         let entry =
             |path: &str, lastmod: String| SitemapEntry { url: url::absolute(&self.config.base_url, path), lastmod };
         let mut entries = vec![entry("", newest.clone()), entry("tags/", newest)];
-        entries.extend(self.posts.iter().map(|p| entry(&self.addresses().post(p), date(p))));
+        entries.extend(self.posts.iter().chain(&self.pages).map(|p| entry(&self.addresses().post(p), date(p))));
         entries.extend(
             self.tags.iter().map(|(t, posts)| entry(&t.path, posts.first().map(|p| date(p)).unwrap_or_default())),
         );

@@ -11,10 +11,7 @@ use std::path::{Path, PathBuf};
 use crate::config::Config;
 use crate::content::file::{BUNDLE_INDEXES, PostFile};
 use crate::content::{Library, Post};
-use crate::layout::Kind;
-
-/// The content folder of Hugo and Zola blogs, whose folders are in the addresses.
-const CONTENT_DIR: &str = "content";
+use crate::layout::{CONTENT_DIR, Kind};
 
 /// One page (or file) the site renders.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -74,10 +71,22 @@ impl<'a> Addresses<'a> {
             return path;
         }
         if kind == Kind::Hugo {
-            // A post's own `url` wins, then the section's `[permalinks]`.
+            // A post's own `url` wins, then its section's `[permalinks]`
+            // (or `permalink` in hanji.toml); pages are in no section.
             let own = post.extra.get("url").and_then(|v| v.as_str()).and_then(own_url);
-            let by_pattern = || self.config.permalink.as_deref().and_then(|pattern| hugo_permalink(pattern, post));
+            let section = post.path.components().nth(1).map(|c| c.as_os_str().to_string_lossy());
+            let of_section = self
+                .config
+                .layout
+                .section_permalinks
+                .iter()
+                .find(|(name, _)| Some(name.as_str()) == section.as_deref());
+            let pattern = self.config.permalink.as_deref().or(of_section.map(|(_, pattern)| pattern.as_str()));
+            let by_pattern = || pattern.filter(|_| !post.page).and_then(|pattern| hugo_permalink(pattern, post));
             return own.or_else(by_pattern).unwrap_or_else(|| self.post_at(&post.path, &post.slug));
+        }
+        if post.page && matches!(kind, Kind::Hanji | Kind::Jekyll) {
+            return self.page_at(post);
         }
         // A Jekyll post's own `permalink` wins; then the blog's setting;
         // then the layout's way (Jekyll's is its `date` style).
@@ -100,13 +109,7 @@ impl<'a> Addresses<'a> {
         };
         match self.config.layout.kind {
             Kind::Hugo | Kind::Zola => {
-                let parts = folder.strip_prefix(CONTENT_DIR).unwrap_or(Path::new("")).components();
-                let folders: String = parts
-                    .map(|c| crate::slug::slug(&c.as_os_str().to_string_lossy()))
-                    .filter(|part| !part.is_empty())
-                    .map(|part| format!("{part}/"))
-                    .collect();
-                format!("{folders}{slug}/")
+                format!("{}{slug}/", slugged_folders(folder.strip_prefix(CONTENT_DIR).unwrap_or(Path::new(""))))
             }
             Kind::NextStarter => {
                 // The file's path under the posts folder, without `.mdx` (a
@@ -118,6 +121,33 @@ impl<'a> Addresses<'a> {
             }
             Kind::Hanji | Kind::Jekyll => format!("posts/{slug}/"),
         }
+    }
+
+    /// Where a page (not a post) is: a Jekyll page's own `permalink`, else
+    /// its path as Jekyll makes it (`about.md` → `about.html`, or `about/`
+    /// where the blog's permalinks end in `/`; `docs/index.md` → `docs/`); a
+    /// Hanji page's path under `pages/` and its slug (`pages/about.md` →
+    /// `about/`).
+    fn page_at(&self, post: &Post) -> String {
+        let file = PostFile::new(&post.path);
+        if self.config.layout.kind == Kind::Jekyll {
+            let own = post.extra.get("permalink").and_then(|v| v.as_str()).filter(|p| !p.contains(':'));
+            if let Some(address) = own.and_then(own_url) {
+                return address;
+            }
+            let folder = slash_path(file.folder());
+            let folder = if folder.is_empty() { folder } else { format!("{folder}/") };
+            let name = file.name();
+            let pretty = self.config.permalink.as_deref().is_some_and(|p| p == "pretty" || p.ends_with('/'));
+            return match (name.as_str(), pretty) {
+                ("index", _) => folder,
+                (_, true) => format!("{folder}{name}/"),
+                (_, false) => format!("{folder}{name}.html"),
+            };
+        }
+        let folder = file.bundle_folder().and_then(Path::parent).unwrap_or(file.folder());
+        let within = folder.strip_prefix(crate::layout::PAGES_DIR).unwrap_or(folder);
+        format!("{}{}/", slugged_folders(within), post.slug)
     }
 
     /// `tags/<slug>/`: the first page of a tag.
@@ -285,6 +315,17 @@ pub fn bundle_of<'a>(config: &Config, library: &'a Library, asset: &Path) -> Opt
         .skip(1)
         .take_while(|folder| folder.starts_with(&config.posts_dir) && *folder != config.posts_dir)
         .find_map(|folder| BUNDLE_INDEXES.iter().find_map(|name| library.post(&folder.join(name))))
+}
+
+/// Each folder of `folders` as a slug, with a `/` after each: `Notes/2024` →
+/// `notes/2024/`.
+fn slugged_folders(folders: &Path) -> String {
+    folders
+        .components()
+        .map(|c| crate::slug::slug(&c.as_os_str().to_string_lossy()))
+        .filter(|part| !part.is_empty())
+        .map(|part| format!("{part}/"))
+        .collect()
 }
 
 fn slash_path(path: &Path) -> String {

@@ -20,6 +20,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("tag.html", include_str!("theme/tag.html")),
     ("tags.html", include_str!("theme/tags.html")),
     ("post.html", include_str!("theme/post.html")),
+    ("page.html", include_str!("theme/page.html")),
     ("404.html", include_str!("theme/404.html")),
     ("feed.xml", include_str!("theme/feed.xml")),
     ("sitemap.xml", include_str!("theme/sitemap.xml")),

@@ -282,6 +282,7 @@ fn holds_content(config: &Config, path: &Path) -> bool {
     [config.posts_dir.as_path(), layout.templates_dir.as_path()]
         .into_iter()
         .chain(statics)
+        .chain(layout.pages_dirs.iter().map(PathBuf::as_path))
         .any(|folder| folder.starts_with(path))
 }
 

@@ -52,6 +52,10 @@ pub fn classify(config: &Config, path: &Path) -> FileKind {
             (false, false) => FileKind::Asset,
         };
     }
+    let layout = &config.layout;
+    if layout.in_pages_dir(path) && !skipped(path) && is_post(layout, path) {
+        return FileKind::Post;
+    }
     if config.layout.static_dirs.iter().any(|dir| read(&dir.folder).is_some()) {
         return FileKind::Asset;
     }

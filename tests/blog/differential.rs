@@ -5,30 +5,27 @@
 //! addresses, and the same tags with the same counts.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::process::Command;
 
 use crate::{BlogTest, export, files, read};
 
-/// The pages of the Hugo fixture that are not posts (Hanji publishes no pages yet).
-const PAGES: &[&str] = &["/about/"];
-
-/// What a site publishes: each post's address, and each tag's address with
-/// its count of posts.
+/// What a site publishes: each post's address, each page's (outside every
+/// section: `content/about.md`), and each tag's address with its count of posts.
 #[derive(Debug, Default, PartialEq)]
 struct Published {
     posts: Vec<String>,
+    pages: Vec<String>,
     tags: BTreeMap<String, usize>,
 }
 
 /// Builds `blog` with the real Hugo and a theme that writes, for each page,
-/// `POST <address>` or `LIST <kind> <address> <pages>`.
-fn hugo(blog: &BlogTest) -> (Published, Vec<String>) {
+/// `POST <address>` (`PAGE` outside every section) or `LIST <kind> <address> <pages>`.
+fn hugo(blog: &BlogTest) -> Published {
     let settings = read(blog.path().join("hugo.toml"));
     let settings: String = settings.lines().filter(|l| !l.starts_with("theme")).map(|l| format!("{l}\n")).collect();
     let blog = BlogTest::copy_of(blog.path())
         .write("hugo.toml", settings)
-        .write("layouts/_default/single.html", "POST {{ .RelPermalink }}\n")
+        .write("layouts/_default/single.html", "{{ if .Section }}POST{{ else }}PAGE{{ end }} {{ .RelPermalink }}\n")
         .write("layouts/_default/list.html", "LIST {{ .Kind }} {{ .RelPermalink }} {{ len .Pages }}\n");
     let out = tempfile::tempdir().unwrap();
     let built = Command::new("hugo")
@@ -40,13 +37,11 @@ fn hugo(blog: &BlogTest) -> (Published, Vec<String>) {
         .expect("Debian's `hugo` runs (make test-deps installs it)");
     assert!(built.status.success(), "hugo failed: {}", String::from_utf8_lossy(&built.stderr));
     let mut published = Published::default();
-    let mut pages = Vec::new();
     for file in files(out.path()).into_iter().filter(|f| f.ends_with(".html")) {
         let text = read(out.path().join(&file));
         let words: Vec<&str> = text.split_whitespace().collect();
         match words.as_slice() {
-            // Hugo's pages outside the posts' section (`content/about.md`), by address.
-            ["POST", address] if PAGES.contains(address) => pages.push(address.to_string()),
+            ["PAGE", address] => published.pages.push(address.to_string()),
             ["POST", address] => published.posts.push(address.to_string()),
             ["LIST", "term", address, count] if address.starts_with("/tags/") => {
                 published.tags.insert(address.to_string(), count.parse().unwrap());
@@ -55,7 +50,8 @@ fn hugo(blog: &BlogTest) -> (Published, Vec<String>) {
         }
     }
     published.posts.sort();
-    (published, pages)
+    published.pages.sort();
+    published
 }
 
 /// What Hanji's export of `blog` publishes.
@@ -65,19 +61,22 @@ fn hanji(blog: &BlogTest) -> Published {
     assert_eq!(export(blog, &site, &[]).code(), 0);
     let loaded = blog.load();
     let addresses = hanji::Addresses::new(&loaded.config, &loaded.library);
-    let mut posts: Vec<String> = loaded
-        .library
-        .posts()
-        .filter(|post| !post.draft && !post.has_errors)
-        .map(|post| format!("/{}", addresses.post(post)))
-        .inspect(|address| {
-            let file = if address.ends_with('/') { format!("{address}index.html") } else { address.clone() };
-            assert!(site.join(&file[1..]).is_file(), "Hanji wrote {file}");
-        })
-        .collect();
-    posts.sort();
+    let published = |pages: bool| {
+        let mut addresses: Vec<String> = loaded
+            .library
+            .posts()
+            .filter(|post| !post.draft && !post.has_errors && post.page == pages)
+            .map(|post| format!("/{}", addresses.post(post)))
+            .inspect(|address| {
+                let file = if address.ends_with('/') { format!("{address}index.html") } else { address.clone() };
+                assert!(site.join(&file[1..]).is_file(), "Hanji wrote {file}");
+            })
+            .collect();
+        addresses.sort();
+        addresses
+    };
     let tags = loaded.library.tags(false).into_iter().map(|t| (format!("/tags/{}/", t.slug), t.count)).collect();
-    Published { posts, tags }
+    Published { posts: published(false), pages: published(true), tags }
 }
 
 #[test]
@@ -87,12 +86,10 @@ fn hugo_and_hanji_publish_the_same_posts_and_tags() {
         "content/posts/2024/Nested Post.md",
         "---\ntitle: Nested\ndate: 2024-01-01\ntags: [rust]\n---\nIn a folder.\n",
     );
-    let (hugo, pages) = hugo(&blog);
+    let hugo = hugo(&blog);
     assert!(!hugo.posts.is_empty() && !hugo.tags.is_empty(), "the theme wrote what it should: {hugo:?}");
+    assert_eq!(hugo.pages, ["/about/"], "content/about.md is a page");
     assert_eq!(hanji(&blog), hugo, "Hanji's export against Hugo's build");
-    // What Hugo publishes that Hanji does not yet: pages outside the posts.
-    assert_eq!(pages, ["/about/"]);
-    assert!(Path::new(&blog.path().join("content/about.md")).is_file());
 }
 
 #[test]
@@ -102,7 +99,7 @@ fn hugo_and_hanji_agree_on_permalinks_and_a_posts_own_url() {
         .write("hugo.toml", format!("{settings}\n[permalinks]\nposts = \"/:year/:month/:slug/\"\n"))
         .write("content/posts/u.md", "---\ntitle: Elsewhere\ndate: 2026-03-03\nurl: /elsewhere/u\n---\nAway.\n")
         .write("content/posts/s.md", "---\ntitle: Named\ndate: 2026-03-04\nslug: my-own\n---\nNamed.\n");
-    let (hugo, _) = hugo(&blog);
+    let hugo = hugo(&blog);
     assert!(hugo.posts.iter().any(|p| p == "/elsewhere/u/"), "{hugo:?}");
     assert_eq!(hanji(&blog), hugo, "Hanji's export against Hugo's build");
 }

@@ -27,8 +27,22 @@ fn tags(blog: &Blog) -> Vec<String> {
 fn posts(blog: &Blog) -> Vec<(String, String, Option<jiff::civil::Date>)> {
     blog.library
         .posts()
+        .filter(|post| !post.page)
         .map(|post| (post.path.display().to_string(), post.slug.clone(), post.date.map(|d| d.date)))
         .collect()
+}
+
+/// The pages (not posts) of a blog, by file, with their addresses.
+fn pages(blog: &Blog) -> Vec<(String, String)> {
+    let addresses = hanji::Addresses::new(&blog.config, &blog.library);
+    let mut pages: Vec<(String, String)> = blog
+        .library
+        .posts()
+        .filter(|post| post.page)
+        .map(|post| (post.path.display().to_string(), addresses.post(post)))
+        .collect();
+    pages.sort();
+    pages
 }
 
 /// Every file of the folder with its bytes.
@@ -50,7 +64,7 @@ fn a_hugo_blog_loads_as_it_is() {
     assert_eq!(blog.layout().kind, Kind::Hugo);
     assert_eq!(blog.layout().settings_file, Some(p("hugo.toml")));
     let config = &blog.config;
-    assert_eq!(config.posts_dir, p("content/posts"));
+    assert_eq!(config.posts_dir, p("content"), "every section");
     assert_eq!(config.output_dir, p("hanji-public"));
     assert_eq!(config.title, "Hugo 노트");
     assert_eq!(config.locale, "ko-KR", "from languageCode = \"ko-kr\"");
@@ -58,8 +72,8 @@ fn a_hugo_blog_loads_as_it_is() {
     assert_eq!(config.description, "A Hugo blog that Hanji opens as it is");
     assert_eq!(config.author, "Kim Hana");
 
-    // _index.md sections, about.md (outside the posts section), archetypes/
-    // and Hugo's own public/ are not posts.
+    // _index.md sections, about.md (outside every section: a page),
+    // archetypes/ and Hugo's own public/ are not posts.
     assert_eq!(
         posts(&blog),
         [
@@ -69,6 +83,7 @@ fn a_hugo_blog_loads_as_it_is() {
             ("content/posts/photo-bundle/index.md".into(), "photo-bundle".into(), Some(date(2026, 1, 20))),
         ]
     );
+    assert_eq!(pages(&blog), [("content/about.md".into(), "about/".into())]);
     let toml = blog.library.post(&p("content/posts/toml-front-matter.md")).unwrap();
     assert_eq!(toml.date, Some(PostDate { date: date(2026, 2, 10), time: Some(time(8, 30, 0, 0)) }));
     assert_eq!(toml.updated.map(|d| d.date), Some(date(2026, 2, 12)));
@@ -140,6 +155,9 @@ fn a_jekyll_blog_loads_with_dates_and_slugs_from_file_names() {
         ],
         "_drafts/, pages and _layouts/ are not posts; the front matter's date wins over the name's"
     );
+    // about.md is a page at its own permalink; index.md is the front page,
+    // which is the theme's.
+    assert_eq!(pages(&blog), [("about.md".into(), "about/".into())]);
     let welcome = blog.library.post(&p("_posts/2025-12-24-welcome-to-jekyll.markdown")).unwrap();
     assert_eq!(welcome.title, "Welcome to Jekyll!");
     assert_eq!(welcome.tags, ["jekyll", "update"], "`categories: jekyll update` is two tags");
@@ -194,7 +212,7 @@ fn hanji_check_says_what_was_detected_and_where_syntax_is_not_rendered() {
     );
     assert_eq!(
         run.stderr(),
-        "detected a Hugo blog (hugo.toml): posts in content/posts\n4 posts, 0 errors, 1 warning\n"
+        "detected a Hugo blog (hugo.toml): posts in content\n4 posts, 1 page, 0 errors, 1 warning\n"
     );
 
     // Each tool's syntax, at its file, line and column.
@@ -360,8 +378,9 @@ fn export_without_out_writes_only_hanji_public() {
     let tag = read(blog.path().join("hanji-public/tags/hugo/index.html"));
     assert!(tag.contains("<time datetime=\"2026-03-01\">2026년 3월 1일</time>"), "{tag}");
     assert!(visible_text(&tag).contains("hugo (3)"));
-    // Exported again: nothing of the export is read as the blog's.
-    assert_eq!(blog.load().library.len(), 4);
+    // Exported again: nothing of the export is read as the blog's (4 posts, 1 page).
+    assert_eq!(blog.load().library.len(), 5);
+    assert!(read(blog.path().join("hanji-public/about/index.html")).contains("class=\"post page\""));
 }
 
 #[test]
@@ -372,7 +391,7 @@ fn hanji_toml_overrides_what_was_detected() {
     assert_eq!(loaded.config.title, "Mine");
     assert_eq!(loaded.config.locale, "ko-KR", "not set in hanji.toml: from hugo.toml");
     assert_eq!(loaded.config.posts_per_page, 2);
-    assert_eq!(loaded.library.len(), 4);
+    assert_eq!(loaded.library.len(), 5, "4 posts and about.md");
 
     let blog = blog.write("hanji.toml", "layout = \"hanji\"\n");
     let loaded = blog.load();
@@ -395,5 +414,5 @@ fn a_broken_settings_file_names_its_line_and_the_posts_still_load() {
     let (line, hint) = run.line_starting("_config.yml:");
     assert!(line.starts_with("_config.yml:2:") && line.contains(": error: "), "{line}");
     assert!(hint.contains("Jekyll"), "{hint}");
-    assert!(run.stderr().contains("3 posts"), "{}", run.stderr());
+    assert!(run.stderr().contains("3 posts, 1 page,"), "{}", run.stderr());
 }

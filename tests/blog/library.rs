@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use hanji::Library;
 use hanji::Post;
-use hanji::TagTitle;
+use hanji::Rules;
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]
@@ -49,7 +49,7 @@ proptest! {
     #[test]
     fn incremental_updates_equal_a_fresh_load(changes in prop::collection::vec(change(), 1..25)) {
         let mut disk: BTreeMap<PathBuf, String> = BTreeMap::new();
-        let mut library = Library::new(TagTitle::Capitalize);
+        let mut library = Library::new(Rules::default());
         for change in changes {
             match change {
                 Change::Write { file, text } => {
@@ -78,7 +78,7 @@ proptest! {
             }
         }
         let fresh = Library::from_parsed(
-            TagTitle::Capitalize,
+            Rules::default(),
             disk.iter().map(|(path, text)| Post::parse(path, text)),
         );
         prop_assert_eq!(&library, &fresh);

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use hanji::{Session, SessionOptions};
 
-use crate::{BlogTest, export, files, read};
+use crate::{BlogTest, export, files, read, visible_text};
 
 fn session(blog: &BlogTest) -> Arc<Session> {
     Session::open(blog.path(), SessionOptions::default(), |_, _| {}).unwrap()
@@ -246,22 +246,26 @@ fn links_written_as_site_paths_are_checked() {
 }
 
 /// A Hugo blog with `content/posts/` and `content/til/` publishes both;
-/// Hanji read only `posts/` and said nothing of the other.
+/// Hanji read only `posts/` and said nothing of the other. Now every section
+/// is read, and a `posts_dir` that leaves one out still names it.
 #[test]
 fn a_hugo_section_that_is_not_read_is_named() {
     let blog = BlogTest::fixture("layouts/hugo")
         .write("content/til/one.md", "---\ntitle: One\ndate: 2026-07-17\n---\nA thing I learned.\n")
         .write("content/til/two.md", "---\ntitle: Two\ndate: 2026-07-18\n---\nAnother.\n")
         .write("content/til/_index.md", "---\ntitle: TIL\n---\n");
-    let check = blog.hanji(&["check"]);
+    let loaded = blog.load();
+    assert!(loaded.library.post(Path::new("content/til/one.md")).is_some_and(|post| !post.page));
+    let out = tempfile::tempdir().unwrap();
+    assert_eq!(export(&blog, out.path(), &[]).code(), 0);
+    assert!(out.path().join("til/one/index.html").is_file(), "the section's posts are published");
+    assert!(!loaded.diagnostics().iter().any(|d| d.message.contains("section")), "{:?}", loaded.diagnostics());
+    // A posts_dir that reads one section only names the others.
+    let one = blog.write("hanji.toml", "posts_dir = \"content/posts\"\n");
+    let check = one.hanji(&["check"]);
     let (line, hint) = check.line_starting("content/til");
     assert!(line.contains("Hugo publishes the 2 posts of the section `content/til/`"), "{line}");
     assert!(hint.contains("posts_dir = \"content\""), "{hint}");
-    // Said so, it reads them.
-    let all = blog.write("hanji.toml", "posts_dir = \"content\"\n");
-    let loaded = all.load();
-    assert!(loaded.library.post(Path::new("content/til/one.md")).is_some());
-    assert!(!loaded.diagnostics().iter().any(|d| d.message.contains("section")), "{:?}", loaded.diagnostics());
 }
 
 /// Summaries and meta descriptions were made from unprocessed text: a
@@ -418,4 +422,70 @@ fn a_zola_pages_own_path_is_kept() {
     assert_eq!(export(&blog, &site, &[]).code(), 0);
     assert!(read(site.join("notes/moved-here/index.html")).contains("Here."));
     assert!(!site.join("blog/moved/index.html").exists());
+}
+
+/// An About page was dropped (Hanji blogs had no place for it) or listed as
+/// an undated post (`content/about.md` in Hugo, Jekyll's `about.md`).
+#[test]
+fn a_page_is_exported_as_a_page_not_listed_as_a_post() {
+    let blog = BlogTest::sample()
+        .write("pages/about.md", "---\ntitle: 소개\ntags: [rust]\n---\n저는 글을 씁니다.\n")
+        .write("pages/docs/setup.md", "---\ntitle: Setup\n---\nSteps.\n");
+    let loaded = blog.load();
+    let about = loaded.library.post(Path::new("pages/about.md")).expect("pages/ is read");
+    assert!(about.page);
+    assert!(loaded.library.diagnostics_of(Path::new("pages/about.md")).is_empty(), "a page needs no date");
+    let rust_before = BlogTest::sample().load().library.tag("rust").map(|t| t.count);
+    assert_eq!(loaded.library.tag("rust").map(|t| t.count), rust_before, "a page is in no tag");
+
+    let out = tempfile::tempdir().unwrap();
+    let site = out.path().join("site");
+    assert_eq!(export(&blog, &site, &[]).code(), 0);
+    let page = read(site.join("about/index.html"));
+    assert!(page.contains("저는 글을 씁니다.") && page.contains("class=\"post page\""), "{page}");
+    assert!(!page.contains("post-nav"), "no newer and older posts on a page");
+    assert!(site.join("docs/setup/index.html").is_file(), "a page's folders are in its address");
+    let home = read(site.join("index.html"));
+    assert!(home.contains("href=\"about/index.html\">소개</a>"), "the navigation links the page");
+    assert!(!visible_text(&home).contains("저는 글을 씁니다."), "the page is not in the list of posts");
+    assert!(!read(site.join("feed.xml")).contains("소개"), "nor in the feed");
+    assert!(read(site.join("sitemap.xml")).contains("about/"), "but in the sitemap");
+}
+
+/// Jekyll's pages: a top-level page at its own permalink or at its path as
+/// Jekyll makes it, `_pages/`; the front page and files without front matter
+/// are not pages; a page where the theme has its own page is named.
+#[test]
+fn jekyll_pages_keep_jekylls_addresses() {
+    let blog = BlogTest::fixture("layouts/jekyll")
+        .write("contact.md", "---\ntitle: Contact\n---\nMail me.\n")
+        .write("README.md", "How to build this blog.\n")
+        .write("_pages/now.md", "---\ntitle: Now\npermalink: /now/\n---\nNow.\n")
+        .write("_pages/tag-archive.md", "---\ntitle: Tags\npermalink: /tags/\n---\n");
+    let loaded = blog.load();
+    let addresses = hanji::Addresses::new(&loaded.config, &loaded.library);
+    let mut pages: Vec<String> = loaded.library.posts().filter(|p| p.page).map(|p| addresses.post(p)).collect();
+    pages.sort();
+    assert_eq!(pages, ["about/", "contact.html", "now/", "tags/"]);
+    let out = tempfile::tempdir().unwrap();
+    let run = export(&blog, out.path(), &[]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(out.path().join("contact.html").is_file() && out.path().join("now/index.html").is_file());
+    assert!(!read(out.path().join("tags/index.html")).contains("class=\"post page\""), "the theme's tags page");
+    let check = blog.hanji(&["check"]);
+    let (line, _) = check.line_starting("_pages/tag-archive.md");
+    assert!(line.contains("warning"), "{line}");
+}
+
+/// A Zola page that names its own template is a page, not a post.
+#[test]
+fn a_zola_page_with_its_own_template_is_a_page() {
+    let blog = BlogTest::fixture("layouts/zola")
+        .write("content/blog/search.md", "+++\ntitle = \"Search\"\ntemplate = \"search.html\"\n+++\n")
+        .write("content/about.md", "+++\ntitle = \"About\"\n+++\nMe.\n");
+    let loaded = blog.load();
+    for path in ["content/blog/search.md", "content/about.md"] {
+        assert!(loaded.library.post(Path::new(path)).is_some_and(|p| p.page), "{path}");
+    }
+    assert!(!loaded.diagnostics().iter().any(|d| d.message.contains("no date")), "{:?}", loaded.diagnostics());
 }

@@ -83,10 +83,13 @@ pub(crate) fn front_matter(raw: Vec<RawField>, origin: &Origin, problems: &mut V
         problems.push(missing(origin, "post has no title", "title", "\"My post\""));
     }
     if front_matter.date.is_none() && !reported.contains(&DATE) && !named_by_file {
-        problems.push(missing(origin, "post has no date", "date", "2026-07-17"));
+        problems.push(missing(origin, NO_DATE, "date", "2026-07-17"));
     }
     front_matter
 }
+
+/// The warning of a post without a date; a page needs none (see `Library`).
+pub(crate) const NO_DATE: &str = "post has no date";
 
 fn missing(origin: &Origin, message: &str, key: &str, example: &str) -> Problem {
     let hint = match origin.format {

@@ -15,7 +15,7 @@ mod split;
 mod yaml_text;
 
 pub use edit::{EditError, FieldValue, remove_field, set_field};
-pub(crate) use fields::RawField;
+pub(crate) use fields::{NO_DATE, RawField};
 
 use crate::diagnostics::Problem;
 
