@@ -63,6 +63,9 @@ pub struct Config {
     /// layout's own (see `site::routes`). A Jekyll blog's `permalink` is read
     /// into it.
     pub permalink: Option<String>,
+    /// Categories are tags too, in one list with them, rather than a
+    /// taxonomy with pages of its own.
+    pub categories_are_tags: bool,
     /// How the folder is laid out: detected, or named by `layout = "hugo"`.
     /// Not itself a setting (only its kind is), so not (de)serialized.
     #[serde(skip)]
@@ -83,6 +86,7 @@ impl Default for Config {
             feed_limit: 20,
             output_dir: PathBuf::from("public"),
             permalink: None,
+            categories_are_tags: false,
             layout: Layout::default(),
         }
     }
@@ -100,6 +104,7 @@ const KEYS: &[&str] = &[
     "feed_limit",
     "output_dir",
     "permalink",
+    "categories_are_tags",
     "layout",
 ];
 
@@ -152,6 +157,7 @@ impl Config {
             "feed_limit" => self.feed_limit = other.feed_limit,
             "output_dir" => self.output_dir.clone_from(&other.output_dir),
             "permalink" => self.permalink.clone_from(&other.permalink),
+            "categories_are_tags" => self.categories_are_tags = other.categories_are_tags,
             // Chosen before the folder is read: see `layout_setting`.
             _ => {}
         }

@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::slug::TermSlugs;
+
 /// The folder copied to the site as it is, in a Hanji, Hugo or Zola blog.
 pub const STATIC_DIR: &str = "static";
 
@@ -119,6 +121,8 @@ pub struct Layout {
     /// Address patterns by section, from the tool's settings (Hugo's
     /// `[permalinks]`: `posts = "/:year/:slug/"`).
     pub section_permalinks: Vec<(String, String)>,
+    /// How the tool makes its tags' addresses from their names.
+    pub term_slugs: TermSlugs,
 }
 
 impl Default for Layout {
@@ -154,6 +158,12 @@ impl Layout {
             pages_dirs,
             new_posts_dir: None,
             section_permalinks: Vec::new(),
+            term_slugs: match kind {
+                Kind::Hugo => TermSlugs::Hugo,
+                Kind::Zola => TermSlugs::Zola,
+                Kind::Jekyll => TermSlugs::Jekyll,
+                Kind::Hanji | Kind::NextStarter => TermSlugs::GitHub,
+            },
         }
     }
 

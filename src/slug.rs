@@ -1,7 +1,9 @@
 //! Slugs as GitHub makes them (github-slugger): for tags and heading ids.
 //!
 //! Lowercase, drop punctuation, symbols and control characters, turn each space
-//! into `-`, keep letters of every script: `분산 학습` → `분산-학습`.
+//! into `-`, keep letters of every script: `분산 학습` → `분산-학습`. And the
+//! slugs each other tool makes of tag names (`TermSlugs`), which are their
+//! tag pages' addresses.
 
 use std::collections::HashMap;
 
@@ -72,6 +74,86 @@ pub fn tag_slug(tag: &str) -> String {
     if slugged.trim_matches('-').is_empty() { collapsed.join("-").to_lowercase() } else { slugged }
 }
 
+/// How the tool that made a blog makes the addresses of its tags (and
+/// categories) from their names. Names with one slug are one tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TermSlugs {
+    /// github-slugger (`tag_slug`): Hanji's, and the Next.js starter's.
+    #[default]
+    GitHub,
+    /// Hugo's `urlize`: lowercase; letters, marks, digits and `.`, `_`,
+    /// `-`, `#`, `+`, `~`, `@` kept; each run of spaces one `-`; anything else dropped.
+    Hugo,
+    /// Zola's `slugify` (its default, `"on"`): letters of other scripts
+    /// written in ASCII (`분산` → `bunsan`), lowercase, each run of anything
+    /// else one `-`, none at the ends: `I/O` → `i-o`.
+    Zola,
+    /// Zola's `"safe"`: the name less the characters a file name cannot
+    /// hold (`<>:/|?*#\"` and line breaks), and spaces and dots at the end.
+    ZolaSafe,
+    /// Jekyll's `slugify` (what its themes and jekyll-archives use):
+    /// lowercase, each run of characters not letters or digits one `-`,
+    /// none at the ends.
+    Jekyll,
+}
+
+impl TermSlugs {
+    /// The slug of a tag named `name`. A name the rule empties (`🦀`) keeps
+    /// its own characters, so that no tag is ever dropped.
+    pub fn slug(self, name: &str) -> String {
+        let collapsed = name.split_whitespace().collect::<Vec<_>>().join(" ");
+        let slugged = match self {
+            TermSlugs::GitHub => return tag_slug(name),
+            TermSlugs::Hugo => hugo_urlize(&collapsed),
+            TermSlugs::Zola => dashed(&deunicode::deunicode_with_tofu(&collapsed, "-"), |c| c.is_ascii_alphanumeric()),
+            TermSlugs::ZolaSafe => {
+                collapsed.trim_end_matches([' ', '.']).chars().filter(|c| !"<>:/|?*#\\\"\n\r\t".contains(*c)).collect()
+            }
+            TermSlugs::Jekyll => dashed(&collapsed, char::is_alphanumeric),
+        };
+        if slugged.trim_matches('-').is_empty() { collapsed.replace(' ', "-").to_lowercase() } else { slugged }
+    }
+}
+
+/// `text` lowercased, its characters that are not `kept` turned into one
+/// `-` per run, with none at either end.
+fn dashed(text: &str, kept: fn(char) -> bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if kept(c) {
+            out.extend(c.to_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}
+
+/// Hugo's `urlize` of a tag name, lowercased as its taxonomies are.
+fn hugo_urlize(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut hyphen = false;
+    for c in text.chars() {
+        let kept = c.is_alphanumeric()
+            || matches!(
+                c.general_category(),
+                GeneralCategory::NonspacingMark | GeneralCategory::SpacingMark | GeneralCategory::EnclosingMark
+            )
+            || ".\\/_-#+~@".contains(c);
+        if kept {
+            if hyphen {
+                out.push('-');
+                hyphen = false;
+            }
+            out.extend(c.to_lowercase());
+        } else if c.is_whitespace() && !out.is_empty() {
+            hyphen = true;
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,6 +167,26 @@ mod tests {
         assert_eq!(tag_slug("🦀"), "🦀", "emptied by the slug rule: its own characters");
         assert_eq!(tag_slug("!! ?!"), "!!-?!");
         assert_eq!(tag_slug("  "), "");
+    }
+
+    /// Each tool's documented rule (Hugo's is held to the real Hugo in
+    /// `tests/blog/differential.rs`).
+    #[test]
+    fn each_tool_makes_its_own_tag_slugs() {
+        let slugs = |rule: TermSlugs, names: &[&str]| names.iter().map(|n| rule.slug(n)).collect::<Vec<_>>();
+        let names = ["I/O", "io", "C++", "분산  학습", "Node.js", "Deep Learning", "🦀"];
+        assert_eq!(slugs(TermSlugs::GitHub, &names), ["io", "io", "c", "분산-학습", "nodejs", "deep-learning", "🦀"]);
+        assert_eq!(slugs(TermSlugs::Hugo, &names), ["i/o", "io", "c++", "분산-학습", "node.js", "deep-learning", "🦀"]);
+        assert_eq!(
+            slugs(TermSlugs::Zola, &names),
+            ["i-o", "io", "c", "bunsan-hagseub", "node-js", "deep-learning", "crab"],
+            "Zola writes every name in ASCII"
+        );
+        assert_eq!(
+            slugs(TermSlugs::ZolaSafe, &names),
+            ["IO", "io", "C++", "분산 학습", "Node.js", "Deep Learning", "🦀"]
+        );
+        assert_eq!(slugs(TermSlugs::Jekyll, &names), ["i-o", "io", "c", "분산-학습", "node-js", "deep-learning", "🦀"]);
     }
 
     #[test]

@@ -225,16 +225,20 @@ pub fn save_image(state: State<'_, AppState>, post: String, name: String, bytes:
     Ok(open.session.add_image(&post, name, &bytes)?)
 }
 
-/// The core's slugs of tag names, in their order (the UI makes none itself).
+/// The core's slugs of tag names, in their order, by the open blog's rule
+/// (the UI makes none itself).
 #[tauri::command]
-pub fn tag_slugs(names: Vec<String>) -> Vec<String> {
-    names.iter().map(|name| hanji::tag_slug(name)).collect()
+pub fn tag_slugs(state: State<'_, AppState>, names: Vec<String>) -> Vec<String> {
+    match state.open_blog() {
+        Ok(open) => names.iter().map(|name| open.session.blog().library.tag_slug(name)).collect(),
+        Err(_) => names.iter().map(|name| hanji::tag_slug(name)).collect(),
+    }
 }
 
 #[tauri::command]
 pub fn plan_retag(state: State<'_, AppState>, from: String, to: String) -> Result<RetagPlan> {
     let plan = state.open_blog()?.session.plan_retag(&from, &to)?;
-    let to_slug = hanji::tag_slug(&plan.to);
+    let to_slug = state.open_blog()?.session.blog().library.tag_slug(&plan.to);
     Ok(RetagPlan { from: plan.from, to: plan.to, to_slug, merge: plan.merge, files: view::paths(&plan.files) })
 }
 

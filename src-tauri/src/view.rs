@@ -67,7 +67,7 @@ impl BlogView {
                 title: post.title.clone(),
                 date: post.date.map(|d| d.date.to_string()),
                 tags: post.tags.clone(),
-                tag_slugs: post.tag_slugs().collect(),
+                tag_slugs: blog.library.tag_slugs_of(post).collect(),
                 draft: post.draft,
                 has_errors: post.has_errors,
                 summary: post.summary.clone(),

@@ -28,16 +28,17 @@ pub struct RetagBatch {
 
 /// The posts (drafts too) that have the tag `from` (by slug).
 pub fn plan_retag(library: &Library, from: &str, to: &str) -> Result<RetagPlan, AuthorError> {
+    let tag_slug = |name: &str| library.tag_slug(name);
     let (from_slug, to_slug) = (tag_slug(from), tag_slug(to));
     if to_slug.is_empty() {
         return Err(AuthorError::Invalid("a tag needs at least one letter or digit".into()));
     }
     let files: Vec<PathBuf> =
-        library.posts().filter(|p| p.tag_slugs().any(|s| s == from_slug)).map(|p| p.path.clone()).collect();
+        library.posts().filter(|p| p.tags.iter().any(|t| tag_slug(t) == from_slug)).map(|p| p.path.clone()).collect();
     if files.is_empty() {
         return Err(AuthorError::Invalid(format!("no post has the tag `{from}`")));
     }
-    let merge = from_slug != to_slug && library.posts().any(|p| p.tag_slugs().any(|s| s == to_slug));
+    let merge = from_slug != to_slug && library.posts().any(|p| p.tags.iter().any(|t| tag_slug(t) == to_slug));
     Ok(RetagPlan { from: from.to_string(), to: to.trim().to_string(), merge, files })
 }
 

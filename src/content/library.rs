@@ -10,10 +10,11 @@ use serde::Serialize;
 use super::file::{self, PostFile};
 use super::front_matter::NO_DATE;
 use super::front_matter::PostDate;
-use super::post::{Parsed, Post, tag_slug};
+use super::post::{Parsed, Post};
 use crate::config::{Config, TagTitle};
 use crate::diagnostics::Diagnostic;
 use crate::layout::{Kind, Layout};
+use crate::slug::TermSlugs;
 
 /// Newest first; posts without a date last; same moment by path.
 type Order = (Reverse<Option<PostDate>>, PathBuf);
@@ -28,11 +29,17 @@ fn order(post: &Post) -> Order {
 pub struct Rules {
     pub tag_title: TagTitle,
     pub layout: Layout,
+    /// Categories are tags too (`categories_are_tags = true`).
+    pub categories_are_tags: bool,
 }
 
 impl Rules {
     pub fn of(config: &Config) -> Self {
-        Rules { tag_title: config.tag_title, layout: config.layout.clone() }
+        Rules {
+            tag_title: config.tag_title,
+            layout: config.layout.clone(),
+            categories_are_tags: config.categories_are_tags,
+        }
     }
 
     /// What was read from a file, as the blog has it: its post marked a page
@@ -43,6 +50,13 @@ impl Rules {
     fn apply(&self, mut parsed: Parsed) -> Parsed {
         let kind = self.layout.kind;
         let Some(post) = parsed.post.as_mut() else { return parsed };
+        if self.categories_are_tags {
+            for category in std::mem::take(&mut post.categories) {
+                if !post.tags.iter().any(|tag| tag.to_lowercase() == category.to_lowercase()) {
+                    post.tags.push(category);
+                }
+            }
+        }
         post.page =
             file::is_page(&self.layout, &post.path) || (kind == Kind::Zola && post.extra.contains_key("template"));
         if !post.page {
@@ -67,7 +81,9 @@ pub struct Library {
     /// Problems found reading each file; files without problems have no entry.
     problems: BTreeMap<PathBuf, Vec<Diagnostic>>,
     newest_first: BTreeSet<Order>,
-    tags: BTreeMap<String, TagEntry>,
+    tags: Terms,
+    /// Categories, a taxonomy of their own (unless `categories_are_tags`).
+    categories: Terms,
     slugs: BTreeMap<String, BTreeSet<PathBuf>>,
     /// How many slugs more than one post has: while there are none, the
     /// counts need not look for posts that share one.
@@ -163,15 +179,12 @@ impl Library {
             self.shared_slugs += 1;
         }
         // A page is in no tag's list.
-        for tag in post.tags.iter().filter(|_| !post.page) {
-            let entry = self.tags.entry(tag_slug(tag)).or_default();
-            *entry.spellings.entry(tag.clone()).or_default() += 1;
-            if post.draft {
-                entry.drafts.insert(key.clone());
-            } else if !post.has_errors {
-                entry.published.insert(key.clone());
-            }
+        if post.page {
+            return;
         }
+        let rule = self.rules.layout.term_slugs;
+        self.tags.add(post, &post.tags, &key, rule);
+        self.categories.add(post, &post.categories, &key, rule);
     }
 
     fn unindex(&mut self, post: &Post) {
@@ -185,21 +198,23 @@ impl Library {
                 self.slugs.remove(&post.slug);
             }
         }
-        for tag in post.tags.iter().filter(|_| !post.page) {
-            let slug = tag_slug(tag);
-            let Some(entry) = self.tags.get_mut(&slug) else { continue };
-            if let Some(count) = entry.spellings.get_mut(tag) {
-                *count -= 1;
-                if *count == 0 {
-                    entry.spellings.remove(tag);
-                }
-            }
-            entry.published.remove(&key);
-            entry.drafts.remove(&key);
-            if entry.spellings.is_empty() {
-                self.tags.remove(&slug);
-            }
+        if post.page {
+            return;
         }
+        let rule = self.rules.layout.term_slugs;
+        self.tags.remove(&post.tags, &key, rule);
+        self.categories.remove(&post.categories, &key, rule);
+    }
+
+    /// The slug of a tag named `name`, by the blog's tool's rule: its page's
+    /// address, and what names one tag.
+    pub fn tag_slug(&self, name: &str) -> String {
+        self.rules.layout.term_slugs.slug(name)
+    }
+
+    /// The slugs of a post's tags, in its order.
+    pub fn tag_slugs_of<'p>(&'p self, post: &'p Post) -> impl Iterator<Item = String> + 'p {
+        post.tags.iter().map(|tag| self.tag_slug(tag))
     }
 
     pub fn len(&self) -> usize {
@@ -266,10 +281,27 @@ impl Library {
     /// Every tag, most used first, ties by name. Without `drafts`, tags only
     /// drafts use are left out and the order counts published posts only.
     pub fn tags(&self, drafts: bool) -> Vec<Tag> {
-        let mut tags: Vec<Tag> = self
-            .tags
+        self.all_of(&self.tags, drafts)
+    }
+
+    /// Every category, as `tags` orders them.
+    pub fn categories(&self, drafts: bool) -> Vec<Tag> {
+        self.all_of(&self.categories, drafts)
+    }
+
+    pub fn tag(&self, slug: &str) -> Option<Tag> {
+        self.term(&self.tags, slug)
+    }
+
+    pub fn category(&self, slug: &str) -> Option<Tag> {
+        self.term(&self.categories, slug)
+    }
+
+    fn all_of(&self, terms: &Terms, drafts: bool) -> Vec<Tag> {
+        let mut tags: Vec<Tag> = terms
+            .0
             .keys()
-            .filter_map(|slug| self.tag(slug))
+            .filter_map(|slug| self.term(terms, slug))
             .filter(|t| t.count > 0 || (drafts && t.draft_count > 0))
             .collect();
         let weight = |t: &Tag| if drafts { t.count + t.draft_count } else { t.count };
@@ -278,8 +310,8 @@ impl Library {
         tags
     }
 
-    pub fn tag(&self, slug: &str) -> Option<Tag> {
-        let entry = self.tags.get(slug)?;
+    fn term(&self, terms: &Terms, slug: &str) -> Option<Tag> {
+        let entry = terms.0.get(slug)?;
         let name = entry.name()?;
         let paths = |set: &BTreeSet<Order>| set.iter().map(|(_, p)| p.clone()).collect::<Vec<_>>();
         Some(Tag {
@@ -295,7 +327,7 @@ impl Library {
 
     /// A tag's name and counts, without its lists of posts (cheap to ask).
     pub fn tag_count(&self, slug: &str) -> Option<TagCount> {
-        let entry = self.tags.get(slug)?;
+        let entry = self.tags.0.get(slug)?;
         let count = if self.shared_slugs == 0 { entry.published.len() } else { self.published_of(entry).count() };
         Some(TagCount { name: entry.name()?, count, draft_count: entry.drafts.len() })
     }
@@ -351,6 +383,42 @@ pub struct TagCount {
     pub name: String,
     pub count: usize,
     pub draft_count: usize,
+}
+
+/// The posts of each tag (or category), by slug.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Terms(BTreeMap<String, TagEntry>);
+
+impl Terms {
+    fn add(&mut self, post: &Post, names: &[String], key: &Order, rule: TermSlugs) {
+        for name in names {
+            let entry = self.0.entry(rule.slug(name)).or_default();
+            *entry.spellings.entry(name.clone()).or_default() += 1;
+            if post.draft {
+                entry.drafts.insert(key.clone());
+            } else if !post.has_errors {
+                entry.published.insert(key.clone());
+            }
+        }
+    }
+
+    fn remove(&mut self, names: &[String], key: &Order, rule: TermSlugs) {
+        for name in names {
+            let slug = rule.slug(name);
+            let Some(entry) = self.0.get_mut(&slug) else { continue };
+            if let Some(count) = entry.spellings.get_mut(name) {
+                *count -= 1;
+                if *count == 0 {
+                    entry.spellings.remove(name);
+                }
+            }
+            entry.published.remove(key);
+            entry.drafts.remove(key);
+            if entry.spellings.is_empty() {
+                self.0.remove(&slug);
+            }
+        }
+    }
 }
 
 impl TagEntry {

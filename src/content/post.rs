@@ -7,7 +7,6 @@ use super::file::{MAX_POST_BYTES, PostFile};
 use super::front_matter::{self, Dialect, Format, PostDate};
 use crate::diagnostics::{Diagnostic, Problem, Severity};
 use crate::markdown;
-pub use crate::slug::tag_slug;
 
 /// Longer than any real title (they are rarely over 100); a title this long
 /// is most likely a post's text pasted into the field.
@@ -23,6 +22,8 @@ pub struct Post {
     pub updated: Option<PostDate>,
     /// As the post spells them, without repeats.
     pub tags: Vec<String>,
+    /// A taxonomy of their own, as the post spells them, without repeats.
+    pub categories: Vec<String>,
     pub summary: Option<String>,
     pub draft: bool,
     pub authors: Vec<String>,
@@ -116,6 +117,7 @@ impl Post {
             date,
             updated: fm.updated,
             tags: distinct_tags(fm.tags),
+            categories: distinct_tags(fm.categories),
             summary,
             draft: fm.draft,
             authors: fm.authors,
@@ -154,20 +156,15 @@ impl Post {
     pub fn folder(&self) -> &Path {
         self.file().folder()
     }
-
-    /// Tag slugs of the post, in its order.
-    pub fn tag_slugs(&self) -> impl Iterator<Item = String> + '_ {
-        self.tags.iter().map(|t| tag_slug(t))
-    }
 }
 
 /// Spaces collapsed (`분산  학습` is `분산 학습`), empty ones dropped, and the
-/// second spelling of a tag the post already has (by slug) dropped too.
+/// second spelling of a tag the post already has (but for case) dropped too.
 fn distinct_tags(tags: Vec<String>) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     tags.into_iter()
         .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
-        .filter(|t| !t.is_empty() && !tag_slug(t).is_empty() && seen.insert(tag_slug(t)))
+        .filter(|t| !t.is_empty() && seen.insert(t.to_lowercase()))
         .collect()
 }
 

@@ -52,6 +52,7 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
             .or_else(|| params.and_then(author_in))
             .or_else(|| field(fields, "author").and_then(author)),
         permalink: None,
+        term_slugs: None,
         section_permalinks: field(fields, "permalinks").map(section_permalinks).unwrap_or_default(),
     }
 }

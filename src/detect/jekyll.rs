@@ -23,6 +23,7 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
         locale: field(fields, "lang").or_else(|| field(fields, "locale")).and_then(setting),
         author: field(fields, "author").and_then(author),
         permalink: field(fields, "permalink").and_then(setting),
+        term_slugs: None,
         section_permalinks: Vec::new(),
     }
 }

@@ -180,6 +180,9 @@ pub(crate) struct Settings {
     /// Address patterns by section (Hugo's `[permalinks]`), the posts'
     /// section's taken.
     pub section_permalinks: Vec<(String, String)>,
+    /// How tags' addresses are made, where the settings choose (Zola's
+    /// `[slugify] taxonomies`).
+    pub term_slugs: Option<crate::slug::TermSlugs>,
 }
 
 impl Settings {
@@ -201,6 +204,9 @@ impl Settings {
             config.permalink = Some(permalink);
         }
         config.layout.section_permalinks = self.section_permalinks;
+        if let Some(term_slugs) = self.term_slugs {
+            config.layout.term_slugs = term_slugs;
+        }
         if let Some(locale) = self.locale.filter(|l| !l.value.trim().is_empty()) {
             let normalized = normalize_locale(locale.value.trim());
             if crate::config::is_language_tag(&normalized) {

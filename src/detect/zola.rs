@@ -4,6 +4,7 @@
 
 use super::{Settings, author, field, nested, setting};
 use crate::content::front_matter::RawField;
+use crate::slug::TermSlugs;
 
 pub(super) const SETTINGS: &[&str] = &["config.toml"];
 
@@ -33,5 +34,9 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
         author: field(fields, "author").and_then(author).or_else(|| extra.and_then(|e| nested(e, "author"))),
         permalink: None,
         section_permalinks: Vec::new(),
+        // `[slugify] taxonomies = "safe"` (or "off", taken as "safe").
+        term_slugs: field(fields, "slugify")
+            .and_then(|slugify| nested(slugify, "taxonomies"))
+            .map(|strategy| if strategy.value == "on" { TermSlugs::Zola } else { TermSlugs::ZolaSafe }),
     }
 }

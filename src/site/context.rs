@@ -21,6 +21,8 @@ pub struct SiteInfo {
     pub author: String,
     /// The site's pages (an About page), for the navigation, by address.
     pub pages: Vec<PostLink>,
+    /// Whether any post has a category (the navigation links `categories/`).
+    pub categories: bool,
 }
 
 /// The page being written.
@@ -48,8 +50,13 @@ pub struct TagLink {
 
 impl TagLink {
     pub fn of(name: &str, addresses: &Addresses) -> Self {
-        let slug = crate::slug::tag_slug(name);
+        let slug = addresses.library.tag_slug(name);
         Self { path: addresses.tag(&slug), name: name.to_string(), slug }
+    }
+
+    pub fn of_category(name: &str, addresses: &Addresses) -> Self {
+        let slug = addresses.library.tag_slug(name);
+        Self { path: addresses.category(&slug), name: name.to_string(), slug }
     }
 }
 
@@ -76,6 +83,12 @@ impl TagInfo {
             feed: addresses.tag_feed(&tag.slug),
         }
     }
+
+    /// A category, which has a page but no feed of its own.
+    pub fn of_category(category: &Tag, with_drafts: bool, addresses: &Addresses) -> Self {
+        let path = addresses.category(&category.slug);
+        Self { path, feed: "feed.xml".into(), ..Self::of(category, with_drafts, addresses) }
+    }
 }
 
 /// A post as lists show it.
@@ -89,6 +102,7 @@ pub struct PostSummary {
     pub date_text: String,
     pub updated: String,
     pub tags: Vec<TagLink>,
+    pub categories: Vec<TagLink>,
     pub summary: String,
     pub draft: bool,
     pub authors: Vec<String>,
@@ -103,6 +117,7 @@ impl PostSummary {
             date_text: post.date.map(|d| dates.format(d.date)).unwrap_or_default(),
             updated: post.updated.map(|d| d.date.to_string()).unwrap_or_default(),
             tags: post.tags.iter().map(|t| TagLink::of(t, addresses)).collect(),
+            categories: post.categories.iter().map(|c| TagLink::of_category(c, addresses)).collect(),
             summary: post.summary.clone().unwrap_or_default(),
             draft: post.draft,
             authors: post.authors.clone(),

@@ -77,6 +77,9 @@ pub struct Site<'a> {
     /// Shown tags, most used first, with their shown posts newest first.
     tags: Vec<(TagInfo, Vec<&'a Post>)>,
     tag_index: HashMap<String, usize>,
+    /// Shown categories, as `tags`.
+    categories: Vec<(TagInfo, Vec<&'a Post>)>,
+    category_index: HashMap<String, usize>,
     /// The sidebar is the same on many pages: rendered once per way to the
     /// top and current tag.
     sidebars: Mutex<HashMap<(String, String), Arc<str>>>,
@@ -103,7 +106,18 @@ impl<'a> Site<'a> {
                 )
             })
             .collect();
+        let categories: Vec<(TagInfo, Vec<&Post>)> = library
+            .categories(options.drafts)
+            .iter()
+            .map(|category| {
+                let info = TagInfo::of_category(category, options.drafts, &Addresses::new(config, library));
+                (info, tag_posts(library, category, options.drafts))
+            })
+            .collect();
         let mut site = Self::with_lists(config, library, assets, theme, options, posts, tags);
+        site.info.categories = !categories.is_empty();
+        site.category_index = categories.iter().enumerate().map(|(i, (t, _))| (t.slug.clone(), i)).collect();
+        site.categories = categories;
         let addresses = site.addresses();
         // A page at the address of one of the theme's own (a Jekyll blog's
         // `tags.md`) is left out by the export; the navigation leaves it out too.
@@ -157,6 +171,7 @@ impl<'a> Site<'a> {
             lang,
             author: config.author.clone(),
             pages: Vec::new(),
+            categories: false,
         };
         Site {
             config,
@@ -171,6 +186,8 @@ impl<'a> Site<'a> {
             position,
             tags,
             tag_index,
+            categories: Vec::new(),
+            category_index: HashMap::new(),
             sidebars: Mutex::default(),
             highlights: HighlightCache::new(),
         }
@@ -200,6 +217,14 @@ impl<'a> Site<'a> {
                 pages.push(Page::Tag(tag.slug.clone(), n));
             }
             pages.push(Page::TagFeed(tag.slug.clone()));
+        }
+        if !self.categories.is_empty() {
+            pages.push(Page::Categories);
+        }
+        for (category, posts) in &self.categories {
+            for n in 1..=self.page_count(posts.len()) {
+                pages.push(Page::Category(category.slug.clone(), n));
+            }
         }
         pages.extend([Page::Feed, Page::Sitemap, Page::Robots, Page::NotFound, Page::Style]);
         pages
@@ -294,6 +319,24 @@ impl<'a> Site<'a> {
                     sidebar => Value::from_safe_string(self.sidebar(&root, slug)?.to_string()),
                 };
                 self.page("tag.html", info, &root, context).and_then(plain)
+            }
+            Page::Category(slug, n) => {
+                let Some((category, posts)) = self.category_index.get(slug).map(|i| &self.categories[*i]) else {
+                    return plain(String::new());
+                };
+                let description = format!("{} ({})", category.name, category.count);
+                let info = self.page_info("category", &path, &category.title, &description, "feed.xml");
+                let context = context! {
+                    category => v(category),
+                    posts => v(&self.page_of(posts, *n)),
+                    pagination => v(&Pagination::of(&category.path, *n, self.page_count(posts.len()))),
+                };
+                self.page("category.html", info, &root, context).and_then(plain)
+            }
+            Page::Categories => {
+                let info = self.page_info("categories", &path, "Categories", &self.config.description, "feed.xml");
+                let categories: Vec<&TagInfo> = self.categories.iter().map(|(t, _)| t).collect();
+                self.page("categories.html", info, &root, context! { categories => v(&categories) }).and_then(plain)
             }
             Page::Tags => {
                 let info = self.page_info("tags", &path, "Tags", &self.config.description, "feed.xml");
@@ -455,7 +498,10 @@ impl<'a> Site<'a> {
         let mut entries = vec![entry("", newest.clone()), entry("tags/", newest)];
         entries.extend(self.posts.iter().chain(&self.pages).map(|p| entry(&self.addresses().post(p), date(p))));
         entries.extend(
-            self.tags.iter().map(|(t, posts)| entry(&t.path, posts.first().map(|p| date(p)).unwrap_or_default())),
+            self.tags
+                .iter()
+                .chain(&self.categories)
+                .map(|(t, posts)| entry(&t.path, posts.first().map(|p| date(p)).unwrap_or_default())),
         );
         self.theme.render("sitemap.xml", context! { site => v(&self.info), entries => v(&entries) })
     }

@@ -24,6 +24,10 @@ pub enum Page {
     Tags,
     /// A tag's posts, by slug and page number.
     Tag(String, usize),
+    /// Every category with its count.
+    Categories,
+    /// A category's posts, by slug and page number.
+    Category(String, usize),
     Feed,
     TagFeed(String),
     Sitemap,
@@ -155,6 +159,11 @@ impl<'a> Addresses<'a> {
         format!("tags/{slug}/")
     }
 
+    /// `categories/<slug>/`: the first page of a category.
+    pub fn category(&self, slug: &str) -> String {
+        format!("categories/{slug}/")
+    }
+
     /// `tags/<slug>/feed.xml`: a tag's feed.
     pub fn tag_feed(&self, slug: &str) -> String {
         format!("{}feed.xml", self.tag(slug))
@@ -167,6 +176,8 @@ impl<'a> Addresses<'a> {
             Page::Post(path) => self.library.post(path).map(|post| self.post(post)).unwrap_or_default(),
             Page::Tags => "tags/".into(),
             Page::Tag(slug, n) => numbered(&self.tag(slug), *n),
+            Page::Categories => "categories/".into(),
+            Page::Category(slug, n) => numbered(&self.category(slug), *n),
             Page::Feed => "feed.xml".into(),
             Page::TagFeed(slug) => self.tag_feed(slug),
             Page::Sitemap => "sitemap.xml".into(),

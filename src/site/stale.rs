@@ -50,6 +50,8 @@ impl StalePages {
         match page {
             Page::Home(_) => self.home || self.lists,
             Page::Tags => self.lists,
+            // A category's page shows its posts as lists do.
+            Page::Categories | Page::Category(..) => self.lists || self.home,
             Page::Tag(slug, _) => self.lists || self.tags.contains(slug),
             Page::TagFeed(slug) => self.tags.contains(slug),
             Page::Post(file) => self.files.contains(file),

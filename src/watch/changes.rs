@@ -178,7 +178,7 @@ pub fn apply(blog: &mut Blog, batch: &Batch, own: &OwnWrites) -> Result<ChangeSe
         let new = parsed.as_ref().and_then(|p| p.post.as_ref());
         for post in blog.library.post(path).into_iter().chain(new) {
             slugs.insert(post.slug.clone());
-            tags.extend(post.tag_slugs());
+            tags.extend(blog.library.tag_slugs_of(post));
         }
     }
     let before = Snapshot::take(&blog.library, &posts, &slugs, &tags);
@@ -245,9 +245,11 @@ pub fn rescan(blog: &mut Blog, own: &OwnWrites) -> Result<ChangeSet, LoadError> 
     files.extend(fresh.library.files_under(all));
     let mut slugs = BTreeSet::new();
     let mut tags = BTreeSet::new();
-    for post in blog.library.posts().chain(fresh.library.posts()) {
-        slugs.insert(post.slug.clone());
-        tags.extend(post.tag_slugs());
+    for library in [&blog.library, &fresh.library] {
+        for post in library.posts() {
+            slugs.insert(post.slug.clone());
+            tags.extend(library.tag_slugs_of(post));
+        }
     }
     let before = Snapshot::take(&blog.library, &files, &slugs, &tags);
     let after = Snapshot::take(&fresh.library, &files, &slugs, &tags);
@@ -445,7 +447,7 @@ fn stale_post(stale: &mut StalePages, change: &Change, file: &Path) {
     stale.home = true;
     stale.pages.extend([Page::Feed, Page::Sitemap]);
     for post in old.iter().chain(new.iter()) {
-        stale.tags.extend(post.tag_slugs());
+        stale.tags.extend(change.library.tag_slugs_of(post));
     }
     for snapshot in [change.before, change.after] {
         stale.files.extend(snapshot.neighbours.get(file).into_iter().flatten().cloned());

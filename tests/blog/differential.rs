@@ -16,6 +16,7 @@ struct Published {
     posts: Vec<String>,
     pages: Vec<String>,
     tags: BTreeMap<String, usize>,
+    categories: BTreeMap<String, usize>,
 }
 
 /// Builds `blog` with the real Hugo and a theme that writes, for each page,
@@ -38,13 +39,17 @@ fn hugo(blog: &BlogTest) -> Published {
     assert!(built.status.success(), "hugo failed: {}", String::from_utf8_lossy(&built.stderr));
     let mut published = Published::default();
     for file in files(out.path()).into_iter().filter(|f| f.ends_with(".html")) {
-        let text = read(out.path().join(&file));
+        // Addresses as paths: Hugo writes them percent-encoded and HTML-escaped.
+        let text = hanji::percent_decode(&read(out.path().join(&file)).replace("&#43;", "+"));
         let words: Vec<&str> = text.split_whitespace().collect();
         match words.as_slice() {
             ["PAGE", address] => published.pages.push(address.to_string()),
             ["POST", address] => published.posts.push(address.to_string()),
             ["LIST", "term", address, count] if address.starts_with("/tags/") => {
                 published.tags.insert(address.to_string(), count.parse().unwrap());
+            }
+            ["LIST", "term", address, count] if address.starts_with("/categories/") => {
+                published.categories.insert(address.to_string(), count.parse().unwrap());
             }
             _ => {}
         }
@@ -75,8 +80,12 @@ fn hanji(blog: &BlogTest) -> Published {
         addresses.sort();
         addresses
     };
-    let tags = loaded.library.tags(false).into_iter().map(|t| (format!("/tags/{}/", t.slug), t.count)).collect();
-    Published { posts: published(false), pages: published(true), tags }
+    let terms = |terms: Vec<hanji::Tag>, address: fn(&hanji::Addresses, &str) -> String| {
+        terms.into_iter().map(|t| (format!("/{}", address(&addresses, &t.slug)), t.count)).collect()
+    };
+    let tags = terms(loaded.library.tags(false), |a, slug| a.tag(slug));
+    let categories = terms(loaded.library.categories(false), |a, slug| a.category(slug));
+    Published { posts: published(false), pages: published(true), tags, categories }
 }
 
 #[test]
@@ -102,4 +111,28 @@ fn hugo_and_hanji_agree_on_permalinks_and_a_posts_own_url() {
     let hugo = hugo(&blog);
     assert!(hugo.posts.iter().any(|p| p == "/elsewhere/u/"), "{hugo:?}");
     assert_eq!(hanji(&blog), hugo, "Hanji's export against Hugo's build");
+}
+
+#[test]
+fn hugo_and_hanji_agree_on_tag_addresses_and_categories() {
+    let blog = BlogTest::fixture("layouts/hugo")
+        .write(
+            "content/posts/names.md",
+            "---\ntitle: Names\ndate: 2026-04-01\ntags: [I/O, C++, 분산 학습, Node.js, Deep  Learning, 🦀]\n\
+             categories: [Systems, 개발 일지]\n---\nTags of every kind.\n",
+        )
+        .write(
+            "content/posts/more.md",
+            "---\ntitle: More\ndate: 2026-04-02\ntags: [io, deep learning, RUST]\ncategories: [systems]\n---\nMore.\n",
+        )
+        .write("content/til/learned.md", "---\ntitle: Learned\ndate: 2026-04-03\ntags: [til]\n---\nA section.\n");
+    let hugo = hugo(&blog);
+    assert!(hugo.categories.len() >= 2, "Hugo made category pages: {hugo:?}");
+    assert!(hugo.posts.iter().any(|p| p.starts_with("/til/")), "every section: {hugo:?}");
+    let mut hanji = hanji(&blog);
+    // The one difference, on purpose: Hugo drops a tag its rule empties;
+    // Hanji never drops a tag.
+    assert_eq!(hanji.tags.remove("/tags/🦀/"), Some(1));
+    assert!(!hugo.tags.keys().any(|t| t.contains('🦀')));
+    assert_eq!(hanji, hugo, "Hanji's export against Hugo's build");
 }

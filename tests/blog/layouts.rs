@@ -160,12 +160,16 @@ fn a_jekyll_blog_loads_with_dates_and_slugs_from_file_names() {
     assert_eq!(pages(&blog), [("about.md".into(), "about/".into())]);
     let welcome = blog.library.post(&p("_posts/2025-12-24-welcome-to-jekyll.markdown")).unwrap();
     assert_eq!(welcome.title, "Welcome to Jekyll!");
-    assert_eq!(welcome.tags, ["jekyll", "update"], "`categories: jekyll update` is two tags");
+    assert!(welcome.tags.is_empty(), "categories are not tags");
+    assert_eq!(welcome.categories, ["jekyll", "update"], "`categories: jekyll update` is two categories");
     let untitled = blog.library.post(&p("_posts/2026-02-01-untitled-thoughts.md")).unwrap();
     assert_eq!(untitled.title, "Untitled Thoughts", "as Jekyll titles a post from its name");
     let rust = blog.library.post(&p("_posts/2026-01-15-notes-on-rust.md")).unwrap();
     assert_eq!(rust.tags, ["rust", "async"]);
-    assert_eq!(tags(&blog), ["rust (2)", "async (1)", "jekyll (1)", "update (1)"]);
+    assert_eq!(tags(&blog), ["rust (2)", "async (1)"]);
+    let categories: Vec<String> =
+        blog.library.categories(false).iter().map(|c| format!("{} ({})", c.name, c.count)).collect();
+    assert_eq!(categories, ["jekyll (1)", "update (1)"]);
     assert!(blog.assets.contains(&p("assets/logo.png")));
     assert!(blog.diagnostics().is_empty(), "no title or date is fine in Jekyll: {:?}", blog.diagnostics());
 }
@@ -248,9 +252,11 @@ fn hanji_check_says_what_was_detected_and_where_syntax_is_not_rendered() {
 }
 
 #[test]
-fn hanji_tags_counts_jekyll_categories_as_tags() {
+fn hanji_tags_counts_jekyll_categories_as_tags_only_when_told() {
     let run = layout("jekyll").hanji(&["tags"]);
     assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert_eq!(run.lines(), ["rust (2)", "async (1)"], "categories are a taxonomy of their own");
+    let run = layout("jekyll").write("hanji.toml", "categories_are_tags = true\n").hanji(&["tags"]);
     assert_eq!(run.lines(), ["rust (2)", "async (1)", "jekyll (1)", "update (1)"]);
     let run = layout("next-starter").hanji(&["tags", "--drafts"]);
     assert_eq!(run.lines(), ["NCCL (2, 1 draft)", "GPU (2)"]);
@@ -331,7 +337,8 @@ fn export_writes_the_site_and_nothing_into_the_blog() {
             &[
                 // Jekyll's address: its `date` permalink style.
                 "jekyll/update/2025/12/24/welcome-to-jekyll.html",
-                "tags/update/index.html",
+                "categories/update/index.html",
+                "categories/index.html",
                 "tags/async/index.html",
                 "assets/logo.png",
             ][..],

@@ -27,12 +27,16 @@ fn a_tag_with_a_superscript_lists_its_posts() {
     let with_it: Vec<&str> = loaded
         .library
         .posts()
-        .filter(|post| post.tag_slugs().any(|slug| slug == cuda.slug))
+        .filter(|post| loaded.library.tag_slugs_of(post).any(|slug| slug == cuda.slug))
         .map(|post| post.title.as_str())
         .collect();
     assert_eq!(with_it.len(), 2, "both posts are found by the listed slug: {with_it:?}");
     for tag in &tags {
-        assert!(loaded.library.posts().any(|p| p.tag_slugs().any(|s| s == tag.slug)), "{} has posts", tag.name);
+        assert!(
+            loaded.library.posts().any(|p| loaded.library.tag_slugs_of(p).any(|s| s == tag.slug)),
+            "{} has posts",
+            tag.name
+        );
     }
 }
 
@@ -488,4 +492,30 @@ fn a_zola_page_with_its_own_template_is_a_page() {
         assert!(loaded.library.post(Path::new(path)).is_some_and(|p| p.page), "{path}");
     }
     assert!(!loaded.diagnostics().iter().any(|d| d.message.contains("no date")), "{:?}", loaded.diagnostics());
+}
+
+/// Zola's tags `I/O` and `io` have two addresses in Zola (`i-o`, `io`);
+/// Hanji merged them into one with its own slug rule.
+#[test]
+fn zola_tags_keep_zolas_addresses() {
+    let blog = BlogTest::fixture("layouts/zola")
+        .write(
+            "content/blog/disk.md",
+            "+++\ntitle = \"Disk\"\ndate = 2026-04-01\n[taxonomies]\ntags = [\"I/O\", \"분산 학습\"]\n+++\nA.\n",
+        )
+        .write(
+            "content/blog/net.md",
+            "+++\ntitle = \"Net\"\ndate = 2026-04-02\n[taxonomies]\ntags = [\"io\"]\n+++\nB.\n",
+        );
+    let loaded = blog.load();
+    assert_eq!(loaded.library.tag("i-o").map(|t| t.count), Some(1));
+    assert_eq!(loaded.library.tag("io").map(|t| t.count), Some(1));
+    assert!(loaded.library.tag("bunsan-hagseub").is_some(), "Zola writes tag addresses in ASCII");
+    let out = tempfile::tempdir().unwrap();
+    assert_eq!(export(&blog, out.path(), &[]).code(), 0);
+    assert!(out.path().join("tags/i-o/index.html").is_file() && out.path().join("tags/io/index.html").is_file());
+    // `[slugify] taxonomies = "safe"` keeps the names as they are.
+    let settings = read(blog.path().join("config.toml"));
+    let safe = blog.write("config.toml", format!("{settings}\n[slugify]\ntaxonomies = \"safe\"\n"));
+    assert!(safe.load().library.tag("분산 학습").is_some());
 }

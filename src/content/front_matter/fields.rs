@@ -71,6 +71,7 @@ pub(crate) fn front_matter(raw: Vec<RawField>, origin: &Origin, problems: &mut V
         canonical_url: fields.take(CANONICAL_URL, text),
         layout: fields.take(LAYOUT, text),
         tags: fields.take_tags(),
+        categories: fields.categories(),
         extra: Map::new(),
     };
     // A title or date that is there but unreadable already has its problem.
@@ -184,9 +185,7 @@ impl Fields<'_> {
     /// `extra` (Zola sites have `categories` there too).
     fn take_tags(&mut self) -> Vec<String> {
         if self.jekyll {
-            let mut all = self.take(TAGS, jekyll_tags).unwrap_or_default();
-            all.extend(self.categories());
-            return cleaned(all);
+            return cleaned(self.take(TAGS, jekyll_tags).unwrap_or_default());
         }
         if let Some(tags) = self.take(TAGS, tags) {
             return tags;
@@ -223,14 +222,20 @@ impl Fields<'_> {
 }
 
 impl Fields<'_> {
-    /// Jekyll's `categories` (else `category`), read as tags but not taken:
-    /// they stay in `extra` as well.
+    /// `categories` (else `category`), or Zola's `taxonomies.categories`,
+    /// read but not taken: they stay in `extra` as well.
     fn categories(&mut self) -> Vec<String> {
-        let Some(field) = CATEGORIES.iter().find_map(|name| self.position(name)).and_then(|i| self.raw[i].as_ref())
-        else {
+        let found = CATEGORIES.iter().find_map(|name| self.position(name)).and_then(|i| self.raw[i].clone());
+        let in_taxonomies = || {
+            let taxonomies = self.position(TAXONOMIES).and_then(|i| self.raw[i].as_ref())?;
+            let value = taxonomies.value.get("categories")?.clone();
+            Some(RawField { key: "taxonomies.categories".into(), value, ..taxonomies.clone() })
+        };
+        let Some(field) = found.or_else(in_taxonomies) else {
             return Vec::new();
         };
-        match jekyll_tags(field) {
+        let read = if self.jekyll { jekyll_tags } else { tags };
+        match read(&field) {
             Typed::Value(categories) => categories,
             Typed::Wrong(expected) => {
                 let message = format!("`{}` should be {expected}, not {}", field.key, kind(&field.value));
@@ -529,16 +534,22 @@ mod tests {
     }
 
     #[test]
-    fn jekyll_tags_split_on_spaces_and_categories_join_them() {
+    fn jekyll_tags_and_categories_split_on_spaces() {
         let jekyll = Dialect { jekyll: true, named_by_file: true };
         let (front_matter, problems) =
             read_as(json!({"layout": "post", "categories": "jekyll update", "tags": "rust async, rust"}), jekyll);
         assert_eq!(problems, vec![], "no title or date needed when the file name gives them");
-        assert_eq!(front_matter.tags, ["rust", "async", "jekyll", "update"]);
+        assert_eq!(front_matter.tags, ["rust", "async"]);
+        assert_eq!(front_matter.categories, ["jekyll", "update"], "a taxonomy of their own");
         assert_eq!(front_matter.extra["categories"], "jekyll update", "categories stay for templates");
 
         let (front_matter, _) = read_as(json!({"category": "notes", "tags": ["a b"]}), jekyll);
-        assert_eq!(front_matter.tags, ["a b", "notes"], "a list keeps its items whole");
+        assert_eq!((front_matter.tags, front_matter.categories), (vec!["a b".to_string()], vec!["notes".to_string()]));
+        let (front_matter, _) = read_as(json!({"categories": ["Deep Learning"]}), Dialect::default());
+        assert_eq!(front_matter.categories, ["Deep Learning"], "a list keeps its items whole");
+        let (front_matter, _) =
+            read_as(json!({"taxonomies": {"tags": ["a"], "categories": ["b"]}}), Dialect::default());
+        assert_eq!((front_matter.tags, front_matter.categories), (vec!["a".to_string()], vec!["b".to_string()]));
 
         let (_, problems) = read_as(json!({"categories": {"x": 1}}), jekyll);
         assert_eq!(messages(&problems), [(2, "`categories` should be a list of tags, not a mapping")]);

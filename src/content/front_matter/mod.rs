@@ -44,6 +44,10 @@ pub struct FrontMatter {
     pub updated: Option<PostDate>,
     /// `tags` (a list or `"a, b"`), or Zola's `[taxonomies] tags`.
     pub tags: Vec<String>,
+    /// `categories` (Jekyll's `category` too), or Zola's `[taxonomies]
+    /// categories`: a taxonomy of their own. They stay in `extra` as well,
+    /// for templates and Jekyll's `:categories` in permalinks.
+    pub categories: Vec<String>,
     /// `summary`, else `description`.
     pub summary: Option<String>,
     pub draft: bool,
@@ -63,8 +67,8 @@ pub struct FrontMatter {
 /// starter share.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Dialect {
-    /// Jekyll: tags in one string are separated by spaces (`tags: rust async`),
-    /// and `categories` (or `category`) are tags too.
+    /// Jekyll: tags and categories in one string are separated by spaces
+    /// (`tags: rust async`), and `category` is `categories` too.
     pub jekyll: bool,
     /// The file's name gives the date and title (Jekyll's
     /// `_posts/2026-07-17-hello.md`), so a post without them is fine.
