@@ -123,6 +123,11 @@ pub struct Layout {
     pub section_permalinks: Vec<(String, String)>,
     /// How the tool makes its tags' addresses from their names.
     pub term_slugs: TermSlugs,
+    /// Posts dated later than now are published at once (Zola, the Next.js
+    /// starter, or Hugo's `buildFuture`, Jekyll's `future`), not scheduled.
+    pub future_posts: bool,
+    /// Posts whose `expiryDate` has passed are still published (Hugo's `buildExpired`).
+    pub expired_posts: bool,
 }
 
 impl Default for Layout {
@@ -164,6 +169,8 @@ impl Layout {
                 Kind::Jekyll => TermSlugs::Jekyll,
                 Kind::Hanji | Kind::NextStarter => TermSlugs::GitHub,
             },
+            future_posts: matches!(kind, Kind::Zola | Kind::NextStarter),
+            expired_posts: false,
         }
     }
 

@@ -43,7 +43,7 @@ pub use blog::Blog;
 pub use config::{Config, TagTitle};
 pub use content::front_matter;
 pub use content::post::Parsed;
-pub use content::{Library, Post, PostDate, Rules, Tag, TagCount};
+pub use content::{Held, Library, Post, PostDate, Rules, Tag, TagCount};
 pub use diagnostics::{Diagnostic, Severity};
 pub use layout::{Kind, Layout};
 pub use slug::{slug, tag_slug};

@@ -106,6 +106,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if let Some(layout) = blog.layout().describe(&blog.config.posts_dir) {
                 eprintln!("{layout}");
             }
+            // Posts the tool holds back are no problem, but they are named.
+            for post in blog.library.posts().filter(|post| post.held.is_some()) {
+                let held = post.held.map(|held| held.name()).unwrap_or_default();
+                let date = post.date.map(|d| format!(", dated {}", d.date)).unwrap_or_default();
+                eprintln!("{}: left out, {held}{date}, as the blog's tool does", post.path.display());
+            }
             let pages = blog.library.posts().filter(|p| p.page).count();
             let pages = if pages > 0 { format!("{pages} {}, ", plural(pages, "page", "pages")) } else { String::new() };
             eprintln!(

@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::file::{self, PostFile};
 use super::front_matter::NO_DATE;
 use super::front_matter::PostDate;
-use super::post::{Parsed, Post};
+use super::post::{Held, Parsed, Post};
 use crate::config::{Config, TagTitle};
 use crate::diagnostics::Diagnostic;
 use crate::layout::{Kind, Layout};
@@ -31,6 +31,9 @@ pub struct Rules {
     pub layout: Layout,
     /// Categories are tags too (`categories_are_tags = true`).
     pub categories_are_tags: bool,
+    /// The day posts are judged by: posts of later days are scheduled, and
+    /// `expiryDate`s up to it expired. None judges none by time (tests).
+    pub today: Option<jiff::civil::Date>,
 }
 
 impl Rules {
@@ -39,6 +42,7 @@ impl Rules {
             tag_title: config.tag_title,
             layout: config.layout.clone(),
             categories_are_tags: config.categories_are_tags,
+            today: Some(jiff::ZonedDateTime::now().date()),
         }
     }
 
@@ -47,9 +51,36 @@ impl Rules {
     /// `template`), which needs no date. Nothing at all for a file the blog's
     /// tool does not publish as a page: a Jekyll top-level file without front
     /// matter (`README.md`), which Jekyll copies as it is.
+    /// Whether the blog's tool holds `post` back, as it does by default (or
+    /// as its settings say: Hugo's `buildFuture`, Jekyll's `future`).
+    fn held(&self, post: &Post) -> Option<Held> {
+        if post.extra.get("published").and_then(|v| v.as_bool()) == Some(false) {
+            return Some(Held::Unpublished);
+        }
+        let today = self.today?;
+        let date_of = |keys: &[&str]| {
+            keys.iter().find_map(|key| post.extra.iter().find(|(k, _)| k.eq_ignore_ascii_case(key))).and_then(
+                |(_, value)| {
+                    value.as_str().and_then(|text| text.get(..10)).and_then(|day| day.parse::<jiff::civil::Date>().ok())
+                },
+            )
+        };
+        let publish = date_of(&["publishDate", "pubdate"]).or(post.date.map(|d| d.date));
+        if !self.layout.future_posts && publish.is_some_and(|day| day > today) {
+            return Some(Held::Scheduled);
+        }
+        let expiry = date_of(&["expiryDate", "unpublishdate"]);
+        if self.layout.kind == Kind::Hugo && !self.layout.expired_posts && expiry.is_some_and(|day| day <= today) {
+            return Some(Held::Expired);
+        }
+        None
+    }
+
     fn apply(&self, mut parsed: Parsed) -> Parsed {
         let kind = self.layout.kind;
         let Some(post) = parsed.post.as_mut() else { return parsed };
+        post.held = self.held(post);
+        post.draft |= post.held.is_some();
         if self.categories_are_tags {
             for category in std::mem::take(&mut post.categories) {
                 if !post.tags.iter().any(|tag| tag.to_lowercase() == category.to_lowercase()) {

@@ -8,4 +8,4 @@ pub mod post;
 
 pub use front_matter::PostDate;
 pub use library::{Library, Rules, Tag, TagCount};
-pub use post::Post;
+pub use post::{Held, Post};

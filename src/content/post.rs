@@ -25,7 +25,11 @@ pub struct Post {
     /// A taxonomy of their own, as the post spells them, without repeats.
     pub categories: Vec<String>,
     pub summary: Option<String>,
+    /// Not published: a draft, or a post its tool holds back (`held`).
     pub draft: bool,
+    /// Why a post that is not a draft is not published yet, or any more, as
+    /// the blog's tool has it by default (see `Rules`).
+    pub held: Option<Held>,
     pub authors: Vec<String>,
     pub images: Vec<String>,
     pub canonical_url: Option<String>,
@@ -45,6 +49,29 @@ pub struct Post {
     pub body_line: usize,
     source: std::sync::Arc<str>,
     body_start: usize,
+}
+
+/// Why a post is held back from the site, as its tool does it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Held {
+    /// Its date (or `publishDate`) is still to come: Hugo, Jekyll and Hanji
+    /// publish it then; Zola and the Next.js starter at once.
+    Scheduled,
+    /// Its `expiryDate` has passed (Hugo).
+    Expired,
+    /// `published: false` (Jekyll, and older Hugo blogs).
+    Unpublished,
+}
+
+impl Held {
+    pub fn name(self) -> &'static str {
+        match self {
+            Held::Scheduled => "scheduled",
+            Held::Expired => "expired",
+            Held::Unpublished => "unpublished",
+        }
+    }
 }
 
 /// What reading one file gave: the post, unless its front matter could not be
@@ -120,6 +147,7 @@ impl Post {
             categories: distinct_tags(fm.categories),
             summary,
             draft: fm.draft,
+            held: None,
             authors: fm.authors,
             images: fm.images,
             canonical_url: fm.canonical_url,

@@ -183,6 +183,10 @@ pub(crate) struct Settings {
     /// How tags' addresses are made, where the settings choose (Zola's
     /// `[slugify] taxonomies`).
     pub term_slugs: Option<crate::slug::TermSlugs>,
+    /// Future posts published at once (Hugo's `buildFuture`, Jekyll's `future`).
+    pub future_posts: Option<bool>,
+    /// Expired posts still published (Hugo's `buildExpired`).
+    pub expired_posts: Option<bool>,
 }
 
 impl Settings {
@@ -204,6 +208,12 @@ impl Settings {
             config.permalink = Some(permalink);
         }
         config.layout.section_permalinks = self.section_permalinks;
+        if let Some(future) = self.future_posts {
+            config.layout.future_posts = future;
+        }
+        if let Some(expired) = self.expired_posts {
+            config.layout.expired_posts = expired;
+        }
         if let Some(term_slugs) = self.term_slugs {
             config.layout.term_slugs = term_slugs;
         }
@@ -273,6 +283,11 @@ fn nested(field: &RawField, key: &str) -> Option<Setting> {
     let Value::Object(map) = &field.value else { return None };
     let value = map.iter().find(|(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| v)?;
     setting_at(field, value, &format!("{}.{key}", field.key))
+}
+
+/// A setting that is `true` or `false`.
+fn flag(fields: &[RawField], key: &str) -> Option<bool> {
+    field(fields, key).and_then(|field| field.value.as_bool())
 }
 
 /// An author given as a name or as `{name: …}`.

@@ -34,6 +34,8 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
         author: field(fields, "author").and_then(author).or_else(|| extra.and_then(|e| nested(e, "author"))),
         permalink: None,
         section_permalinks: Vec::new(),
+        future_posts: None,
+        expired_posts: None,
         // `[slugify] taxonomies = "safe"` (or "off", taken as "safe").
         term_slugs: field(fields, "slugify")
             .and_then(|slugify| nested(slugify, "taxonomies"))

@@ -105,6 +105,8 @@ pub struct PostSummary {
     pub categories: Vec<TagLink>,
     pub summary: String,
     pub draft: bool,
+    /// Why a post that is no draft is held back (`scheduled`), or empty.
+    pub held: String,
     pub authors: Vec<String>,
 }
 
@@ -120,6 +122,7 @@ impl PostSummary {
             categories: post.categories.iter().map(|c| TagLink::of_category(c, addresses)).collect(),
             summary: post.summary.clone().unwrap_or_default(),
             draft: post.draft,
+            held: post.held.map(|held| held.name().to_string()).unwrap_or_default(),
             authors: post.authors.clone(),
         }
     }

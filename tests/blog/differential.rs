@@ -125,7 +125,13 @@ fn hugo_and_hanji_agree_on_tag_addresses_and_categories() {
             "content/posts/more.md",
             "---\ntitle: More\ndate: 2026-04-02\ntags: [io, deep learning, RUST]\ncategories: [systems]\n---\nMore.\n",
         )
-        .write("content/til/learned.md", "---\ntitle: Learned\ndate: 2026-04-03\ntags: [til]\n---\nA section.\n");
+        .write("content/til/learned.md", "---\ntitle: Learned\ndate: 2026-04-03\ntags: [til]\n---\nA section.\n")
+        // Held back, as Hugo does by default: a post still to come, one expired.
+        .write("content/posts/later.md", "---\ntitle: Later\ndate: 2099-01-01\ntags: [later]\n---\nSoon.\n")
+        .write(
+            "content/posts/gone.md",
+            "---\ntitle: Gone\ndate: 2020-01-01\nexpiryDate: 2021-01-01\ntags: [gone]\n---\nOld.\n",
+        );
     let hugo = hugo(&blog);
     assert!(hugo.categories.len() >= 2, "Hugo made category pages: {hugo:?}");
     assert!(hugo.posts.iter().any(|p| p.starts_with("/til/")), "every section: {hugo:?}");

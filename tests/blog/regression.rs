@@ -519,3 +519,37 @@ fn zola_tags_keep_zolas_addresses() {
     let safe = blog.write("config.toml", format!("{settings}\n[slugify]\ntaxonomies = \"safe\"\n"));
     assert!(safe.load().library.tag("분산 학습").is_some());
 }
+
+/// Posts still to come were published at once, and Jekyll's `published:
+/// false` too; each tool holds them back by default (Zola does not).
+#[test]
+fn future_and_unpublished_posts_are_held_as_the_tool_does() {
+    let later = "---\ntitle: Later\ndate: 2099-01-01\n---\nSoon.\n";
+    let hugo = BlogTest::fixture("layouts/hugo").write("content/posts/later.md", later);
+    let post = hugo.load().library.post(Path::new("content/posts/later.md")).cloned().unwrap();
+    assert_eq!(post.held, Some(hanji::Held::Scheduled));
+    let check = hugo.hanji(&["check"]);
+    assert!(
+        check.stderr().contains("content/posts/later.md: left out, scheduled, dated 2099-01-01"),
+        "{}",
+        check.stderr()
+    );
+    let out = tempfile::tempdir().unwrap();
+    assert_eq!(export(&hugo, out.path(), &[]).code(), 0);
+    assert!(!out.path().join("posts/later/index.html").exists());
+    // Hugo's buildFuture publishes it.
+    let settings = read(hugo.path().join("hugo.toml"));
+    let built = hugo.write("hugo.toml", format!("buildFuture = true\n{settings}"));
+    assert_eq!(built.load().library.post(Path::new("content/posts/later.md")).unwrap().held, None);
+
+    let zola = BlogTest::fixture("layouts/zola")
+        .write("content/blog/later.md", "+++\ntitle = \"Later\"\ndate = 2099-01-01\n+++\nSoon.\n");
+    assert_eq!(zola.load().library.post(Path::new("content/blog/later.md")).unwrap().held, None, "Zola publishes it");
+
+    let jekyll = BlogTest::fixture("layouts/jekyll")
+        .write("_posts/2026-01-01-hidden.md", "---\ntitle: Hidden\npublished: false\n---\nNo.\n");
+    let loaded = jekyll.load();
+    let hidden = loaded.library.post(Path::new("_posts/2026-01-01-hidden.md")).unwrap();
+    assert_eq!(hidden.held, Some(hanji::Held::Unpublished));
+    assert!(!loaded.library.published().any(|p| p.title == "Hidden"));
+}
