@@ -90,8 +90,9 @@ e2e-deps:
 
 # What the tests need besides: the test of `hanji serve`'s live reload drives
 # a headless Chromium; the differential tests build fixture blogs with the
-# real Hugo.
+# real Hugo and the real Jekyll.
 test-deps:
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
 	  { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium chromium-driver; }
 	@command -v hugo >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q hugo; }
+	@command -v jekyll >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q jekyll; }

@@ -1,8 +1,9 @@
 //! The blogs of other tools, built by the tools themselves: Debian's `hugo`
-//! (which `make test-deps` installs) builds a fixture blog with a theme of
-//! its own that writes only each page's kind, address and count of pages;
-//! Hanji's export of the same folder must publish the same posts at the same
-//! addresses, and the same tags with the same counts.
+//! and `jekyll` (which `make test-deps` installs) build fixture blogs with
+//! layouts of their own that write only each page's kind and address (and
+//! the tags' and categories' counts); Hanji's export of the same folder must
+//! publish the same posts and pages at the same addresses, and the same tags
+//! and categories with the same counts.
 
 use std::collections::BTreeMap;
 use std::process::Command;
@@ -141,4 +142,107 @@ fn hugo_and_hanji_agree_on_tag_addresses_and_categories() {
     assert_eq!(hanji.tags.remove("/tags/🦀/"), Some(1));
     assert!(!hugo.tags.keys().any(|t| t.contains('🦀')));
     assert_eq!(hanji, hugo, "Hanji's export against Hugo's build");
+}
+
+/// Builds `blog` with the real Jekyll and layouts that write, for each page,
+/// `POST <url>` or `PAGE <url>`, and a page that lists `TAG <name> <count>`
+/// and `CATEGORY <name> <count>` (Jekyll itself makes no tag pages).
+fn jekyll(blog: &BlogTest) -> Published {
+    let settings = read(blog.path().join("_config.yml"));
+    let settings: String = settings.lines().filter(|l| !l.starts_with("theme")).map(|l| format!("{l}\n")).collect();
+    let terms = "---\nlayout: null\n---\n{% for t in site.tags %}TAG {{ t[0] }} {{ t[1].size }}\n{% endfor %}\
+                 {% for c in site.categories %}CATEGORY {{ c[0] }} {{ c[1].size }}\n{% endfor %}";
+    let blog = BlogTest::copy_of(blog.path())
+        .write(
+            "_config.yml",
+            format!(
+                "{settings}include: [_pages]\ndefaults:\n  - scope: {{type: posts}}\n    values: {{layout: post}}\n  \
+                 - scope: {{type: pages}}\n    values: {{layout: page}}\n"
+            ),
+        )
+        .write("_layouts/post.html", "POST {{ page.url }}\n")
+        .write("_layouts/page.html", "PAGE {{ page.url }}\n")
+        .write("_layouts/home.html", "HOME\n")
+        // The fixture's post includes one, as a theme would have it.
+        .write("_includes/note.html", "<p>note</p>\n")
+        .write("hanji-terms.txt", terms);
+    let out = tempfile::tempdir().unwrap();
+    let built = Command::new("jekyll")
+        .args(["build", "--quiet", "--source"])
+        .arg(blog.path())
+        .arg("--destination")
+        .arg(out.path())
+        .output()
+        .expect("Debian's `jekyll` runs (make test-deps installs it)");
+    assert!(
+        built.status.success(),
+        "jekyll failed: {}{}",
+        String::from_utf8_lossy(&built.stdout),
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let mut published = Published::default();
+    for file in files(out.path()).into_iter().filter(|f| f.ends_with(".html") || f.ends_with(".txt")) {
+        let text = read(out.path().join(&file));
+        for line in text.lines() {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                ["POST", address] => published.posts.push(address.to_string()),
+                ["PAGE", address] => published.pages.push(address.to_string()),
+                ["TAG", name @ .., count] => {
+                    published.tags.insert(name.join(" "), count.parse().unwrap());
+                }
+                ["CATEGORY", name @ .., count] => {
+                    published.categories.insert(name.join(" "), count.parse().unwrap());
+                }
+                _ => {}
+            }
+        }
+    }
+    published.posts.sort();
+    published.pages.sort();
+    published
+}
+
+/// Hanji's export of a Jekyll blog, with tags and categories by name (the
+/// addresses of Jekyll's are its theme's, not its own).
+fn hanji_by_name(blog: &BlogTest) -> Published {
+    let mut published = hanji(blog);
+    let loaded = blog.load();
+    let named = |terms: Vec<hanji::Tag>| terms.into_iter().map(|t| (t.name, t.count)).collect();
+    published.tags = named(loaded.library.tags(false));
+    published.categories = named(loaded.library.categories(false));
+    published
+}
+
+#[test]
+fn jekyll_and_hanji_publish_the_same_posts_pages_and_tags() {
+    let blog = BlogTest::fixture("layouts/jekyll")
+        // Tags as a front-matter tool writes them: a list in a list.
+        .write(
+            "_posts/2026-03-01-nested.md",
+            "---\ntitle: Nested\ntags:\n  - - Algorithm\n    - CS\ncategories: [Notes]\n---\nA.\n",
+        )
+        .write("_posts/2026-03-02-own.md", "---\ntitle: Own\npermalink: /writing/:title/\ntags: [CS]\n---\nB.\n")
+        .write("_posts/2099-01-01-later.md", "---\ntitle: Later\ntags: [later]\n---\nSoon.\n")
+        .write("_posts/2026-03-03-hidden.md", "---\ntitle: Hidden\npublished: false\ntags: [hidden]\n---\nNo.\n")
+        .write("contact.md", "---\ntitle: Contact\n---\nMail.\n")
+        .write("README.md", "Not a page: no front matter.\n")
+        .write("_pages/now.md", "---\ntitle: Now\npermalink: /now/\nlayout: page\n---\nNow.\n");
+    let jekyll = jekyll(&blog);
+    assert!(
+        jekyll.posts.len() >= 4 && jekyll.tags.contains_key("Algorithm"),
+        "the layouts wrote what they should: {jekyll:?}"
+    );
+    assert_eq!(hanji_by_name(&blog), jekyll, "Hanji's export against Jekyll's build");
+}
+
+#[test]
+fn jekyll_and_hanji_agree_on_a_blogs_own_permalink() {
+    for permalink in ["pretty", "/:categories/:year/:title/", "/blog/:year/:month/:day/:title:output_ext"] {
+        let settings = read(BlogTest::fixture("layouts/jekyll").path().join("_config.yml"));
+        let blog = BlogTest::fixture("layouts/jekyll")
+            .write("_config.yml", format!("{settings}permalink: {permalink}\n"))
+            .write("contact.md", "---\ntitle: Contact\n---\nMail.\n");
+        assert_eq!(hanji_by_name(&blog), jekyll(&blog), "permalink: {permalink}");
+    }
 }
