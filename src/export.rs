@@ -127,7 +127,8 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
 
     let (theme, theme_problems) = Theme::new(&blog.templates);
     let site = Site::new(&blog.config, &blog.library, &blog.assets, &theme, SiteOptions::default())
-        .with_highlights(read_highlights(highlights_file.as_deref()));
+        .with_highlights(read_highlights(highlights_file.as_deref()))
+        .with_routes();
     let placed = site.files();
     summary.problems.extend(placed.problems);
     summary.left_out.extend(placed.left_out);

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
 
-use super::routes::{Addresses, Found, Routes};
+use super::routes::{Addresses, Routes};
 use super::url::{self, base_path, percent_decode};
 use crate::config::Config;
 use crate::content::file::is_post;
@@ -43,18 +43,16 @@ impl Links<'_> {
         Addresses::new(self.config, self.library)
     }
 
-    /// A link written as a site path that leads to no page or file of the
-    /// site (when the routes are known). The site's own base path
-    /// (`/blog/` of `https://me.github.io/blog/`) may start it.
-    fn nowhere_in_site(&self, site_path: &str, dest: &str) -> Option<Link> {
-        let routes = self.routes?;
+    /// Where a link written as a site path leads, as a site path: the site's
+    /// own base path (`/blog/` of `https://me.github.io/blog/`) may start it,
+    /// and where the routes are known, it is the address of what is there
+    /// (`2018/08/15/a-post` → `….html`, as the live site serves it), or
+    /// broken if nothing is.
+    fn in_site(&self, site_path: &str, dest: &str) -> Result<String, Link> {
         let base = base_path(&self.config.base_url);
         let within = site_path.strip_prefix(base.trim_start_matches('/')).filter(|_| base != "/").unwrap_or(site_path);
-        let found = |path: &str| !matches!(routes.find(path), Found::Nowhere);
-        if found(within) || found(site_path) {
-            return None;
-        }
-        Some(Link::Broken {
+        let Some(routes) = self.routes else { return Ok(within.to_string()) };
+        routes.address_of(within).or_else(|| routes.address_of(site_path)).ok_or_else(|| Link::Broken {
             message: format!("link `{dest}` leads to no page of the site"),
             hint: Some("check the address against the exported site, or link to the post's file (`other.md`)".into()),
         })
@@ -71,11 +69,11 @@ impl Links<'_> {
         let decoded = percent_decode(path);
         let target = if let Some(site_path) = decoded.strip_prefix('/') {
             if what == "link" {
-                if let Some(broken) = self.nowhere_in_site(site_path, dest) {
-                    return broken;
-                }
-                // Site paths (`/tags/rust/`) name pages: keep them under the site's root.
-                return Link::Rewrite(format!("{}{}", self.root, &dest[1..]));
+                // Site paths (`/tags/rust/`) name pages: kept under the site's root.
+                return match self.in_site(site_path, dest) {
+                    Ok(address) => Link::Rewrite(format!("{}{fragment}", url::link(self.root, &address))),
+                    Err(broken) => broken,
+                };
             }
             // The static folder that has it, else the first that could.
             let candidates = self.config.layout.static_files(site_path);
@@ -184,7 +182,11 @@ mod tests {
         );
         assert_eq!(rewrite(links.resolve_image("d.png")), "../../posts/b/d.png");
         assert_eq!(rewrite(links.resolve_image("/logo.png")), "../../logo.png");
-        assert_eq!(rewrite(links.resolve_link("/tags/rust/")), "../../tags/rust/");
+        assert_eq!(
+            rewrite(links.resolve_link("/tags/rust/")),
+            "../../tags/rust/index.html",
+            "folders get index.html, as file:// needs"
+        );
         assert_eq!(rewrite(links.resolve_link("https://x.org")), "keep");
         assert_eq!(rewrite(links.resolve_link("../nope.md")), "broken: link `../nope.md` leads nowhere");
         assert_eq!(

@@ -84,6 +84,9 @@ pub struct Site<'a> {
     /// top and current tag.
     sidebars: Mutex<HashMap<(String, String), Arc<str>>>,
     highlights: HighlightCache,
+    /// The site's addresses, for links written as site paths to be written
+    /// as the site has them (and checked); see `with_routes`.
+    routes: Option<routes::Routes>,
 }
 
 impl<'a> Site<'a> {
@@ -190,12 +193,21 @@ impl<'a> Site<'a> {
             category_index: HashMap::new(),
             sidebars: Mutex::default(),
             highlights: HighlightCache::new(),
+            routes: None,
         }
     }
 
     /// Highlighted code from an earlier export, to be used again.
     pub fn with_highlights(mut self, highlights: HighlightCache) -> Self {
         self.highlights = highlights;
+        self
+    }
+
+    /// The site with its addresses known to its pages' links: a link by a
+    /// page's live address (`/2018/08/15/a-post`) is written as the site has
+    /// it (`….html`), and one to nowhere is a problem of the page.
+    pub fn with_routes(mut self) -> Self {
+        self.routes = Some(routes::Routes::of(&self));
         self
     }
 
@@ -375,7 +387,8 @@ impl<'a> Site<'a> {
     }
 
     fn post_page(&self, post: &Post, path: &str, root: &str) -> Result<RenderedPost, ThemeError> {
-        let links = Links { config: self.config, library: self.library, assets: self.assets, post, root, routes: None };
+        let routes = self.routes.as_ref();
+        let links = Links { config: self.config, library: self.library, assets: self.assets, post, root, routes };
         let options = Options {
             first_line: post.body_line,
             source_lines: self.options.source_lines,

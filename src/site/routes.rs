@@ -387,6 +387,18 @@ impl Routes {
 
     /// What a reader asking for `site_path` (decoded, without the leading
     /// `/`) gets: `a/index.html` is `a/`, and `a` leads to `a/`.
+    /// The site path of what is at `site_path`, as the site writes it: `a/`
+    /// for `a` or `a/index.html`, `a.html` for `a` (as static hosts serve a
+    /// Jekyll post). None where nothing is.
+    pub fn address_of(&self, site_path: &str) -> Option<String> {
+        let path = site_path.strip_suffix("index.html").unwrap_or(site_path);
+        let mut candidates = vec![path.to_string(), site_path.to_string()];
+        if !path.is_empty() && !path.ends_with('/') {
+            candidates.extend([format!("{path}/"), format!("{path}.html")]);
+        }
+        candidates.into_iter().find(|candidate| self.targets.contains_key(candidate))
+    }
+
     pub fn find(&self, site_path: &str) -> Found<'_> {
         let path = site_path.strip_suffix("index.html").unwrap_or(site_path);
         if let Some(target) = self.targets.get(path).or_else(|| self.targets.get(site_path)) {

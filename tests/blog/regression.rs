@@ -553,3 +553,27 @@ fn future_and_unpublished_posts_are_held_as_the_tool_does() {
     assert_eq!(hidden.held, Some(hanji::Held::Unpublished));
     assert!(!loaded.library.published().any(|p| p.title == "Hidden"));
 }
+
+/// Posts that link to each other by their live addresses, under the site's
+/// base path and without `.html` (`[x](/journal/2026/01/16/notes-on-rust)`),
+/// were kept as written: broken from `file://` and under another root.
+#[test]
+fn a_link_by_the_live_address_leads_to_the_page() {
+    let blog = BlogTest::fixture("layouts/jekyll").write(
+        "_posts/2026-03-01-links.md",
+        "---\ntitle: Links\n---\n[rust](/journal/2026/01/16/notes-on-rust) and [about](/about/) and [gone](/journal/nowhere/)\n",
+    );
+    let check = blog.hanji(&["check"]);
+    let broken: Vec<String> =
+        check.lines().into_iter().filter(|l| l.starts_with("_posts/2026-03-01-links.md")).collect();
+    assert_eq!(broken.len(), 1, "only the link to nowhere: {broken:?}");
+    assert!(broken[0].contains("/journal/nowhere/"), "{broken:?}");
+    let out = tempfile::tempdir().unwrap();
+    export(&blog, out.path(), &[]);
+    let page = read(out.path().join("2026/03/01/links.html"));
+    assert!(
+        page.contains("href=\"../../../2026/01/16/notes-on-rust.html\""),
+        "the base path is not in the site's folders: {page}"
+    );
+    assert!(page.contains("href=\"../../../about/index.html\""), "{page}");
+}
