@@ -31,6 +31,8 @@ pub struct Rules {
     pub layout: Layout,
     /// Categories are tags too (`categories_are_tags = true`).
     pub categories_are_tags: bool,
+    /// The blog sets a `permalink` pattern, which makes its posts' addresses.
+    pub permalink: bool,
     /// The day posts are judged by: posts of later days are scheduled, and
     /// `expiryDate`s up to it expired. None judges none by time (tests).
     pub today: Option<jiff::civil::Date>,
@@ -42,6 +44,7 @@ impl Rules {
             tag_title: config.tag_title,
             layout: config.layout.clone(),
             categories_are_tags: config.categories_are_tags,
+            permalink: config.permalink.is_some(),
             today: Some(jiff::ZonedDateTime::now().date()),
         }
     }
@@ -291,8 +294,34 @@ impl Library {
     /// kept out of the site, as posts with errors are: they would be written
     /// to one page, and which one won would depend on chance.
     pub fn shares_slug(&self, path: &Path) -> bool {
-        self.shared_slugs > 0
-            && self.posts.get(path).and_then(|p| self.slugs.get(&p.slug)).is_some_and(|paths| paths.len() > 1)
+        self.shared_slugs > 0 && !self.sharing(path).is_empty()
+    }
+
+    /// The other posts whose slug puts them at the address of the post at
+    /// `path`: in a Hanji blog every post of its slug (`posts/<slug>/`); in a
+    /// Hugo, Zola or Next.js starter blog those of its slug in its folder
+    /// (`til/a.md` and `posts/a.md` are at `til/a/` and `posts/a/`). Where
+    /// a permalink makes the address (a Jekyll blog, a Hanji blog's
+    /// `permalink`) the export finds posts at one address instead.
+    fn sharing(&self, path: &Path) -> Vec<&Path> {
+        let Some(post) = self.posts.get(path) else { return Vec::new() };
+        let Some(paths) = self.slugs.get(&post.slug).filter(|paths| paths.len() > 1) else { return Vec::new() };
+        let folder = |post: &Post| {
+            let file = post.file();
+            file.bundle_folder().and_then(Path::parent).unwrap_or(file.folder()).to_path_buf()
+        };
+        let same_place = |other: &Post| match self.rules.layout.kind {
+            Kind::Hanji if post.page || other.page => other.page && post.page && folder(other) == folder(post),
+            Kind::Hanji => !self.rules.permalink,
+            Kind::Hugo | Kind::Zola | Kind::NextStarter => folder(other) == folder(post),
+            Kind::Jekyll => false,
+        };
+        paths
+            .iter()
+            .filter(|other| *other != path)
+            .filter(|other| self.posts.get(*other).is_some_and(same_place))
+            .map(PathBuf::as_path)
+            .collect()
     }
 
     /// The published posts of a tag (those sharing a slug left out).
@@ -384,11 +413,13 @@ impl Library {
     /// one slug). Sorted by file, then line.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         let mut all: Vec<Diagnostic> = self.problems.values().flatten().cloned().collect();
-        for (slug, paths) in &self.slugs {
-            if paths.len() < 2 {
-                continue;
+        for (slug, paths) in self.slugs.iter().filter(|(_, paths)| paths.len() > 1) {
+            for path in paths {
+                let others = self.sharing(path);
+                if !others.is_empty() {
+                    all.push(slug_clash(slug, &others, path));
+                }
             }
-            all.extend(paths.iter().map(|path| slug_clash(slug, paths, path)));
         }
         all.sort();
         all
@@ -397,11 +428,11 @@ impl Library {
     /// The problems of one file: its own, and a slug it shares with others.
     pub fn diagnostics_of(&self, path: &Path) -> Vec<Diagnostic> {
         let mut all = self.problems.get(path).cloned().unwrap_or_default();
+        let others = self.sharing(path);
         if let Some(post) = self.posts.get(path)
-            && let Some(paths) = self.slugs.get(&post.slug)
-            && paths.len() > 1
+            && !others.is_empty()
         {
-            all.push(slug_clash(&post.slug, paths, path));
+            all.push(slug_clash(&post.slug, &others, path));
         }
         all.sort();
         all
@@ -460,8 +491,8 @@ impl TagEntry {
     }
 }
 
-fn slug_clash(slug: &str, paths: &BTreeSet<PathBuf>, path: &Path) -> Diagnostic {
-    let others: Vec<String> = paths.iter().filter(|p| *p != path).map(|p| format!("`{}`", p.display())).collect();
+fn slug_clash(slug: &str, others: &[&Path], path: &Path) -> Diagnostic {
+    let others: Vec<String> = others.iter().map(|p| format!("`{}`", p.display())).collect();
     Diagnostic::error(path, 1, 1, format!("slug `{slug}` is also the slug of {}", others.join(", ")))
         .with_hint("give one of them another `slug:` in its front matter, or rename its file")
 }

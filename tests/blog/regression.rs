@@ -577,3 +577,29 @@ fn a_link_by_the_live_address_leads_to_the_page() {
     );
     assert!(page.contains("href=\"../../../about/index.html\""), "{page}");
 }
+
+/// Two posts of one slug were both left out as a clash, though their tool
+/// puts them at two addresses: Hugo's `posts/a.md` and `til/a.md`, Jekyll's
+/// `2020-01-01-notes.md` and `2021-01-01-notes.md`.
+#[test]
+fn posts_of_one_slug_at_two_addresses_are_both_published() {
+    let post = "---\ntitle: Notes\ndate: 2026-01-01\n---\nText.\n";
+    let hugo =
+        BlogTest::fixture("layouts/hugo").write("content/posts/notes.md", post).write("content/til/notes.md", post);
+    let out = tempfile::tempdir().unwrap();
+    assert_eq!(export(&hugo, out.path(), &[]).code(), 0);
+    assert!(out.path().join("posts/notes/index.html").is_file() && out.path().join("til/notes/index.html").is_file());
+    assert!(hugo.load().diagnostics().iter().all(|d| !d.message.contains("slug")));
+
+    let jekyll = BlogTest::fixture("layouts/jekyll")
+        .write("_posts/2020-01-01-notes.md", "---\ntitle: Old\n---\nA.\n")
+        .write("_posts/2021-01-01-notes.md", "---\ntitle: New\n---\nB.\n");
+    let out = tempfile::tempdir().unwrap();
+    assert_eq!(export(&jekyll, out.path(), &[]).code(), 0);
+    assert!(out.path().join("2020/01/01/notes.html").is_file() && out.path().join("2021/01/01/notes.html").is_file());
+
+    // In a Hanji blog one slug is one address: both are named and left out.
+    let hanji = BlogTest::sample().write("posts/a.md", post).write("posts/b/a.md", post);
+    let clashes: Vec<_> = hanji.load().diagnostics().into_iter().filter(|d| d.message.contains("slug `a`")).collect();
+    assert_eq!(clashes.len(), 2, "{clashes:?}");
+}
