@@ -38,7 +38,7 @@ fn check_finds_no_problem() {
     let run = BlogTest::sample().hanji(&["check"]);
     assert_eq!(run.stdout(), "", "{}", run.stdout());
     assert_eq!(run.code(), 0);
-    assert!(run.stderr().contains("15 posts, 0 errors, 0 warnings"), "{}", run.stderr());
+    assert!(run.stderr().contains("15 posts, 1 page, 0 errors, 0 warnings"), "{}", run.stderr());
 }
 
 #[test]
