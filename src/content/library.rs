@@ -109,6 +109,8 @@ impl Rules {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Library {
     rules: Rules,
+    /// The pages' paths (an About page), which no list shows.
+    pages: BTreeSet<PathBuf>,
     /// By path; a hash map, as lookups by path are the hot path of loading
     /// and rendering (a tree compares paths component by component).
     posts: HashMap<PathBuf, Post>,
@@ -214,6 +216,7 @@ impl Library {
         }
         // A page is in no tag's list.
         if post.page {
+            self.pages.insert(post.path.clone());
             return;
         }
         let rule = self.rules.layout.term_slugs;
@@ -233,6 +236,7 @@ impl Library {
             }
         }
         if post.page {
+            self.pages.remove(&post.path);
             return;
         }
         let rule = self.rules.layout.term_slugs;
@@ -277,6 +281,11 @@ impl Library {
         let posts = self.posts.keys().filter(within);
         let problems = self.problems.range(path.to_path_buf()..).map(|(p, _)| p).take_while(within);
         posts.chain(problems).cloned().collect()
+    }
+
+    /// The pages (an About page), by path.
+    pub fn pages(&self) -> impl Iterator<Item = &Post> + '_ {
+        self.pages.iter().filter_map(|path| self.posts.get(path))
     }
 
     /// Every post, drafts and posts with errors included, newest first.
@@ -351,6 +360,11 @@ impl Library {
 
     pub fn tag(&self, slug: &str) -> Option<Tag> {
         self.term(&self.tags, slug)
+    }
+
+    /// Whether any shown post has a category (drafts' too, with `drafts`).
+    pub fn has_categories(&self, drafts: bool) -> bool {
+        self.categories.0.values().any(|entry| !entry.published.is_empty() || (drafts && !entry.drafts.is_empty()))
     }
 
     pub fn category(&self, slug: &str) -> Option<Tag> {

@@ -118,25 +118,8 @@ impl<'a> Site<'a> {
             })
             .collect();
         let mut site = Self::with_lists(config, library, assets, theme, options, posts, tags);
-        site.info.categories = !categories.is_empty();
         site.category_index = categories.iter().enumerate().map(|(i, (t, _))| (t.slug.clone(), i)).collect();
         site.categories = categories;
-        let addresses = site.addresses();
-        // A page at the address of one of the theme's own (a Jekyll blog's
-        // `tags.md`) is left out by the export; the navigation leaves it out too.
-        let own: BTreeSet<String> = site
-            .pages()
-            .iter()
-            .filter(|p| !matches!(p, Page::Post(_)))
-            .map(|p| url::file_of(&addresses.page(p)))
-            .collect();
-        let mut links: Vec<PostLink> = pages
-            .iter()
-            .map(|p| PostLink::of(p, &addresses))
-            .filter(|link| !own.contains(&url::file_of(&link.path)))
-            .collect();
-        links.sort_by(|a, b| a.path.cmp(&b.path));
-        site.info.pages = links;
         site.pages = pages;
         site
     }
@@ -166,6 +149,16 @@ impl<'a> Site<'a> {
         let position = posts.iter().enumerate().map(|(i, p)| (p.path.as_path(), i)).collect();
         let tag_index = tags.iter().enumerate().map(|(i, (t, _))| (t.slug.clone(), i)).collect();
         let lang = config.locale.split(['-', '_']).next().unwrap_or("en").to_string();
+        // The pages in the navigation: not one at the address of a page of the
+        // theme's own (a Jekyll blog's `tags.md`), which the export leaves out.
+        let addresses = Addresses::new(config, library);
+        let mut page_links: Vec<PostLink> = library
+            .pages()
+            .filter(|page| shown(library, page, options))
+            .map(|page| PostLink::of(page, &addresses))
+            .filter(|link| !addresses.is_theme_page(&link.path))
+            .collect();
+        page_links.sort_by(|a, b| a.path.cmp(&b.path));
         let info = SiteInfo {
             title: config.title.clone(),
             description: config.description.clone(),
@@ -173,8 +166,8 @@ impl<'a> Site<'a> {
             locale: config.locale.clone(),
             lang,
             author: config.author.clone(),
-            pages: Vec::new(),
-            categories: false,
+            pages: page_links,
+            categories: library.has_categories(options.drafts),
         };
         Site {
             config,

@@ -169,6 +169,30 @@ impl<'a> Addresses<'a> {
         format!("{}feed.xml", self.tag(slug))
     }
 
+    /// Whether the theme writes a page of its own at `site_path` (the front
+    /// page, `tags/`, a tag's page, a feed…), which a page of the blog at
+    /// the same address gives way to.
+    pub fn is_theme_page(&self, site_path: &str) -> bool {
+        let fixed = [
+            Page::Home(1),
+            Page::Tags,
+            Page::Categories,
+            Page::Feed,
+            Page::Sitemap,
+            Page::Robots,
+            Page::NotFound,
+            Page::Style,
+        ];
+        if fixed.iter().any(|page| self.page(page) == site_path) || site_path.starts_with("page/") {
+            return true;
+        }
+        let term = |prefix: &str| {
+            site_path.strip_prefix(prefix).and_then(|rest| rest.split('/').next()).map(crate::site::url::percent_decode)
+        };
+        term("tags/").is_some_and(|slug| self.library.tag(&slug).is_some())
+            || term("categories/").is_some_and(|slug| self.library.category(&slug).is_some())
+    }
+
     /// Where a page is; a post not in the library has none (`""`).
     pub fn page(&self, page: &Page) -> String {
         match page {
