@@ -294,8 +294,11 @@ fn own_url(url: &str) -> Option<String> {
 
 /// A post's address by a Hugo `[permalinks]` pattern: `:year`, `:month`,
 /// `:day`, `:slug` (the front matter's `slug`, else the title made a slug),
-/// `:title` (the title made a slug), `:filename`, `:section`. None for a
-/// pattern that needs a date the post has not.
+/// `:title` (the title made a slug), `:filename` and `:contentbasename` (the
+/// file's name, a bundle's folder), `:slugorfilename`, `:slugorcontentbasename`,
+/// `:section` and `:sections` (the top section: a deeper folder is a section
+/// in Hugo only with an `_index.md`, which Hanji does not read here). None for
+/// a pattern that needs a date the post has not.
 fn hugo_permalink(pattern: &str, post: &Post) -> Option<String> {
     let date = post.date.map(|d| d.date);
     if ["year", "month", "day"].iter().any(|p| pattern.contains(&format!(":{p}"))) && date.is_none() {
@@ -305,7 +308,16 @@ fn hugo_permalink(pattern: &str, post: &Post) -> Option<String> {
     let title = crate::slug::slug(&post.title);
     let from_front_matter = post.slug != file.slug();
     let section = post.path.components().nth(1).map(|c| c.as_os_str().to_string_lossy().into_owned());
-    let mut values: Vec<(&str, String)> = vec![(":filename", file.slug()), (":section", section.unwrap_or_default())];
+    let slug_or_name = if from_front_matter { post.slug.clone() } else { file.slug() };
+    // Longest names first: `:slugorfilename` before `:slug`, `:sections` before `:section`.
+    let mut values: Vec<(&str, String)> = vec![
+        (":slugorcontentbasename", slug_or_name.clone()),
+        (":slugorfilename", slug_or_name),
+        (":contentbasename", file.slug()),
+        (":filename", file.slug()),
+        (":sections", section.clone().unwrap_or_default()),
+        (":section", section.unwrap_or_default()),
+    ];
     values.extend(date_values(date));
     values.extend([(":slug", if from_front_matter { post.slug.clone() } else { title.clone() }), (":title", title)]);
     own_url(&fill(pattern, &values))

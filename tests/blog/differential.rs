@@ -115,6 +115,24 @@ fn hugo_and_hanji_agree_on_permalinks_and_a_posts_own_url() {
 }
 
 #[test]
+fn hugo_and_hanji_agree_on_rarer_permalink_tokens() {
+    let settings = read(BlogTest::fixture("layouts/hugo").path().join("hugo.toml"));
+    let blog = BlogTest::fixture("layouts/hugo")
+        .write(
+            "hugo.toml",
+            format!(
+                "{settings}\n[permalinks]\nposts = \"/:sections/:slugorfilename/\"\ntil = \"/til/:year/:filename/\"\n"
+            ),
+        )
+        .write("content/posts/deep/Named.md", "---\ntitle: A Title\ndate: 2026-03-04\nslug: own\n---\nNamed.\n")
+        .write("content/posts/deep/plain-file.md", "---\ntitle: Another Title\ndate: 2026-03-05\n---\nPlain.\n")
+        .write("content/til/learned.md", "---\ntitle: Learned It\ndate: 2026-04-03\n---\nA section.\n");
+    let hugo = hugo(&blog);
+    assert!(hugo.posts.iter().any(|p| p.starts_with("/til/2026/")), "{hugo:?}");
+    assert_eq!(hanji(&blog), hugo, "Hanji's export against Hugo's build");
+}
+
+#[test]
 fn hugo_and_hanji_agree_on_tag_addresses_and_categories() {
     let blog = BlogTest::fixture("layouts/hugo")
         .write(
