@@ -128,6 +128,10 @@ pub struct Layout {
     pub future_posts: bool,
     /// Posts whose `expiryDate` has passed are still published (Hugo's `buildExpired`).
     pub expired_posts: bool,
+    /// The name of the site's feed, and of each tag's feed in the tag's
+    /// folder, as the tool names them: Hugo's `index.xml`, Zola's `atom.xml`
+    /// (or its `feed_filename`), else `feed.xml`.
+    pub feed_file: String,
 }
 
 impl Default for Layout {
@@ -171,6 +175,12 @@ impl Layout {
             },
             future_posts: matches!(kind, Kind::Zola | Kind::NextStarter),
             expired_posts: false,
+            feed_file: match kind {
+                Kind::Hugo => "index.xml",
+                Kind::Zola => "atom.xml",
+                Kind::Hanji | Kind::Jekyll | Kind::NextStarter => "feed.xml",
+            }
+            .into(),
         }
     }
 

@@ -53,6 +53,7 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
             .or_else(|| field(fields, "author").and_then(author)),
         permalink: None,
         term_slugs: None,
+        feed_file: None,
         future_posts: super::flag(fields, "buildFuture"),
         expired_posts: super::flag(fields, "buildExpired"),
         section_permalinks: field(fields, "permalinks").map(section_permalinks).unwrap_or_default(),

@@ -24,6 +24,7 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
         author: field(fields, "author").and_then(author),
         permalink: field(fields, "permalink").and_then(setting),
         term_slugs: None,
+        feed_file: None,
         future_posts: super::flag(fields, "future"),
         expired_posts: None,
         section_permalinks: Vec::new(),

@@ -187,6 +187,8 @@ pub(crate) struct Settings {
     pub future_posts: Option<bool>,
     /// Expired posts still published (Hugo's `buildExpired`).
     pub expired_posts: Option<bool>,
+    /// The feed's file name (Zola's `feed_filename`, or the first of `feed_filenames`).
+    pub feed_file: Option<String>,
 }
 
 impl Settings {
@@ -213,6 +215,9 @@ impl Settings {
         }
         if let Some(expired) = self.expired_posts {
             config.layout.expired_posts = expired;
+        }
+        if let Some(feed_file) = self.feed_file.filter(|name| !name.is_empty() && !name.contains(['/', '\\'])) {
+            config.layout.feed_file = feed_file;
         }
         if let Some(term_slugs) = self.term_slugs {
             config.layout.term_slugs = term_slugs;

@@ -34,6 +34,10 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
         author: field(fields, "author").and_then(author).or_else(|| extra.and_then(|e| nested(e, "author"))),
         permalink: None,
         section_permalinks: Vec::new(),
+        feed_file: field(fields, "feed_filename").and_then(setting).map(|s| s.value).or_else(|| {
+            let names = field(fields, "feed_filenames")?;
+            names.value.as_array()?.first()?.as_str().map(str::to_string)
+        }),
         future_posts: None,
         expired_posts: None,
         // `[slugify] taxonomies = "safe"` (or "off", taken as "safe").

@@ -23,6 +23,8 @@ pub struct SiteInfo {
     pub pages: Vec<PostLink>,
     /// Whether any post has a category (the navigation links `categories/`).
     pub categories: bool,
+    /// The site's feed: `feed.xml` (`index.xml` in a Hugo blog).
+    pub feed: String,
 }
 
 /// The page being written.
@@ -87,7 +89,7 @@ impl TagInfo {
     /// A category, which has a page but no feed of its own.
     pub fn of_category(category: &Tag, with_drafts: bool, addresses: &Addresses) -> Self {
         let path = addresses.category(&category.slug);
-        Self { path, feed: "feed.xml".into(), ..Self::of(category, with_drafts, addresses) }
+        Self { path, feed: addresses.page(&super::Page::Feed), ..Self::of(category, with_drafts, addresses) }
     }
 }
 

@@ -168,6 +168,7 @@ impl<'a> Site<'a> {
             author: config.author.clone(),
             pages: page_links,
             categories: library.has_categories(options.drafts),
+            feed: addresses.page(&Page::Feed),
         };
         Site {
             config,
@@ -303,7 +304,7 @@ impl<'a> Site<'a> {
             Page::Style => plain(self.theme.style().to_string()),
             Page::Home(n) => {
                 let posts = self.page_of(&self.posts, *n);
-                let info = self.page_info("home", &path, "", &self.config.description, "feed.xml");
+                let info = self.page_info("home", &path, "", &self.config.description, &self.info.feed);
                 let context = context! {
                     posts => v(&posts),
                     pagination => v(&Pagination::of("", *n, self.page_count(self.posts.len()))),
@@ -330,7 +331,7 @@ impl<'a> Site<'a> {
                     return plain(String::new());
                 };
                 let description = format!("{} ({})", category.name, category.count);
-                let info = self.page_info("category", &path, &category.title, &description, "feed.xml");
+                let info = self.page_info("category", &path, &category.title, &description, &self.info.feed);
                 let context = context! {
                     category => v(category),
                     posts => v(&self.page_of(posts, *n)),
@@ -339,12 +340,12 @@ impl<'a> Site<'a> {
                 self.page("category.html", info, &root, context).and_then(plain)
             }
             Page::Categories => {
-                let info = self.page_info("categories", &path, "Categories", &self.config.description, "feed.xml");
+                let info = self.page_info("categories", &path, "Categories", &self.config.description, &self.info.feed);
                 let categories: Vec<&TagInfo> = self.categories.iter().map(|(t, _)| t).collect();
                 self.page("categories.html", info, &root, context! { categories => v(&categories) }).and_then(plain)
             }
             Page::Tags => {
-                let info = self.page_info("tags", &path, "Tags", &self.config.description, "feed.xml");
+                let info = self.page_info("tags", &path, "Tags", &self.config.description, &self.info.feed);
                 let tags: Vec<&TagInfo> = self.tags.iter().map(|(t, _)| t).collect();
                 self.page("tags.html", info, &root, context! { tags => v(&tags) }).and_then(plain)
             }
@@ -353,7 +354,7 @@ impl<'a> Site<'a> {
                 None => plain(String::new()),
             },
             Page::NotFound => {
-                let info = self.page_info("404", &path, "Page not found", &self.config.description, "feed.xml");
+                let info = self.page_info("404", &path, "Page not found", &self.config.description, &self.info.feed);
                 self.page("404.html", info, &root, context! {}).and_then(plain)
             }
             Page::Feed => self.feed(&self.posts, &path, &self.config.title, "").and_then(plain),
@@ -412,7 +413,7 @@ impl<'a> Site<'a> {
         };
         let description = post.summary.clone().unwrap_or_default();
         let kind = if post.page { "page" } else { "post" };
-        let mut info = self.page_info(kind, path, &post.title, &description, "feed.xml");
+        let mut info = self.page_info(kind, path, &post.title, &description, &self.info.feed);
         if let Some(canonical) = &post.canonical_url {
             info.url = canonical.clone();
         }

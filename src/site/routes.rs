@@ -164,9 +164,9 @@ impl<'a> Addresses<'a> {
         format!("categories/{slug}/")
     }
 
-    /// `tags/<slug>/feed.xml`: a tag's feed.
+    /// `tags/<slug>/feed.xml` (`index.xml` in a Hugo blog): a tag's feed.
     pub fn tag_feed(&self, slug: &str) -> String {
-        format!("{}feed.xml", self.tag(slug))
+        format!("{}{}", self.tag(slug), self.config.layout.feed_file)
     }
 
     /// Whether the theme writes a page of its own at `site_path` (the front
@@ -202,7 +202,7 @@ impl<'a> Addresses<'a> {
             Page::Tag(slug, n) => numbered(&self.tag(slug), *n),
             Page::Categories => "categories/".into(),
             Page::Category(slug, n) => numbered(&self.category(slug), *n),
-            Page::Feed => "feed.xml".into(),
+            Page::Feed => self.config.layout.feed_file.clone(),
             Page::TagFeed(slug) => self.tag_feed(slug),
             Page::Sitemap => "sitemap.xml".into(),
             Page::Robots => "robots.txt".into(),

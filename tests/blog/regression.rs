@@ -603,3 +603,24 @@ fn posts_of_one_slug_at_two_addresses_are_both_published() {
     let clashes: Vec<_> = hanji.load().diagnostics().into_iter().filter(|d| d.message.contains("slug `a`")).collect();
     assert_eq!(clashes.len(), 2, "{clashes:?}");
 }
+
+/// Feed readers subscribed to a Hugo blog's `/index.xml` (or a tag's
+/// `/tags/x/index.xml`) or a Zola blog's `/atom.xml` lost it: Hanji wrote
+/// `feed.xml` everywhere.
+#[test]
+fn feeds_keep_the_tools_addresses() {
+    let out = tempfile::tempdir().unwrap();
+    assert_eq!(export(&BlogTest::fixture("layouts/hugo"), out.path(), &[]).code(), 0);
+    assert!(out.path().join("index.xml").is_file() && out.path().join("tags/hugo/index.xml").is_file());
+    let home = read(out.path().join("index.html"));
+    assert!(home.contains("href=\"index.xml\""), "the page links the feed where it is");
+    let zola = BlogTest::fixture("layouts/zola");
+    let out = tempfile::tempdir().unwrap();
+    assert_eq!(export(&zola, out.path(), &[]).code(), 0);
+    assert!(out.path().join("atom.xml").is_file());
+    let settings = read(zola.path().join("config.toml"));
+    let named = zola.write("config.toml", format!("feed_filenames = [\"rss.xml\"]\n{settings}"));
+    let out = tempfile::tempdir().unwrap();
+    assert_eq!(export(&named, out.path(), &[]).code(), 0);
+    assert!(out.path().join("rss.xml").is_file() && !out.path().join("atom.xml").exists());
+}
