@@ -12,7 +12,7 @@ use crate::content::file::MAX_POST_BYTES;
 use crate::content::front_matter;
 use crate::diagnostics::Diagnostic;
 use crate::fs;
-use crate::markdown;
+use crate::markdown::{self, TocEntry};
 use crate::site::routes::{Addresses, Found, Routes, Target};
 use crate::site::theme::Theme;
 use crate::site::{Page, Site, SiteOptions, url};
@@ -118,6 +118,9 @@ pub struct PostPreview {
     /// The page, with an anchor `hanji-line-N` for every source line.
     pub html: String,
     pub fields: Fields,
+    /// The headings of the page's table of contents (levels 2–4), each with
+    /// its source line: the app's outline.
+    pub toc: Vec<TocEntry>,
     pub words: usize,
     pub reading_minutes: usize,
     pub problems: Vec<Diagnostic>,
@@ -135,12 +138,14 @@ pub fn post_preview(blog: &Blog, theme: &Theme, path: &Path, text: &str) -> Post
         None => url::file_of(&addresses.unreadable(path)),
     };
     let options = SiteOptions { drafts: true, source_lines: true };
+    let mut toc = Vec::new();
     let (html, (words, reading_minutes)) = match &parsed.post {
         Some(post) if !post.has_errors => {
             let site = Site::for_posts(&blog.config, &blog.library, &blog.assets, theme, options);
             match site.render_post(post) {
                 Ok(rendered) => {
                     problems.extend(rendered.page.problems);
+                    toc = rendered.toc;
                     let counts = (rendered.words, rendered.reading_minutes);
                     (anchor_lines(&rendered.page.text, text.lines().count()), counts)
                 }
@@ -168,7 +173,7 @@ pub fn post_preview(blog: &Blog, theme: &Theme, path: &Path, text: &str) -> Post
     };
     problems.sort();
     problems.dedup();
-    PostPreview { site_path, html, fields, words, reading_minutes, problems }
+    PostPreview { site_path, html, fields, toc, words, reading_minutes, problems }
 }
 
 /// Words and reading minutes of a body that is not rendered as a page.
