@@ -185,7 +185,7 @@ pub struct Heading {
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Preview {
-    /// The post page in the `preview:` protocol; add `#hanji-line-N` to scroll to a source line.
+    /// The post page in the `preview:` protocol (its links lead from there).
     pub url: String,
     /// The same page, whole: the preview frame patches itself to it. Its
     /// blocks carry `data-line`, their source lines.
