@@ -98,7 +98,7 @@ impl History {
                 // A file that cannot be read holds no version worth listing.
                 let kept: Kept = serde_json::from_slice(&fs::read(&file).ok()?).ok()?;
                 let id = id_of(&file)?;
-                (kept.root == root && kept.path == path).then(|| Version {
+                (kept.root == root && kept.path == path).then_some(Version {
                     id,
                     saved_at: kept.saved_at,
                     bytes: kept.text.len(),
@@ -107,7 +107,7 @@ impl History {
                 })
             })
             .collect();
-        versions.sort_by(|a, b| b.saved_at.cmp(&a.saved_at));
+        versions.sort_by_key(|v| std::cmp::Reverse(v.saved_at));
         versions
     }
 
