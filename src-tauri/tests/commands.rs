@@ -206,7 +206,7 @@ fn the_preview_shows_unsaved_text_through_a_protocol_that_runs_no_script() {
     let response = hanji_app::protocol::respond(&state, &request);
     let page = String::from_utf8_lossy(response.body());
     assert!(page.contains("Unsaved words here."));
-    assert!(page.contains("id=\"hanji-line-1\""), "lines are anchored for scroll sync");
+    assert!(page.contains(" data-line=\""), "blocks carry their source lines for scroll sync");
     let csp = response.headers()["content-security-policy"].to_str().unwrap();
     assert!(csp.contains("script-src 'none'") && csp.contains("default-src 'none'"), "{csp}");
     assert!(csp.contains("sandbox"), "{csp}");
