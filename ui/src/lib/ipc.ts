@@ -121,7 +121,7 @@ line: number, };
 
 export type Preview = { 
 /**
- * The post page in the `preview:` protocol; add `#hanji-line-N` to scroll to a source line.
+ * The post page in the `preview:` protocol (its links lead from there).
  */
 url: string, 
 /**
