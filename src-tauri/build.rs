@@ -8,6 +8,8 @@ const COMMANDS: &[&str] = &[
     "read_post",
     "save_post",
     "preview",
+    "versions",
+    "read_version",
     "forget_unsaved",
     "set_field",
     "new_post",

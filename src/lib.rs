@@ -62,6 +62,7 @@ pub use site::url::{encode_path, percent_decode};
 pub use site::{RenderedPage, Site, SiteOptions};
 
 // The app's editing session and what it does to the blog's files.
+pub use author::history::{History, Limits as HistoryLimits, Version};
 pub use author::journal::{Journal, Kept};
 pub use author::new_post::NewPost;
 pub use author::retag::RetagPlan;

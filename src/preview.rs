@@ -12,7 +12,7 @@ use crate::content::file::MAX_POST_BYTES;
 use crate::content::front_matter;
 use crate::diagnostics::Diagnostic;
 use crate::fs;
-use crate::markdown;
+use crate::markdown::{self, TocEntry};
 use crate::site::routes::{Addresses, Found, Routes, Target};
 use crate::site::theme::Theme;
 use crate::site::{Page, Site, SiteOptions, url};
@@ -115,9 +115,12 @@ pub struct Fields {
 pub struct PostPreview {
     /// Where the post's page is: `posts/<slug>/index.html`.
     pub site_path: String,
-    /// The page, with an anchor `hanji-line-N` for every source line.
+    /// The page, its blocks marked with their source lines (`data-line`).
     pub html: String,
     pub fields: Fields,
+    /// The headings of the page's table of contents (levels 2–4), each with
+    /// its source line: the app's outline.
+    pub toc: Vec<TocEntry>,
     pub words: usize,
     pub reading_minutes: usize,
     pub problems: Vec<Diagnostic>,
@@ -135,14 +138,16 @@ pub fn post_preview(blog: &Blog, theme: &Theme, path: &Path, text: &str) -> Post
         None => url::file_of(&addresses.unreadable(path)),
     };
     let options = SiteOptions { drafts: true, source_lines: true };
+    let mut toc = Vec::new();
     let (html, (words, reading_minutes)) = match &parsed.post {
         Some(post) if !post.has_errors => {
             let site = Site::for_posts(&blog.config, &blog.library, &blog.assets, theme, options);
             match site.render_post(post) {
                 Ok(rendered) => {
                     problems.extend(rendered.page.problems);
+                    toc = rendered.toc;
                     let counts = (rendered.words, rendered.reading_minutes);
-                    (anchor_lines(&rendered.page.text, text.lines().count()), counts)
+                    (rendered.page.text, counts)
                 }
                 Err(error) => {
                     let problem = error.to_diagnostic();
@@ -168,7 +173,7 @@ pub fn post_preview(blog: &Blog, theme: &Theme, path: &Path, text: &str) -> Post
     };
     problems.sort();
     problems.dedup();
-    PostPreview { site_path, html, fields, words, reading_minutes, problems }
+    PostPreview { site_path, html, fields, toc, words, reading_minutes, problems }
 }
 
 /// Words and reading minutes of a body that is not rendered as a page.
@@ -193,40 +198,6 @@ pub fn fields_of(path: &Path, text: &str) -> Fields {
         }
         Err(problem) => Fields { error: Some(problem.in_file(path)), ..Fields::default() },
     }
-}
-
-/// Puts an empty anchor `hanji-line-N` for every source line at the start of
-/// the block that line belongs to (the blocks carry `data-line`), so that the
-/// preview can be scrolled to any line by its address alone, without script.
-pub fn anchor_lines(html: &str, last_line: usize) -> String {
-    const MARK: &str = " data-line=\"";
-    let mut blocks: Vec<(usize, usize)> = Vec::new();
-    let mut from = 0;
-    while let Some(at) = html[from..].find(MARK) {
-        let start = from + at + MARK.len();
-        let Some(len) = html[start..].find('"') else { break };
-        let line = html[start..start + len].parse::<usize>().unwrap_or(0);
-        from = start + len;
-        if let Some(end) = html[from..].find('>') {
-            blocks.push((from + end + 1, line));
-        }
-    }
-    let mut out = String::with_capacity(html.len() + blocks.len() * 40);
-    let (mut written, mut next) = (0, 1);
-    for (i, &(at, line)) in blocks.iter().enumerate() {
-        let until = match blocks.get(i + 1) {
-            Some(&(_, following)) => following.saturating_sub(1).max(line),
-            None => last_line.max(line),
-        };
-        out.push_str(&html[written..at]);
-        written = at;
-        for n in next..=until {
-            out.push_str(&format!("<a id=\"hanji-line-{n}\"></a>"));
-        }
-        next = next.max(until + 1);
-    }
-    out.push_str(&html[written..]);
-    out
 }
 
 /// Links to the web (`http:`, `https:`, `mailto:`) open a new window when
@@ -312,20 +283,6 @@ mod tests {
     use crate::load;
 
     #[test]
-    fn every_line_gets_an_anchor_at_its_block() {
-        let html = "<h1 data-line=\"3\" id=\"t\">T</h1>\n<p data-line=\"5\">a\nb</p>\n<ul data-line=\"8\">\n<li data-line=\"8\">x</li>\n</ul>";
-        let anchored = anchor_lines(html, 9);
-        let a = |n: usize| format!("<a id=\"hanji-line-{n}\"></a>");
-        // Lines before the first block (the front matter) lead to it.
-        assert!(anchored.starts_with(&format!("<h1 data-line=\"3\" id=\"t\">{}{}{}{}T</h1>", a(1), a(2), a(3), a(4))));
-        assert!(anchored.contains(&format!("<p data-line=\"5\">{}{}{}a\nb</p>", a(5), a(6), a(7))));
-        assert!(anchored.contains(&format!("<ul data-line=\"8\">{}\n<li data-line=\"8\">{}x</li>", a(8), a(9))));
-        for n in 1..=9 {
-            assert_eq!(anchored.matches(&a(n)).count(), 1, "line {n}");
-        }
-    }
-
-    #[test]
     fn a_post_preview_is_the_page_the_site_has() {
         let blog = load::load(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/content"))).unwrap();
         let theme = Theme::new(&blog.templates).0;
@@ -339,11 +296,7 @@ mod tests {
         let mut compared = 0;
         for post in blog.library.posts().filter(|p| !p.has_errors) {
             let whole = site.render(&Page::Post(post.path.clone())).unwrap().text;
-            let mut preview = post_preview(&blog, &theme, &post.path, post.source()).html;
-            while let Some(at) = preview.find("<a id=\"hanji-line-") {
-                let end = at + preview[at..].find("</a>").unwrap() + "</a>".len();
-                preview.replace_range(at..end, "");
-            }
+            let preview = post_preview(&blog, &theme, &post.path, post.source()).html;
             assert_eq!(preview, whole, "{}", post.path.display());
             compared += 1;
         }

@@ -84,11 +84,14 @@ impl Server {
         let preview = Arc::new(Preview::new());
         let watching = preview.clone();
         let site = SiteOptions { drafts: options.drafts, ..SiteOptions::default() };
-        let session =
-            Session::open(root, SessionOptions { watch: options.watch, site, journal: None }, move |update, _| {
+        let session = Session::open(
+            root,
+            SessionOptions { watch: options.watch, site, journal: None, history: None },
+            move |update, _| {
                 watching.update(update);
                 on_update(update);
-            })?;
+            },
+        )?;
         let _ = preview.session.set(session);
         Ok(Server { listener, address, preview })
     }

@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock, RwLockReadGuard};
 use std::time::Duration;
 
+use crate::author::history::{self, History, Version};
 use crate::author::journal::{Journal, Kept};
 use crate::author::new_post::NewPost;
 use crate::author::retag::{RetagBatch, RetagPlan};
@@ -35,6 +36,8 @@ pub struct SessionOptions {
     pub site: SiteOptions,
     /// Where unsaved text is kept against a crash (None: nowhere).
     pub journal: Option<Journal>,
+    /// Where each save keeps the version it replaces (None: nowhere).
+    pub history: Option<History>,
 }
 
 /// The theme and the saved blog's addresses, made once per change on disk:
@@ -66,6 +69,8 @@ pub struct Session {
     kept: Mutex<HashMap<PathBuf, String>>,
     /// Tells the journal's thread to stop.
     stop: Arc<AtomicBool>,
+    history: Option<History>,
+    history_limits: Mutex<history::Limits>,
 }
 
 impl Drop for Session {
@@ -118,6 +123,8 @@ impl Session {
             journal: options.journal,
             kept: Mutex::default(),
             stop: Arc::default(),
+            history: options.history,
+            history_limits: Mutex::default(),
         });
         if session.journal.is_some() {
             let (weak, stop) = (Arc::downgrade(&session), session.stop.clone());
@@ -215,10 +222,38 @@ impl Session {
 
     /// Saves `text` to `path`; with `version`, only over the file as it was
     /// read. Returns the version written.
+    /// The text it replaces is kept in the history.
     pub fn save(&self, path: &Path, text: &str, version: Option<&str>) -> Result<String, AuthorError> {
+        let previous = self.history.as_ref().and_then(|_| fs::read_file(&self.root, path).ok());
         let written = author::save_post(&self.root, path, text, version, self.own_writes())?;
         self.forget_unsaved(path);
+        if let (Some(history), Some(previous)) = (&self.history, previous) {
+            let previous = String::from_utf8_lossy(&previous);
+            let limits = *self.history_limits.lock().expect("history");
+            let now = jiff::Timestamp::now().as_millisecond();
+            // The save itself succeeded: a version that cannot be kept is only logged.
+            if let Err(e) = history.keep(&self.root, path, &previous, text, now, limits) {
+                eprintln!("hanji: cannot keep the saved version of {} in the history: {e}", path.display());
+            }
+        }
         Ok(written)
+    }
+
+    /// How many saved versions each post keeps, and for how long.
+    pub fn set_history_limits(&self, limits: history::Limits) {
+        *self.history_limits.lock().expect("history") = limits;
+    }
+
+    /// The saved versions of the post at `path`, newest first.
+    pub fn versions(&self, path: &Path) -> Vec<Version> {
+        self.history.as_ref().map(|h| h.versions(&self.root, path)).unwrap_or_default()
+    }
+
+    /// The text of saved version `id` of the post at `path`.
+    pub fn read_version(&self, path: &Path, id: &str) -> Result<String, AuthorError> {
+        let unreadable = |reason: String| AuthorError::Unreadable { path: path.to_path_buf(), reason };
+        let history = self.history.as_ref().ok_or_else(|| unreadable("no saved versions are kept".into()))?;
+        history.read(&self.root, path, id).map_err(|e| unreadable(format!("saved version {id}: {e}")))
     }
 
     /// The post's text is saved (or thrown away): nothing left to keep.
@@ -272,6 +307,9 @@ impl Session {
     pub fn rename_post(&self, path: &Path, slug: &str) -> Result<NewPost, AuthorError> {
         let layout = self.blog().config.layout.clone();
         let moved = author::rename::rename_post(&self.root, &layout, path, slug, self.own_writes())?;
+        if let Some(history) = &self.history {
+            history.moved(&self.root, path, &moved.path);
+        }
         let text = self.unsaved.lock().expect("unsaved").get(path).cloned();
         self.forget_unsaved(path);
         if let Some(text) = text {
@@ -446,6 +484,31 @@ mod tests {
         session.save(Path::new("posts/a.md"), "saved", None).unwrap();
         session.flush_journal();
         assert!(session.recovered().is_empty(), "saved: nothing left to offer");
+    }
+
+    #[test]
+    fn each_save_keeps_the_version_it_replaced() {
+        let dir = blog();
+        let data = tempfile::tempdir().unwrap();
+        let (send, _updates) = mpsc::channel();
+        let options = SessionOptions { history: Some(History::new(data.path())), ..Default::default() };
+        let session = Session::open(dir.path(), options, move |update, _| {
+            let _ = send.send(update.clone());
+        })
+        .unwrap();
+        let post = Path::new("posts/a.md");
+        session.save(post, "첫 저장\n", None).unwrap();
+        session.save(post, "두 번째 저장\n", None).unwrap();
+        let versions = session.versions(post);
+        assert_eq!(versions.len(), 2);
+        assert_eq!(session.read_version(post, &versions[0].id).unwrap(), "첫 저장\n");
+        assert!(session.read_version(post, &versions[1].id).unwrap().starts_with("---\ntitle: Alpha"));
+        session.set_history_limits(history::Limits { versions: 1, days: 30 });
+        session.save(post, "세 번째\n", None).unwrap();
+        let versions = session.versions(post);
+        assert_eq!(versions.len(), 1, "pruned to the limit at the save");
+        assert_eq!(session.read_version(post, &versions[0].id).unwrap(), "두 번째 저장\n");
+        assert!(session.read_version(post, "999").is_err());
     }
 
     #[test]

@@ -16,8 +16,8 @@ use hanji::{ExportOptions, PostDate, version_of};
 use crate::error::Result;
 use crate::state::{AppState, OpenBlog};
 use crate::view::{
-    self, AppError, BlogView, ErrorKind, ExportProgress, ExportSummary, PostText, Preview, Recovered, RetagDone,
-    RetagPlan, Saved, Settings, StartInfo, WatchUpdate,
+    self, AppError, BlogView, ErrorKind, ExportProgress, ExportSummary, Heading, PostText, Preview, Recovered,
+    RetagDone, RetagPlan, Saved, Settings, StartInfo, VersionItem, WatchUpdate,
 };
 
 /// The sample blog beside the source, opened when nothing else is known.
@@ -97,8 +97,15 @@ pub fn preview(state: State<'_, AppState>, path: String, text: String) -> Result
     let file = open.inside(&path)?;
     let rendered = open.session.preview(&file, text);
     let url = preview_url(&rendered.site_path);
+    let outline = rendered
+        .toc
+        .into_iter()
+        .map(|entry| Heading { level: entry.level, id: entry.id, title: entry.title, line: entry.line })
+        .collect();
     Ok(Preview {
         url,
+        html: hanji::links_out_in_new_windows(&rendered.html),
+        outline,
         fields: rendered.fields,
         words: rendered.words,
         reading_minutes: rendered.reading_minutes,
@@ -114,6 +121,22 @@ fn preview_url(site_path: &str) -> String {
     } else {
         format!("preview://localhost/{path}")
     }
+}
+
+/// The saved versions of a post, newest first.
+#[tauri::command]
+pub fn versions(state: State<'_, AppState>, path: String) -> Result<Vec<VersionItem>> {
+    let open = state.open_blog()?;
+    let file = open.inside(&path)?;
+    Ok(open.session.versions(&file).into_iter().map(VersionItem::from).collect())
+}
+
+/// The text of one saved version of a post.
+#[tauri::command]
+pub fn read_version(state: State<'_, AppState>, path: String, id: String) -> Result<String> {
+    let open = state.open_blog()?;
+    let file = open.inside(&path)?;
+    Ok(open.session.read_version(&file, &id)?)
 }
 
 #[tauri::command]
@@ -324,5 +347,8 @@ pub fn search_text(state: State<'_, AppState>, query: String) -> Result<Vec<Stri
 
 #[tauri::command]
 pub fn save_settings(state: State<'_, AppState>, settings: Settings) {
+    if let Ok(open) = state.open_blog() {
+        open.session.set_history_limits(settings.history_limits());
+    }
     state.store.set_settings(settings);
 }

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use tauri::{Manager, Runtime};
 
 use dialogs::Dialogs;
-use hanji::{Journal, TrashCan};
+use hanji::{History, Journal, TrashCan};
 use state::AppState;
 use store::Store;
 
@@ -36,6 +36,8 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, state: AppState) -> tauri::Bu
             commands::read_post,
             commands::save_post,
             commands::preview,
+            commands::versions,
+            commands::read_version,
             commands::forget_unsaved,
             commands::set_field,
             commands::new_post,
@@ -60,7 +62,8 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, state: AppState) -> tauri::Bu
 pub fn run(start: Option<PathBuf>) {
     let folder = config_folder();
     let journal = folder.as_ref().map(|f| Journal::new(f.join("journal")));
-    let state = AppState::new(Store::open(folder), start, Dialogs::from_env(), TrashCan::System, journal);
+    let history = folder.as_ref().map(|f| History::new(f.join("history")));
+    let state = AppState::new(Store::open(folder), start, Dialogs::from_env(), TrashCan::System, journal, history);
     app(tauri::Builder::default(), state)
         .setup(|app| {
             main_window(app.handle())?;
@@ -74,7 +77,7 @@ pub fn run(start: Option<PathBuf>) {
 /// anywhere in it (the preview included) goes nowhere, and a link to the web
 /// that the author clicks in the preview opens in the system's browser.
 fn main_window<R: Runtime>(app: &tauri::AppHandle<R>) -> tauri::Result<tauri::WebviewWindow<R>> {
-    tauri::WebviewWindowBuilder::new(app, "main", tauri::WebviewUrl::App("index.html".into()))
+    let window = tauri::WebviewWindowBuilder::new(app, "main", tauri::WebviewUrl::App("index.html".into()))
         .title("Hanji")
         .inner_size(1360.0, 860.0)
         .min_inner_size(720.0, 480.0)
@@ -89,8 +92,25 @@ fn main_window<R: Runtime>(app: &tauri::AppHandle<R>) -> tauri::Result<tauri::We
             }
             tauri::webview::NewWindowResponse::Deny
         })
-        .build()
+        .build()?;
+    window.with_webview(spell_check)?;
+    Ok(window)
 }
+
+/// WebKitGTK checks spelling with the system's dictionaries (enchant:
+/// hunspell-ko, hunspell-en-us) in Korean and English; the editor turns it
+/// off where text is not prose, and the author may turn it off (`spellcheck`).
+#[cfg(target_os = "linux")]
+fn spell_check(webview: tauri::webview::PlatformWebview) {
+    use webkit2gtk::{WebContextExt, WebViewExt};
+    if let Some(context) = webview.inner().context() {
+        context.set_spell_checking_enabled(true);
+        context.set_spell_checking_languages(&["ko_KR", "en_US"]);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn spell_check(_: tauri::webview::PlatformWebview) {}
 
 /// Where the app keeps its settings: `$HANJI_CONFIG_DIR`, else `hanji` in the
 /// user's config folder.

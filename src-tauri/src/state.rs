@@ -1,6 +1,6 @@
 //! What the app holds while it runs: the open blog's editing session (the
 //! core's `Session`: the watched blog, its theme and addresses, the unsaved
-//! texts, the journal, the tag renames to undo), the stream of its changes
+//! texts, the journal, the saved versions, the tag renames to undo), the stream of its changes
 //! to the UI, and what the app remembers and asks.
 
 use std::path::{Path, PathBuf};
@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use tauri::ipc::Channel;
 
-use hanji::{Journal, Session, SessionOptions, SiteOptions, TrashCan, Update};
+use hanji::{History, Journal, Session, SessionOptions, SiteOptions, TrashCan, Update};
 
 use crate::dialogs::Dialogs;
 use crate::error::Result;
@@ -29,6 +29,8 @@ pub struct AppState {
     pub exported: Mutex<Option<PathBuf>>,
     /// Where unsaved text is kept against a crash (None: nowhere).
     pub journal: Option<Journal>,
+    /// Where saves keep the versions they replace (None: nowhere).
+    pub history: Option<History>,
 }
 
 impl AppState {
@@ -38,8 +40,9 @@ impl AppState {
         dialogs: Dialogs,
         trash: TrashCan,
         journal: Option<Journal>,
+        history: Option<History>,
     ) -> Self {
-        AppState { blog: Mutex::default(), store, start, dialogs, trash, exported: Mutex::default(), journal }
+        AppState { blog: Mutex::default(), store, start, dialogs, trash, exported: Mutex::default(), journal, history }
     }
 
     pub fn open_blog(&self) -> Result<Arc<OpenBlog>> {
@@ -54,7 +57,8 @@ impl AppState {
         })?;
         // The old blog stops being watched before the new one starts.
         self.blog.lock().expect("app state").take();
-        let open = OpenBlog::start(&root, self.journal.clone())?;
+        let open = OpenBlog::start(&root, self.journal.clone(), self.history.clone())?;
+        open.session.set_history_limits(self.store.settings().history_limits());
         *self.blog.lock().expect("app state") = Some(open.clone());
         self.store.opened(&root);
         Ok(open)
@@ -68,7 +72,7 @@ pub struct OpenBlog {
 }
 
 impl OpenBlog {
-    fn start(root: &Path, journal: Option<Journal>) -> Result<Arc<Self>> {
+    fn start(root: &Path, journal: Option<Journal>, history: Option<History>) -> Result<Arc<Self>> {
         let listener: Arc<Mutex<Option<Channel<WatchUpdate>>>> = Arc::default();
         let on_update = {
             let listener = listener.clone();
@@ -87,7 +91,7 @@ impl OpenBlog {
         };
         // Saves killed halfway (a crash) left their temp files: the posts are whole.
         hanji::clean_temp_files(root);
-        let options = SessionOptions { site: PREVIEW, journal, ..SessionOptions::default() };
+        let options = SessionOptions { site: PREVIEW, journal, history, ..SessionOptions::default() };
         let session = Session::open(root, options, on_update)
             .map_err(|e| AppError::new(ErrorKind::Io, e.to_string()).at(root.to_string_lossy().into_owned()))?;
         Ok(Arc::new(OpenBlog { session, listener }))

@@ -91,8 +91,9 @@ impl BlogView {
     }
 }
 
+/// The app's settings; one missing from the stored file takes its default.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, TS)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", default)]
 pub struct Settings {
     pub autosave: bool,
     /// Idle time before an autosave.
@@ -100,11 +101,34 @@ pub struct Settings {
     pub autosave_delay_ms: u64,
     /// New posts as `posts/<slug>/index.md` instead of `posts/<slug>.md`.
     pub new_post_as_bundle: bool,
+    /// Spell check prose (Korean and English) as you type.
+    pub spellcheck: bool,
+    /// Vim keys in the editor.
+    pub vim: bool,
+    /// Saved versions kept of each post (0: none).
+    pub history_versions: u32,
+    /// Saved versions older than this many days are dropped.
+    pub history_days: u32,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { autosave: true, autosave_delay_ms: 1500, new_post_as_bundle: false }
+        let history = hanji::HistoryLimits::default();
+        Settings {
+            autosave: true,
+            autosave_delay_ms: 1500,
+            new_post_as_bundle: false,
+            spellcheck: true,
+            vim: false,
+            history_versions: history.versions as u32,
+            history_days: history.days,
+        }
+    }
+}
+
+impl Settings {
+    pub fn history_limits(&self) -> hanji::HistoryLimits {
+        hanji::HistoryLimits { versions: self.history_versions as usize, days: self.history_days.max(1) }
     }
 }
 
@@ -146,16 +170,53 @@ pub struct Saved {
     pub version: String,
 }
 
+/// A heading of the post, as the page's table of contents lists it.
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
+pub struct Heading {
+    pub level: u8,
+    /// The heading's `id` in the page.
+    pub id: String,
+    pub title: String,
+    /// The source line it is written on.
+    pub line: usize,
+}
+
 /// The live preview of one post, rendered from its unsaved text.
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Preview {
-    /// The post page in the `preview:` protocol; add `#hanji-line-N` to scroll to a source line.
+    /// The post page in the `preview:` protocol (its links lead from there).
     pub url: String,
+    /// The same page, whole: the preview frame patches itself to it. Its
+    /// blocks carry `data-line`, their source lines.
+    pub html: String,
+    /// The headings of levels 2–4 (the page's table of contents), for the outline.
+    pub outline: Vec<Heading>,
     pub fields: Fields,
     pub words: usize,
     pub reading_minutes: usize,
     pub problems: Vec<Diagnostic>,
+}
+
+/// A saved version of a post: the text a save replaced.
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct VersionItem {
+    /// Pass to `read_version`.
+    pub id: String,
+    /// When the save that replaced it was made, milliseconds since 1970.
+    #[ts(type = "number")]
+    pub saved_at: i64,
+    pub bytes: usize,
+    /// Lines that save added and removed.
+    pub added: usize,
+    pub removed: usize,
+}
+
+impl From<hanji::Version> for VersionItem {
+    fn from(v: hanji::Version) -> Self {
+        VersionItem { id: v.id, saved_at: v.saved_at, bytes: v.bytes, added: v.added, removed: v.removed }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, TS)]
@@ -319,7 +380,9 @@ pub fn typescript() -> String {
         PostText::decl(&cfg),
         Recovered::decl(&cfg),
         Saved::decl(&cfg),
+        Heading::decl(&cfg),
         Preview::decl(&cfg),
+        VersionItem::decl(&cfg),
         FileChange::decl(&cfg),
         Renamed::decl(&cfg),
         WatchUpdate::decl(&cfg),

@@ -34,9 +34,15 @@ fn app_with(answer: Option<PathBuf>) -> App {
 
 /// The app on the blog at `root`, keeping unsaved text in `journal`.
 fn app_on(root: &Path, answer: Option<PathBuf>, journal: Option<&Path>) -> App {
+    app_keeping(root, answer, journal, None)
+}
+
+/// The app on the blog at `root`, keeping unsaved text in `journal` and saved versions in `history`.
+fn app_keeping(root: &Path, answer: Option<PathBuf>, journal: Option<&Path>, history: Option<&Path>) -> App {
     let dialogs = answer.map_or(Dialogs::System, Dialogs::Answer);
     let journal = journal.map(Journal::new);
-    let state = AppState::new(Store::open(None), Some(root.to_path_buf()), dialogs, TrashCan::Blog, journal);
+    let history = history.map(hanji::History::new);
+    let state = AppState::new(Store::open(None), Some(root.to_path_buf()), dialogs, TrashCan::Blog, journal, history);
     let app = hanji_app::app(mock_builder(), state).build(mock_context(noop_assets())).unwrap();
     let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
     App { _blog: None, root: root.canonicalize().unwrap(), app, window }
@@ -200,7 +206,7 @@ fn the_preview_shows_unsaved_text_through_a_protocol_that_runs_no_script() {
     let response = hanji_app::protocol::respond(&state, &request);
     let page = String::from_utf8_lossy(response.body());
     assert!(page.contains("Unsaved words here."));
-    assert!(page.contains("id=\"hanji-line-1\""), "lines are anchored for scroll sync");
+    assert!(page.contains(" data-line=\""), "blocks carry their source lines for scroll sync");
     let csp = response.headers()["content-security-policy"].to_str().unwrap();
     assert!(csp.contains("script-src 'none'") && csp.contains("default-src 'none'"), "{csp}");
     assert!(csp.contains("sandbox"), "{csp}");
@@ -336,4 +342,42 @@ fn regression_a_tag_with_a_superscript_lists_its_posts() {
     assert!(listed.iter().any(|p| p["path"] == POST), "the post is found by the tag's slug");
     let count = tag["count"].as_u64().unwrap() + tag["draftCount"].as_u64().unwrap();
     assert_eq!(listed.len() as u64, count, "every post the tag counts, and no other");
+}
+
+#[test]
+fn saves_keep_the_versions_they_replace_and_the_preview_carries_its_page_and_outline() {
+    let blog = tempfile::tempdir().unwrap();
+    let root = blog.path().join("blog");
+    copy(Path::new(SAMPLE), &root);
+    let history = tempfile::tempdir().unwrap();
+    let app = app_keeping(&root, None, None, Some(history.path())).started();
+    let before = app.read(POST);
+    let first = format!("{before}\n월요일에 쓴 문단.\n");
+    app.ok("save_post", json!({ "path": POST, "text": first, "version": null }));
+    app.ok("save_post", json!({ "path": POST, "text": before, "version": null }));
+    let versions = app.ok("versions", json!({ "path": POST }));
+    let versions = versions.as_array().unwrap();
+    assert_eq!(versions.len(), 2, "{versions:?}");
+    assert_eq!((versions[0]["added"].as_u64(), versions[0]["removed"].as_u64()), (Some(0), Some(2)));
+    let newest = app.ok("read_version", json!({ "path": POST, "id": versions[0]["id"] }));
+    assert_eq!(newest.as_str(), Some(first.as_str()), "the newest version is the text the last save replaced");
+    let oldest = app.ok("read_version", json!({ "path": POST, "id": versions[1]["id"] }));
+    assert_eq!(oldest.as_str(), Some(before.as_str()));
+    assert!(history.path().read_dir().unwrap().next().is_some(), "kept in the app's folder");
+    let outside = app.call("versions", json!({ "path": "../elsewhere.md" })).unwrap_err();
+    assert_eq!(outside["kind"], "outside_blog");
+    let missing = app.call("read_version", json!({ "path": POST, "id": "1" })).unwrap_err();
+    assert!(missing["message"].as_str().unwrap().contains("saved version 1"), "{missing}");
+
+    let preview =
+        app.ok("preview", json!({ "path": POST, "text": "---\ntitle: 개요\n---\n\n## 첫째\n\n본문.\n\n## 둘째\n" }));
+    let outline: Vec<(String, u64)> = preview["outline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| (h["title"].as_str().unwrap().to_string(), h["line"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(outline, [("첫째".to_string(), 5), ("둘째".to_string(), 9)]);
+    let html = preview["html"].as_str().unwrap();
+    assert!(html.contains("data-line=\"7\"") && html.contains("본문."), "the page with its source lines");
 }

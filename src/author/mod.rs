@@ -1,11 +1,13 @@
 //! What Hanji does to a blog's files for its author: save a post, start one,
-//! rename it, move it to the trash, add an image, rename a tag across posts.
+//! rename it, move it to the trash, add an image, rename a tag across posts,
+//! and keep the versions its saves replace (`history`).
 //! Paths come in relative to the blog folder and are confined to it first
 //! (`confine`); every write is atomic, and every write, move and removal is
 //! announced to `OwnWrites`, so the watcher knows the change that comes back
 //! as Hanji's own. Where a post's file goes is `content::file`'s rule.
 
 pub mod confine;
+pub mod history;
 pub mod image;
 pub mod journal;
 pub mod new_post;

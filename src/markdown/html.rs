@@ -595,7 +595,7 @@ impl<'a, 'o> Writer<'a, 'o> {
         self.insert_at(heading.start, &tag);
         let _ = writeln!(self.out, "</h{level}>");
         if (2..=4).contains(&level) {
-            self.toc.push(TocEntry { level, id, title: collapse_whitespace(&heading.text) });
+            self.toc.push(TocEntry { level, id, title: collapse_whitespace(&heading.text), line: heading.line });
         }
     }
 

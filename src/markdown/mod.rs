@@ -94,6 +94,10 @@ pub struct TocEntry {
     pub id: String,
     /// The heading's plain text, whitespace collapsed.
     pub title: String,
+    /// The file line the heading is written on (the app's outline jumps
+    /// there); not part of what templates see.
+    #[serde(skip)]
+    pub line: usize,
 }
 
 #[derive(Debug, Default)]

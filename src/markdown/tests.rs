@@ -505,7 +505,7 @@ fn golden_document() {
         eprintln!("{}", out.html);
     }
     assert_eq!(out.html, GOLDEN_HTML);
-    assert_eq!(out.toc, [TocEntry { level: 2, id: "dist".to_string(), title: "분산 학습".to_string() }]);
+    assert_eq!(out.toc, [TocEntry { level: 2, id: "dist".to_string(), title: "분산 학습".to_string(), line: 8 }]);
     assert!(out.problems.is_empty(), "{:?}", out.problems);
 }
 

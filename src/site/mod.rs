@@ -57,6 +57,8 @@ pub struct RenderedPage {
 #[derive(Debug, Clone)]
 pub struct RenderedPost {
     pub page: RenderedPage,
+    /// The headings the page's table of contents lists, with their lines.
+    pub toc: Vec<markdown::TocEntry>,
     pub words: usize,
     pub reading_minutes: usize,
 }
@@ -401,7 +403,7 @@ impl<'a> Site<'a> {
         let page = PostPage {
             summary: PostSummary::of(post, &self.dates, &self.addresses()),
             content: rendered.html,
-            toc: rendered.toc,
+            toc: rendered.toc.clone(),
             reading_minutes: rendered.reading_minutes,
             word_count: rendered.word_count,
             newer: newer.map(|p| PostLink::of(p, &self.addresses())),
@@ -424,7 +426,7 @@ impl<'a> Site<'a> {
         let text = self.page(&template, info, root, context! { post => v(&page) })?;
         let problems = rendered.problems.into_iter().map(|p| p.in_file(&post.path)).collect();
         let (words, reading_minutes) = (rendered.word_count, rendered.reading_minutes);
-        Ok(RenderedPost { page: RenderedPage { text, problems }, words, reading_minutes })
+        Ok(RenderedPost { page: RenderedPage { text, problems }, toc: rendered.toc, words, reading_minutes })
     }
 
     /// The full address of an image named in front matter (`images:`), for

@@ -17,6 +17,7 @@ import type {
   Saved,
   Settings,
   StartInfo,
+  VersionItem,
   WatchUpdate,
 } from "./types";
 
@@ -44,6 +45,12 @@ export const overwritePost = (path: string, text: string) => invoke<Saved>("save
 
 /** Renders the post from its unsaved text; site pages in the preview show it too. */
 export const preview = (path: string, text: string) => invoke<Preview>("preview", { path, text });
+
+/** The saved versions of a post (the texts its saves replaced), newest first. */
+export const versions = (path: string) => invoke<VersionItem[]>("versions", { path });
+
+/** The text of one saved version of a post. */
+export const readVersion = (path: string, id: string) => invoke<string>("read_version", { path, id });
 
 /** Drops the unsaved text of a post from the preview (after a save or a revert). */
 export const forgetUnsaved = (path: string) => invoke<void>("forget_unsaved", { path });

@@ -10,10 +10,11 @@ import { makeStores } from "./stores";
 export const editor = new Buffers({
   changed: (path, text) => posts.edited(path, text),
   scrolled: (line) => preview.scrolled(line),
+  cursor: (line) => preview.cursorMoved(line),
   image: (path, file) => void posts.imageDropped(path, file),
 });
 
-export const { notices, panels, session, posts, preview, form, sidebar, problems, siteExport } = makeStores(
+export const { notices, panels, session, posts, preview, form, sidebar, problems, siteExport, history } = makeStores(
   api,
   editor,
 );

@@ -17,6 +17,7 @@ import type {
   Recovered,
   Settings,
   StartInfo,
+  VersionItem,
   WatchUpdate,
 } from "./types";
 
@@ -34,8 +35,11 @@ export function deferred<T>() {
 /** Lets every promise chain run, and timers due now, without moving the clock. */
 export const settle = () => vi.advanceTimersByTimeAsync(0);
 
+/** The editor's and history's settings at their defaults, for tests about the others. */
+export const EDITOR_SETTINGS = { spellcheck: true, vim: false, historyVersions: 50, historyDays: 90 };
+
 /** The core's settings as a test's `start` sends them. */
-export const SETTINGS: Settings = { autosave: true, autosaveDelayMs: 1500, newPostAsBundle: false };
+export const SETTINGS: Settings = { autosave: true, autosaveDelayMs: 1500, newPostAsBundle: false, ...EDITOR_SETTINGS };
 
 export function postItem(path: string, title: string, tags: string[] = [], tagSlugs = tags.map(fakeSlug)): PostItem {
   const slug = path.replace(/^posts\//, "").replace(/(\/index)?\.md$/, "");
@@ -53,6 +57,15 @@ function fakeFields(text: string): Preview["fields"] {
   const tagLine = /^tags: \[(.*)\]$/m.exec(text)?.[1];
   const tags = tagLine ? tagLine.split(",").map((t) => t.trim()).filter(Boolean) : [];
   return { title, date: null, tags, summary: null, draft: false, error: null };
+}
+
+/** `## ` headings, with their lines, as the core's outline lists them. */
+function fakeOutline(text: string): Preview["outline"] {
+  return text
+    .split("\n")
+    .map((line, i) => ({ line: i + 1, match: /^(#{2,4}) (.*)$/.exec(line) }))
+    .filter(({ match }) => match)
+    .map(({ line, match }) => ({ level: match![1].length, id: match![2], title: match![2], line }));
 }
 
 const conflict = (path: string, theirs: PostText | null): AppError => ({
@@ -130,6 +143,7 @@ export class FakeCore {
     savePost: vi.fn(async (path: string, text: string, version: string) => {
       const now = this.file(path);
       if (now && now.version !== version) throw conflict(path, now);
+      if (now) this.kept.set(path, [...(this.kept.get(path) ?? []), now.text]);
       const { version: written } = this.put(path, text);
       return { path, version: written };
     }),
@@ -158,6 +172,8 @@ export class FakeCore {
 
     preview: vi.fn(async (path: string, text: string): Promise<Preview> => ({
       url: `preview://localhost/${path}`,
+      html: `<html><head></head><body>${text}</body></html>`,
+      outline: fakeOutline(text),
       fields: fakeFields(text),
       words: text.split(/\s+/).filter(Boolean).length,
       readingMinutes: 1,
@@ -184,7 +200,18 @@ export class FakeCore {
     undoRetag: vi.fn(async (_batch: number) => ["posts/a.md"]),
     exportBlog: vi.fn(async () => null),
     showFolder: vi.fn(async (_path: string): Promise<void> => {}),
+    versions: vi.fn(async (path: string): Promise<VersionItem[]> =>
+      (this.kept.get(path) ?? []).map((text, i) => ({ id: String(i), savedAt: 1_000 * (i + 1), bytes: text.length, added: 1, removed: 0 })).reverse(),
+    ),
+    readVersion: vi.fn(async (path: string, id: string): Promise<string> => {
+      const text = this.kept.get(path)?.[Number(id)];
+      if (text === undefined) throw { kind: "not_found", message: `no version ${id}`, path } satisfies AppError;
+      return text;
+    }),
   } satisfies AppApi;
+
+  /** The versions the fake's saves kept, oldest first, by path. */
+  readonly kept = new Map<string, string[]>();
 }
 
 /** The editor, as far as the stores use it: texts by path; `type` is the author typing. */
@@ -236,7 +263,15 @@ export class FakeEditor implements PostTexts {
     this.texts.clear();
   }
   focus(): void {}
-  goToLine(_line: number): void {}
+  /** The lines the stores sent the cursor to, and scrolled to the top. */
+  readonly wentTo: number[] = [];
+  readonly scrolledTo: number[] = [];
+  goToLine(line: number): void {
+    this.wentTo.push(line);
+  }
+  scrollToLine(line: number): void {
+    this.scrolledTo.push(line);
+  }
 }
 
 /** The stores on a fake core and editor, as the app joins them. */

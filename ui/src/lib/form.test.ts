@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { deferred, FakeCore, fakeApp, postItem, settle } from "./fake-core";
+import { deferred, FakeCore, fakeApp, postItem, settle , EDITOR_SETTINGS } from "./fake-core";
 import type { TagItem } from "./types";
 
 const PATH = "posts/a.md";
@@ -16,7 +16,7 @@ async function opened() {
   core.startInfo = {
     blog: core.blog,
     recent: [],
-    settings: { autosave: false, autosaveDelayMs: 1000, newPostAsBundle: false },
+    settings: { autosave: false, autosaveDelayMs: 1000, newPostAsBundle: false, ...EDITOR_SETTINGS },
     error: null,
   };
   const app = fakeApp(core);

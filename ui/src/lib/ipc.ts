@@ -67,7 +67,23 @@ autosaveDelayMs: number,
 /**
  * New posts as `posts/<slug>/index.md` instead of `posts/<slug>.md`.
  */
-newPostAsBundle: boolean, };
+newPostAsBundle: boolean, 
+/**
+ * Spell check prose (Korean and English) as you type.
+ */
+spellcheck: boolean, 
+/**
+ * Vim keys in the editor.
+ */
+vim: boolean, 
+/**
+ * Saved versions kept of each post (0: none).
+ */
+historyVersions: number, 
+/**
+ * Saved versions older than this many days are dropped.
+ */
+historyDays: number, };
 
 export type StartInfo = { blog: BlogView | null, recent: Array<string>, 
 /**
@@ -93,11 +109,44 @@ saved: PostText | null, };
 
 export type Saved = { path: string, version: string, };
 
+export type Heading = { level: number, 
+/**
+ * The heading's `id` in the page.
+ */
+id: string, title: string, 
+/**
+ * The source line it is written on.
+ */
+line: number, };
+
 export type Preview = { 
 /**
- * The post page in the `preview:` protocol; add `#hanji-line-N` to scroll to a source line.
+ * The post page in the `preview:` protocol (its links lead from there).
  */
-url: string, fields: Fields, words: number, readingMinutes: number, problems: Array<Diagnostic>, };
+url: string, 
+/**
+ * The same page, whole: the preview frame patches itself to it. Its
+ * blocks carry `data-line`, their source lines.
+ */
+html: string, 
+/**
+ * The headings of levels 2–4 (the page's table of contents), for the outline.
+ */
+outline: Array<Heading>, fields: Fields, words: number, readingMinutes: number, problems: Array<Diagnostic>, };
+
+export type VersionItem = { 
+/**
+ * Pass to `read_version`.
+ */
+id: string, 
+/**
+ * When the save that replaced it was made, milliseconds since 1970.
+ */
+savedAt: number, bytes: number, 
+/**
+ * Lines that save added and removed.
+ */
+added: number, removed: number, };
 
 export type FileChange = { path: string, 
 /**

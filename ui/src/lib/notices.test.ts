@@ -43,6 +43,8 @@ it("counts the open post's problems from its unsaved text, and goes to one", asy
   const unsaved = { ...onDisk, line: 3, message: "new" };
   core.api.preview.mockImplementation(async (path) => ({
     url: `preview://localhost/${path}`,
+    html: "<html></html>",
+    outline: [],
     fields: { title: "A", date: null, tags: [], summary: null, draft: false, error: null },
     words: 0,
     readingMinutes: 0,

@@ -43,7 +43,7 @@ export type PostsApi = Pick<
 /** What the open posts need of the editor that holds their texts. */
 export type PostTexts = Pick<
   Buffers,
-  "open" | "show" | "text" | "replace" | "insert" | "rename" | "close" | "closeAll" | "focus" | "goToLine" | "top"
+  "open" | "show" | "text" | "replace" | "insert" | "rename" | "close" | "closeAll" | "focus" | "goToLine" | "scrollToLine" | "top"
 >;
 
 /** What other stores follow about the open posts; every part is optional. */
@@ -56,6 +56,8 @@ export interface PostListener {
   edited(path: string, text: string): void;
   /** An open post moved (renamed here or on disk); `current` and the texts already follow. */
   moved(from: string, to: string): void;
+  /** A post was saved (a version of it is kept in the history). */
+  saved(path: string): void;
   /** A post was closed (deleted). */
   closed(path: string): void;
   /** Every post was closed (another blog opened). */
@@ -276,6 +278,7 @@ export class OpenPosts {
       const theirs = now.conflict && now.conflict.version !== result.version ? now.conflict : null;
       const after = saved(now, text, result.version, this.texts.text(path));
       this.setStatus(after);
+      for (const l of this.listeners) l.saved?.(path);
       if (theirs) await this.diskChanged(path, theirs);
       else if (!after.dirty) this.api.forgetUnsaved(path).catch(() => {});
       else this.scheduleAutosave(path);

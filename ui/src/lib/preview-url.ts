@@ -1,5 +1,4 @@
-//! Preview addresses: a changing `?v=N` makes the iframe load a page again, and
-//! `#hanji-line-N` scrolls it to the block rendered from source line N.
+//! Preview addresses: a changing `?v=N` makes the iframe load a page again.
 
 function split(url: string): { base: string; fragment: string } {
   const hash = url.indexOf("#");
@@ -18,12 +17,3 @@ export function withVersion(url: string, version: number): string {
   params.push(`v=${version}`);
   return `${base.slice(0, query)}?${params.join("&")}${fragment}`;
 }
-
-/** `url` scrolled to source line `line` (from 1), or with no fragment for null. */
-export function withLine(url: string, line: number | null): string {
-  const { base } = split(url);
-  return line === null ? base : `${base}#hanji-line-${line}`;
-}
-
-/** The part of `url` before its fragment: two addresses that differ only there are one loaded page. */
-export const withoutFragment = (url: string) => split(url).base;

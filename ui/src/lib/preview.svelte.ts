@@ -1,6 +1,7 @@
 //! The preview pane: each open post rendered from its unsaved text (one render
 //! in flight, always ending on the newest text), the page the pane shows (the
-//! post, or a page of the site), and the source line it follows.
+//! post, or a page of the site), the source line it follows, and the way back:
+//! the preview scrolled or clicked moves the editor.
 
 import type * as api from "./api";
 import { asAppError, errorText } from "./errors";
@@ -9,6 +10,9 @@ import { without, type OpenPosts, type PostTexts } from "./posts.svelte";
 import { withVersion } from "./preview-url";
 import type { Session } from "./session.svelte";
 import type { Preview } from "./types";
+
+/** How long the editor's scrolling after a scroll of the preview is taken as its answer. */
+const ECHO_MS = 600;
 
 export type PreviewApi = Pick<typeof api, "preview" | "previewUrl">;
 
@@ -29,6 +33,10 @@ export class PreviewPane {
   version = $state(0);
   /** The source line at the top of the editor. */
   topLine = $state(1);
+  /** The line the preview follows: the editor's top, except the editor's answer to the preview's own scroll. */
+  followLine = $state(1);
+  /** The line of the editor's cursor (the outline marks its section). */
+  cursorLine = $state(1);
   mode = $state<"post" | "site">("post");
   sitePage = $state("index.html");
   siteVersion = $state(0);
@@ -55,13 +63,14 @@ export class PreviewPane {
   constructor(
     private readonly api: PreviewApi,
     private readonly posts: Pick<OpenPosts, "current" | "isOpen" | "listen">,
-    private readonly texts: Pick<PostTexts, "text" | "top">,
+    private readonly texts: Pick<PostTexts, "text" | "top" | "goToLine" | "scrollToLine">,
     private readonly session: Pick<Session, "blog">,
   ) {
     posts.listen({
       shown: (path) => {
         this.error = null;
         this.topLine = this.texts.top;
+        this.followLine = this.texts.top;
         this.render(path);
       },
       edited: (path, text) => {
@@ -88,9 +97,30 @@ export class PreviewPane {
     this.rendered.push(listener);
   }
 
+  /** Until then, the editor's scrolling answers the preview's (and is not sent back to it). */
+  private echoUntil = 0;
+
   /** The editor scrolled to `line`. */
   scrolled(line: number): void {
     this.topLine = line;
+    if (Date.now() < this.echoUntil) return;
+    this.followLine = line;
+  }
+
+  /** The editor's cursor is on `line`. */
+  cursorMoved(line: number): void {
+    this.cursorLine = line;
+  }
+
+  /** The author scrolled the preview: `line` is at its top, and goes to the editor's top. */
+  previewScrolled(line: number): void {
+    this.echoUntil = Date.now() + ECHO_MS;
+    this.texts.scrollToLine(line);
+  }
+
+  /** The author clicked a block of the preview: the cursor goes to its source line. */
+  previewClicked(line: number): void {
+    this.texts.goToLine(line);
   }
 
   showSite(page: string): void {

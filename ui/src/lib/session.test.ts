@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { deferred, FakeCore, fakeApp, postItem, settle } from "./fake-core";
+import { deferred, FakeCore, fakeApp, postItem, settle , EDITOR_SETTINGS } from "./fake-core";
 import type { Settings, StartInfo } from "./types";
 
 const PATH = "posts/a.md";
@@ -30,8 +30,8 @@ afterEach(() => {
 
 describe("settings come from the core", () => {
   it("autosaves after the delay the core sent", async () => {
-    const app = await startedWith({ autosave: true, autosaveDelayMs: 300, newPostAsBundle: false });
-    expect(app.session.settings).toEqual({ autosave: true, autosaveDelayMs: 300, newPostAsBundle: false });
+    const app = await startedWith({ autosave: true, autosaveDelayMs: 300, newPostAsBundle: false, ...EDITOR_SETTINGS });
+    expect(app.session.settings).toEqual({ autosave: true, autosaveDelayMs: 300, newPostAsBundle: false, ...EDITOR_SETTINGS });
     app.editor.type(PATH, SAVED + "x");
     await vi.advanceTimersByTimeAsync(299);
     expect(app.api.savePost).not.toHaveBeenCalled();
@@ -40,7 +40,7 @@ describe("settings come from the core", () => {
   });
 
   it("never autosaves when the core says autosave is off", async () => {
-    const app = await startedWith({ autosave: false, autosaveDelayMs: 300, newPostAsBundle: false });
+    const app = await startedWith({ autosave: false, autosaveDelayMs: 300, newPostAsBundle: false, ...EDITOR_SETTINGS });
     app.editor.type(PATH, SAVED + "x");
     await vi.advanceTimersByTimeAsync(10 * 60_000);
     expect(app.api.savePost).not.toHaveBeenCalled();
@@ -48,7 +48,7 @@ describe("settings come from the core", () => {
   });
 
   it("has no settings, and so no autosave, until `start` has answered", async () => {
-    const core = coreWith({ autosave: true, autosaveDelayMs: 300, newPostAsBundle: false });
+    const core = coreWith({ autosave: true, autosaveDelayMs: 300, newPostAsBundle: false, ...EDITOR_SETTINGS });
     const answer = deferred<StartInfo>();
     core.api.start.mockImplementationOnce(() => answer.promise);
     const app = fakeApp(core);
@@ -73,7 +73,7 @@ describe("settings come from the core", () => {
   });
 
   it("has no settings when `start` fails, and shows why", async () => {
-    const core = coreWith({ autosave: true, autosaveDelayMs: 300, newPostAsBundle: false });
+    const core = coreWith({ autosave: true, autosaveDelayMs: 300, newPostAsBundle: false, ...EDITOR_SETTINGS });
     core.api.start.mockRejectedValueOnce({ kind: "io", message: "config unreadable", path: null });
     const app = fakeApp(core);
     await app.session.start();
@@ -83,16 +83,16 @@ describe("settings come from the core", () => {
   });
 
   it("a changed delay applies to the next pause, and is saved whole", async () => {
-    const app = await startedWith({ autosave: true, autosaveDelayMs: 5000, newPostAsBundle: true });
+    const app = await startedWith({ autosave: true, autosaveDelayMs: 5000, newPostAsBundle: true, ...EDITOR_SETTINGS });
     app.editor.type(PATH, SAVED + "x");
     await app.session.updateSettings({ autosaveDelayMs: 500 });
-    expect(app.api.saveSettings).toHaveBeenCalledWith({ autosave: true, autosaveDelayMs: 500, newPostAsBundle: true });
+    expect(app.api.saveSettings).toHaveBeenCalledWith({ autosave: true, autosaveDelayMs: 500, newPostAsBundle: true, ...EDITOR_SETTINGS });
     await vi.advanceTimersByTimeAsync(500);
     expect(app.api.savePost).toHaveBeenCalledTimes(1);
   });
 
   it("turning autosave off stops a save that was waiting", async () => {
-    const app = await startedWith({ autosave: true, autosaveDelayMs: 1000, newPostAsBundle: false });
+    const app = await startedWith({ autosave: true, autosaveDelayMs: 1000, newPostAsBundle: false, ...EDITOR_SETTINGS });
     app.editor.type(PATH, SAVED + "x");
     await vi.advanceTimersByTimeAsync(500);
     await app.session.updateSettings({ autosave: false });
@@ -103,7 +103,7 @@ describe("settings come from the core", () => {
 
 describe("another blog", () => {
   it("is opened once everything is saved: posts close, the filter is cleared, the blog is recent", async () => {
-    const app = await startedWith({ autosave: false, autosaveDelayMs: 1000, newPostAsBundle: false });
+    const app = await startedWith({ autosave: false, autosaveDelayMs: 1000, newPostAsBundle: false, ...EDITOR_SETTINGS });
     app.sidebar.filterByTag("nccl");
     app.editor.type(PATH, SAVED + "x");
     await app.session.open("/other");
@@ -117,7 +117,7 @@ describe("another blog", () => {
   });
 
   it("is not opened over a post that could not be saved", async () => {
-    const app = await startedWith({ autosave: false, autosaveDelayMs: 1000, newPostAsBundle: false });
+    const app = await startedWith({ autosave: false, autosaveDelayMs: 1000, newPostAsBundle: false, ...EDITOR_SETTINGS });
     app.core.put(PATH, "changed elsewhere");
     app.editor.type(PATH, SAVED + "x");
     await app.session.open("/other");
@@ -130,7 +130,7 @@ describe("another blog", () => {
   });
 
   it("drops what the earlier blog's watcher still sends", async () => {
-    const app = await startedWith({ autosave: false, autosaveDelayMs: 1000, newPostAsBundle: false });
+    const app = await startedWith({ autosave: false, autosaveDelayMs: 1000, newPostAsBundle: false, ...EDITOR_SETTINGS });
     const oldStream = app.api.watch.mock.calls[0][0];
     await app.session.open("/other");
     oldStream({ kind: "notice", message: "from the old blog" });
@@ -143,7 +143,7 @@ describe("another blog", () => {
 
 describe("the folder", () => {
   it("is marked gone and back as the watcher says", async () => {
-    const app = await startedWith({ autosave: false, autosaveDelayMs: 1000, newPostAsBundle: false });
+    const app = await startedWith({ autosave: false, autosaveDelayMs: 1000, newPostAsBundle: false, ...EDITOR_SETTINGS });
     app.core.emit({ kind: "gone", message: "The blog folder is gone." });
     expect(app.session.folderGone).toBe("The blog folder is gone.");
     app.core.emit({ kind: "back", message: "The blog folder is back." });

@@ -3,6 +3,7 @@
 
 import { SiteExport, type ExportApi } from "./export.svelte";
 import { FrontMatterForm, type FormApi } from "./form.svelte";
+import { History, type HistoryApi } from "./history.svelte";
 import { Journal, type JournalApi } from "./journal";
 import { Notices, Problems } from "./notices.svelte";
 import { Panels } from "./panels.svelte";
@@ -12,7 +13,7 @@ import { Session, type SessionApi } from "./session.svelte";
 import { Sidebar, type SidebarApi } from "./sidebar.svelte";
 
 /** Everything the stores together need of `api.ts`. */
-export type AppApi = SessionApi & PostsApi & JournalApi & PreviewApi & FormApi & SidebarApi & ExportApi;
+export type AppApi = SessionApi & PostsApi & JournalApi & PreviewApi & FormApi & SidebarApi & ExportApi & HistoryApi;
 
 export interface Stores {
   notices: Notices;
@@ -25,6 +26,7 @@ export interface Stores {
   sidebar: Sidebar;
   problems: Problems;
   siteExport: SiteExport;
+  history: History;
 }
 
 /**
@@ -42,5 +44,6 @@ export function makeStores(api: AppApi, texts: PostTexts): Stores {
   const sidebar = new Sidebar(api, session, posts, notices);
   const problems = new Problems(session, posts, preview, panels, notices);
   const siteExport = new SiteExport(api, session, posts, notices);
-  return { notices, panels, session, posts, journal, preview, form, sidebar, problems, siteExport };
+  const history = new History(api, posts, texts, notices);
+  return { notices, panels, session, posts, journal, preview, form, sidebar, problems, siteExport, history };
 }

@@ -12,6 +12,7 @@ export type {
   ExportSummary,
   FileChange,
   Fields,
+  Heading,
   PostItem,
   PostText,
   Preview,
@@ -24,6 +25,7 @@ export type {
   Severity,
   StartInfo,
   TagItem,
+  VersionItem,
   WatchState,
   WatchUpdate,
 } from "./ipc";

@@ -11,13 +11,15 @@ import { EditorSelection, EditorState, type StateEffect, type TransactionSpec } 
 import { EditorView, type ViewUpdate } from "@codemirror/view";
 import { minimalChange } from "../diff";
 import { fromEditor, type LineEnding, lineEndingOf, toEditor } from "../line-endings";
-import { postExtensions } from "./setup";
+import { type EditorOptions, postExtensions, reconfigure } from "./setup";
 
 export interface BufferHooks {
   /** A post's text changed, from typing or from `replace`/`insert`. */
   changed(path: string, text: string): void;
   /** The source line at the top of the editor's viewport changed. */
   scrolled(line: number): void;
+  /** The cursor moved to another line of the shown post. */
+  cursor(line: number): void;
   /** An image was pasted or dropped into the post. */
   image(path: string, file: File): void;
 }
@@ -32,7 +34,9 @@ export class Buffers {
   private readonly waiting: (() => void)[] = [];
   private readonly extensions;
   private readonly blank: EditorState;
+  private options: EditorOptions = { vim: false, spellcheck: true };
   private topLine = 1;
+  private cursorLine = 1;
   private scrollFrame = 0;
 
   constructor(private readonly hooks: BufferHooks) {
@@ -73,7 +77,8 @@ export class Buffers {
   open(path: string, text: string): void {
     if (this.states.has(path)) return;
     this.endings.set(path, lineEndingOf(text));
-    this.states.set(path, EditorState.create({ doc: toEditor(text), extensions: this.extensions }));
+    const state = EditorState.create({ doc: toEditor(text), extensions: this.extensions });
+    this.states.set(path, state.update({ effects: reconfigure(this.options) }).state);
   }
 
   /** Shows a post (or nothing) in the view, once no composition is going on. */
@@ -92,6 +97,8 @@ export class Buffers {
       const scroll = path === null ? undefined : this.scrolls.get(path);
       if (scroll) view.dispatch({ effects: scroll });
       this.scrolledSoon();
+      this.cursorLine = view.state.doc.lineAt(view.state.selection.main.head).number;
+      this.hooks.cursor(this.cursorLine);
     });
   }
 
@@ -164,6 +171,25 @@ export class Buffers {
     this.endings.clear();
   }
 
+  /** Scrolls the shown post so that `line` is at the top, leaving the cursor where it is. */
+  scrollToLine(line: number): void {
+    const view = this.view;
+    if (!view || this.shown === null) return;
+    const doc = view.state.doc;
+    const pos = doc.line(Math.min(Math.max(1, line), doc.lines)).from;
+    view.dispatch({ effects: EditorView.scrollIntoView(pos, { y: "start", yMargin: 0 }) });
+  }
+
+  /** Vim keys and spell checking, in every open post. */
+  configure(options: EditorOptions): void {
+    const effects = reconfigure(options);
+    for (const [path, state] of this.states) {
+      if (path !== this.shown || !this.view) this.states.set(path, state.update({ effects }).state);
+    }
+    if (this.view && this.shown !== null) this.view.dispatch({ effects });
+    this.options = options;
+  }
+
   /** Puts the cursor at the start of `line` of the shown post, scrolled into view. */
   goToLine(line: number): void {
     const view = this.view;
@@ -221,6 +247,13 @@ export class Buffers {
   private onUpdate(update: ViewUpdate): void {
     if (update.docChanged && this.shown !== null) this.hooks.changed(this.shown, this.textOf(this.shown, update.state));
     if (update.docChanged || update.geometryChanged) this.scrolledSoon();
+    if ((update.selectionSet || update.docChanged) && this.shown !== null) {
+      const line = update.state.doc.lineAt(update.state.selection.main.head).number;
+      if (line !== this.cursorLine) {
+        this.cursorLine = line;
+        this.hooks.cursor(line);
+      }
+    }
     if (this.waiting.length > 0 && !update.view.composing) this.drainSoon();
   }
 

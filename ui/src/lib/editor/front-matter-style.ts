@@ -1,10 +1,11 @@
-//! Styles the leading `---` YAML or `+++` TOML block apart from the Markdown.
+//! Styles the leading `---` YAML or `+++` TOML block apart from the Markdown,
+//! and keeps the spell checker out of it (its keys and values are not prose).
 
 import { RangeSetBuilder, StateField, type EditorState, type Extension } from "@codemirror/state";
 import { Decoration, type DecorationSet, EditorView } from "@codemirror/view";
 import { findFrontMatter, frontMatterKey } from "../front-matter";
 
-const lineDeco = Decoration.line({ class: "cm-frontmatter" });
+const lineDeco = Decoration.line({ class: "cm-frontmatter", attributes: { spellcheck: "false" } });
 const fenceDeco = Decoration.mark({ class: "cm-frontmatter-fence" });
 const keyDeco = Decoration.mark({ class: "cm-frontmatter-key" });
 

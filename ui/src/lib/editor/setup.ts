@@ -1,14 +1,18 @@
-//! The extensions every post's editor state is made with.
+//! The extensions every post's editor state is made with, and the ones the
+//! settings turn on and off (vim keys, spell checking) in compartments.
 
 import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
 import { markdown, markdownLanguage } from "@codemirror/lang-markdown";
 import { indentOnInput } from "@codemirror/language";
 import { languages } from "@codemirror/language-data";
 import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/search";
-import { EditorState, type Extension } from "@codemirror/state";
+import { Compartment, EditorState, type Extension, type StateEffect } from "@codemirror/state";
 import { drawSelection, dropCursor, EditorView, keymap, type ViewUpdate } from "@codemirror/view";
+import { vim } from "@replit/codemirror-vim";
 import { frontMatterStyle } from "./front-matter-style";
 import { imageDrop } from "./images";
+import { proseSpelling, spellcheckAttribute } from "./spelling";
+import { markdownTables } from "./tables";
 import { hanjiTheme } from "./theme";
 
 export interface PostEditorHooks {
@@ -16,8 +20,24 @@ export interface PostEditorHooks {
   image(file: File): void;
 }
 
+/** What the settings change in the editor. */
+export interface EditorOptions {
+  vim: boolean;
+  spellcheck: boolean;
+}
+
+const vimKeys = new Compartment();
+const spelling = new Compartment();
+
+/** The effects that put `options` into a post's state. */
+export function reconfigure(options: EditorOptions): StateEffect<unknown>[] {
+  return [vimKeys.reconfigure(options.vim ? vim() : []), spelling.reconfigure(spellcheckAttribute(options.spellcheck))];
+}
+
 export function postExtensions(hooks: PostEditorHooks): Extension {
   return [
+    // Vim's keys come before every other keymap, as @replit/codemirror-vim asks.
+    vimKeys.of([]),
     history(),
     drawSelection(),
     dropCursor(),
@@ -28,7 +48,10 @@ export function postExtensions(hooks: PostEditorHooks): Extension {
     EditorView.lineWrapping,
     search({ top: true }),
     highlightSelectionMatches(),
+    markdownTables(),
     keymap.of([...searchKeymap, ...historyKeymap, ...defaultKeymap]),
+    spelling.of(spellcheckAttribute(true)),
+    proseSpelling(),
     hanjiTheme,
     imageDrop(hooks.image),
     EditorView.updateListener.of(hooks.update),

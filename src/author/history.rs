@@ -1,0 +1,254 @@
+//! Saved versions of posts: every save keeps the text it replaces in the
+//! app's own data folder (beside the journal, never in the blog), so that an
+//! author can see and restore what a post said before any save. One file a
+//! version, `<history>/<blog>/<post>/<saved-at-ms>.json`, written atomically;
+//! each post keeps at most `Limits::versions` of them, none older than
+//! `Limits::days` (pruned at every save).
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::fs::{self, write_atomically};
+
+/// How many versions of each post are kept, and for how long.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// At most this many versions a post; 0 keeps none.
+    pub versions: usize,
+    /// None older than this many days.
+    pub days: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { versions: 50, days: 90 }
+    }
+}
+
+/// One kept version, as the History panel lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Version {
+    /// Names the version for `History::read`.
+    pub id: String,
+    /// When the save that replaced it was made, milliseconds since 1970.
+    pub saved_at: i64,
+    /// The version's size in bytes.
+    pub bytes: usize,
+    /// Lines the save added and removed: the size of the change it made.
+    pub added: usize,
+    pub removed: usize,
+}
+
+/// What a version's file holds.
+#[derive(Debug, Serialize, Deserialize)]
+struct Kept {
+    root: PathBuf,
+    path: PathBuf,
+    saved_at: i64,
+    added: usize,
+    removed: usize,
+    text: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct History {
+    folder: PathBuf,
+}
+
+impl History {
+    pub fn new(folder: impl Into<PathBuf>) -> Self {
+        History { folder: folder.into() }
+    }
+
+    /// Keeps `previous`, the text of `path` that a save of `next` replaces at
+    /// `now` (ms since 1970), then prunes the post's versions to `limits`.
+    /// Nothing is kept when the text did not change.
+    pub fn keep(
+        &self,
+        root: &Path,
+        path: &Path,
+        previous: &str,
+        next: &str,
+        now: i64,
+        limits: Limits,
+    ) -> std::io::Result<()> {
+        if previous == next || limits.versions == 0 {
+            return self.prune(root, path, now, limits);
+        }
+        let (added, removed) = lines_changed(previous, next);
+        let folder = self.post_folder(root, path);
+        // Two saves in one millisecond still keep two versions.
+        let mut at = now;
+        while fs::exists(&folder.join(format!("{at}.json"))) {
+            at += 1;
+        }
+        let kept = Kept { root: root.into(), path: path.into(), saved_at: at, added, removed, text: previous.into() };
+        let bytes = serde_json::to_vec(&kept).map_err(std::io::Error::other)?;
+        write_atomically(&folder.join(format!("{at}.json")), &bytes)?;
+        self.prune(root, path, now, limits)
+    }
+
+    /// The versions of `path`, newest first.
+    pub fn versions(&self, root: &Path, path: &Path) -> Vec<Version> {
+        let mut versions: Vec<Version> = self
+            .files(root, path)
+            .into_iter()
+            .filter_map(|(_, file)| {
+                // A file that cannot be read holds no version worth listing.
+                let kept: Kept = serde_json::from_slice(&fs::read(&file).ok()?).ok()?;
+                let id = id_of(&file)?;
+                (kept.root == root && kept.path == path).then_some(Version {
+                    id,
+                    saved_at: kept.saved_at,
+                    bytes: kept.text.len(),
+                    added: kept.added,
+                    removed: kept.removed,
+                })
+            })
+            .collect();
+        versions.sort_by_key(|v| std::cmp::Reverse(v.saved_at));
+        versions
+    }
+
+    /// The text of version `id` of `path`.
+    pub fn read(&self, root: &Path, path: &Path, id: &str) -> std::io::Result<String> {
+        let not_found = || std::io::Error::new(std::io::ErrorKind::NotFound, format!("there is no version `{id}`"));
+        if id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(not_found());
+        }
+        let bytes = fs::read(&self.post_folder(root, path).join(format!("{id}.json")))?;
+        let kept: Kept = serde_json::from_slice(&bytes).map_err(|_| not_found())?;
+        Ok(kept.text)
+    }
+
+    /// The post at `from` is now at `to`: its versions go with it.
+    pub fn moved(&self, root: &Path, from: &Path, to: &Path) {
+        for (_, file) in self.files(root, from) {
+            let Some(mut kept) = fs::read(&file).ok().and_then(|b| serde_json::from_slice::<Kept>(&b).ok()) else {
+                continue;
+            };
+            kept.path = to.to_path_buf();
+            let target = self.post_folder(root, to).join(file.file_name().unwrap_or_default());
+            let written =
+                serde_json::to_vec(&kept).map_err(std::io::Error::other).and_then(|b| write_atomically(&target, &b));
+            if written.is_ok() {
+                let _ = fs::remove_file(&file);
+            }
+        }
+    }
+
+    fn prune(&self, root: &Path, path: &Path, now: i64, limits: Limits) -> std::io::Result<()> {
+        let files = self.files(root, path);
+        let stamps: Vec<i64> = files.iter().map(|(at, _)| *at).collect();
+        for index in to_prune(&stamps, now, limits) {
+            fs::remove_file(&files[index].1)?;
+        }
+        Ok(())
+    }
+
+    /// The post's version files with the time in their names.
+    fn files(&self, root: &Path, path: &Path) -> Vec<(i64, PathBuf)> {
+        fs::files_in(&self.post_folder(root, path))
+            .into_iter()
+            .filter_map(|file| Some((id_of(&file)?.parse().ok()?, file)))
+            .collect()
+    }
+
+    fn post_folder(&self, root: &Path, path: &Path) -> PathBuf {
+        self.folder.join(format!("{:016x}", stable_hash(root))).join(format!("{:016x}", stable_hash(path)))
+    }
+}
+
+/// Which of the versions saved at `stamps` (ms, any order) go: all past the
+/// newest `limits.versions`, and any older than `limits.days` at `now`.
+/// Returns their indexes in `stamps`.
+pub fn to_prune(stamps: &[i64], now: i64, limits: Limits) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..stamps.len()).collect();
+    order.sort_by(|&a, &b| stamps[b].cmp(&stamps[a]));
+    let oldest = now - i64::from(limits.days) * 86_400_000;
+    let mut gone: Vec<usize> = order
+        .iter()
+        .enumerate()
+        .filter(|&(rank, &i)| rank >= limits.versions || stamps[i] < oldest)
+        .map(|(_, &i)| i)
+        .collect();
+    gone.sort_unstable();
+    gone
+}
+
+/// Lines added and removed from `before` to `after`.
+fn lines_changed(before: &str, after: &str) -> (usize, usize) {
+    let diff = similar::TextDiff::from_lines(before, after);
+    diff.iter_all_changes().fold((0, 0), |(added, removed), change| match change.tag() {
+        similar::ChangeTag::Insert => (added + 1, removed),
+        similar::ChangeTag::Delete => (added, removed + 1),
+        similar::ChangeTag::Equal => (added, removed),
+    })
+}
+
+fn id_of(file: &Path) -> Option<String> {
+    let name = file.file_name()?.to_str()?.strip_suffix(".json")?;
+    (!name.is_empty() && name.bytes().all(|b| b.is_ascii_digit())).then(|| name.to_string())
+}
+
+/// FNV-1a of a path's bytes: folder names that stay the same across Rust
+/// releases (std's hasher may change), so old versions are found again.
+fn stable_hash(path: &Path) -> u64 {
+    path.as_os_str()
+        .as_encoded_bytes()
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325, |hash, &byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DAY: i64 = 86_400_000;
+
+    #[test]
+    fn pruning_keeps_the_newest_within_count_and_age() {
+        let limits = Limits { versions: 3, days: 10 };
+        let now = 100 * DAY;
+        // Out of order on purpose: the newest count, not the first listed.
+        let stamps = [now - DAY, now - 20 * DAY, now - 2 * DAY, now - 3 * DAY, now - 4 * DAY];
+        assert_eq!(to_prune(&stamps, now, limits), [1, 4], "past the newest three, and older than ten days");
+        assert!(to_prune(&stamps[..3], now - 15 * DAY, Limits { versions: 5, days: 10 }).is_empty());
+        assert_eq!(to_prune(&stamps, now, Limits { versions: 0, days: 10 }), [0, 1, 2, 3, 4], "0 keeps none");
+        assert_eq!(to_prune(&[now - 11 * DAY, now - 9 * DAY], now, Limits { versions: 9, days: 10 }), [0]);
+        assert!(to_prune(&[], now, limits).is_empty());
+    }
+
+    #[test]
+    fn every_save_keeps_what_it_replaced() {
+        let data = tempfile::tempdir().unwrap();
+        let root = Path::new("/blogs/mine");
+        let post = Path::new("posts/a.md");
+        let history = History::new(data.path());
+        let limits = Limits::default();
+        history.keep(root, post, "월요일의 글\n둘째 줄\n", "월요일의 글\n", 1_000, limits).unwrap();
+        history.keep(root, post, "월요일의 글\n", "월요일의 글\n화요일에 더함\n셋\n", 2_000, limits).unwrap();
+        history.keep(root, post, "same", "same", 3_000, limits).unwrap();
+        let versions = history.versions(root, post);
+        let seen: Vec<(i64, usize, usize)> = versions.iter().map(|v| (v.saved_at, v.added, v.removed)).collect();
+        assert_eq!(seen, [(2_000, 2, 0), (1_000, 0, 1)], "newest first, with the size of each change");
+        assert_eq!(history.read(root, post, &versions[1].id).unwrap(), "월요일의 글\n둘째 줄\n");
+        assert_eq!(versions[1].bytes, "월요일의 글\n둘째 줄\n".len());
+        assert!(history.read(root, post, "../../etc").is_err(), "an id names a version, nothing else");
+        assert!(history.versions(root, Path::new("posts/b.md")).is_empty(), "each post has its own");
+        assert!(history.versions(Path::new("/blogs/other"), post).is_empty(), "each blog has its own");
+
+        // Two saves in the same millisecond are two versions.
+        history.keep(root, post, "x", "y", 2_000, limits).unwrap();
+        assert_eq!(history.versions(root, post).len(), 3);
+
+        // Saving prunes to the limits.
+        history.keep(root, post, "y", "z", 4_000, Limits { versions: 2, days: 1 }).unwrap();
+        assert_eq!(history.versions(root, post).iter().map(|v| v.saved_at).collect::<Vec<_>>(), [4_000, 2_001]);
+
+        history.moved(root, post, Path::new("posts/renamed.md"));
+        assert!(history.versions(root, post).is_empty());
+        assert_eq!(history.versions(root, Path::new("posts/renamed.md")).len(), 2, "versions follow a rename");
+    }
+}

@@ -1,0 +1,47 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { fakeApp, postItem, settle } from "./fake-core";
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+async function withPost() {
+  const app = fakeApp();
+  app.core.blog.posts = [postItem("posts/a.md", "가")];
+  app.core.put("posts/a.md", "---\ntitle: 가\n---\n\n## 들어가며\n\n첫 문단.\n\n## 끝\n");
+  await app.session.start();
+  await app.posts.openPost("posts/a.md");
+  await settle();
+  return app;
+}
+
+describe("the preview and the editor, both ways", () => {
+  it("sends the preview's scroll to the editor, and not the editor's answer back", async () => {
+    const app = await withPost();
+    app.preview.scrolled(12);
+    expect(app.preview.followLine).toBe(12);
+    app.preview.previewScrolled(40);
+    expect(app.editor.scrolledTo).toEqual([40]);
+    // The editor answers the preview's scroll: the preview stays where the author put it.
+    app.preview.scrolled(39);
+    expect(app.preview.topLine).toBe(39);
+    expect(app.preview.followLine).toBe(12);
+    // Later, the author scrolls the editor: the preview follows again.
+    vi.advanceTimersByTime(1000);
+    app.preview.scrolled(5);
+    expect(app.preview.followLine).toBe(5);
+  });
+
+  it("puts the cursor on the line of a block clicked in the preview", async () => {
+    const app = await withPost();
+    app.preview.previewClicked(7);
+    expect(app.editor.wentTo).toEqual([7]);
+  });
+
+  it("gives the outline the page's headings with their lines", async () => {
+    const app = await withPost();
+    expect(app.preview.current?.outline.map((h) => [h.title, h.line])).toEqual([
+      ["들어가며", 5],
+      ["끝", 9],
+    ]);
+  });
+});
