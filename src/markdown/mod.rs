@@ -22,6 +22,7 @@ mod html;
 mod lines;
 mod math;
 mod summary;
+mod tex;
 mod text;
 
 #[cfg(test)]

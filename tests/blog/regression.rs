@@ -578,6 +578,30 @@ fn a_link_by_the_live_address_leads_to_the_page() {
     assert!(page.contains("href=\"../../../about/index.html\""), "{page}");
 }
 
+/// TeX that KaTeX renders was refused (`\R`, `\argmax`, `\boxed`, lines
+/// broken with `\\`), some was shown as written with no warning
+/// (`\text{caf\'e}`), and a refusal did not name the command at fault.
+#[test]
+fn tex_that_katex_renders_renders_and_a_refusal_names_its_command() {
+    let body = "$$ x \\in \\R^n, \\quad \\argmax_x f(x) = \\boxed{1} $$\n\n\
+                $$ a = b \\\\ c = d $$\n\nInline $\\text{caf\\'e}$ and $\\bra{\\psi}$.\n\n\
+                Not KaTeX: $\\phase{30}$.\n";
+    let blog = BlogTest::empty().write("posts/a.md", format!("---\ntitle: A\ndate: 2026-07-17\n---\n{body}"));
+    let check = blog.hanji(&["check"]);
+    let warnings: Vec<String> = check.lines().into_iter().filter(|l| l.contains("warning")).collect();
+    assert_eq!(warnings.len(), 1, "{}", check.stdout());
+    assert!(warnings[0].starts_with("posts/a.md:11:12:"), "{warnings:?}");
+    assert!(warnings[0].contains("unknown TeX command `\\phase`"), "{warnings:?}");
+    let out = tempfile::tempdir().unwrap();
+    let site = out.path().join("site");
+    export(&blog, &site, &[]);
+    let page = read(site.join("posts/a/index.html"));
+    assert_eq!(page.matches("math-error").count(), 1, "{page}");
+    assert!(page.contains("ℝ") && page.contains("arg max") && page.contains("cafe\u{301}"), "{page}");
+    let body = &page[page.find("</head>").unwrap()..];
+    assert!(!body.contains("\\R") && !body.contains("\\text"), "no TeX left in the MathML: {body}");
+}
+
 /// Two posts of one slug were both left out as a clash, though their tool
 /// puts them at two addresses: Hugo's `posts/a.md` and `til/a.md`, Jekyll's
 /// `2020-01-01-notes.md` and `2021-01-01-notes.md`.
