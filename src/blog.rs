@@ -1,6 +1,6 @@
 //! The blog as it is read: its settings and layout, the library of posts,
-//! the other files beside them, the templates, and the problems found in all
-//! of them. The in-memory model; `load` reads it, `watch` keeps it current.
+//! the other files beside them, the templates and shortcode templates, and
+//! the problems found in all of them. The in-memory model; `load` reads it, `watch` keeps it current.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -9,6 +9,7 @@ use crate::config::Config;
 use crate::content::Library;
 use crate::diagnostics::Diagnostic;
 use crate::layout::Layout;
+use crate::markdown::Shortcodes;
 
 /// A blog folder, read.
 #[derive(Debug, Clone)]
@@ -21,6 +22,9 @@ pub struct Blog {
     pub assets: BTreeSet<PathBuf>,
     /// Files of `templates/` by name, put over the built-in theme's.
     pub templates: BTreeMap<String, String>,
+    /// The shortcode templates of the blog's tool (Hugo's, Zola's, Jekyll's
+    /// includes), its own and its theme's.
+    pub shortcodes: Shortcodes,
     /// Problems with `hanji.toml`, the templates and the folder itself.
     pub problems: Vec<Diagnostic>,
 }

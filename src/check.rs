@@ -36,6 +36,7 @@ pub fn check(blog: &Blog) -> Vec<Diagnostic> {
                 first_line: post.body_line,
                 links: Some(&links),
                 syntax: post.file().syntax(&blog.config.layout),
+                shortcodes: Some(&blog.shortcodes),
                 ..Options::default()
             };
             markdown::render(post.body(), &options).problems.into_iter().map(|p| p.in_file(&post.path)).collect()

@@ -127,6 +127,7 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
 
     let (theme, theme_problems) = Theme::new(&blog.templates);
     let site = Site::new(&blog.config, &blog.library, &blog.assets, &theme, SiteOptions::default())
+        .with_shortcodes(&blog.shortcodes)
         .with_highlights(read_highlights(highlights_file.as_deref()))
         .with_routes();
     let placed = site.files();
@@ -291,6 +292,7 @@ fn fingerprint(blog: &Blog, diagnostics: &[Diagnostic]) -> String {
     (env!("CARGO_PKG_VERSION"), program).hash(&mut hasher);
     format!("{:?}", blog.config).hash(&mut hasher);
     blog.templates.hash(&mut hasher);
+    blog.shortcodes.hash(&mut hasher);
     for post in blog.library.posts() {
         (&post.path, post.source()).hash(&mut hasher);
     }

@@ -46,6 +46,12 @@ pub const OTHER_OUTPUT_DIR: &str = "hanji-public";
 /// Hanji's theme overrides in a Zola blog, whose `templates/` are Zola's own.
 pub const ZOLA_TEMPLATES_DIR: &str = "hanji-templates";
 
+/// Where each tool keeps the shortcode templates of a blog (and of a theme,
+/// under `themes/<theme>/`): Hugo's and Zola's shortcodes, Jekyll's includes.
+pub const HUGO_SHORTCODES_DIR: &str = "layouts/shortcodes";
+pub const ZOLA_SHORTCODES_DIR: &str = "templates/shortcodes";
+pub const JEKYLL_INCLUDES_DIR: &str = "_includes";
+
 /// The tool a blog folder is laid out for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -132,6 +138,9 @@ pub struct Layout {
     /// folder, as the tool names them: Hugo's `index.xml`, Zola's `atom.xml`
     /// (or its `feed_filename`), else `feed.xml`.
     pub feed_file: String,
+    /// Where the tool's shortcode templates are, the blog's own first, then
+    /// its theme's (a name found in an earlier folder wins).
+    pub shortcode_dirs: Vec<PathBuf>,
 }
 
 impl Default for Layout {
@@ -158,6 +167,12 @@ impl Layout {
             Kind::Jekyll => vec![JEKYLL_PAGES_DIR.into(), TOP.into()],
             Kind::Hugo | Kind::Zola | Kind::NextStarter => Vec::new(),
         };
+        let shortcode_dirs = match kind {
+            Kind::Hugo => vec![HUGO_SHORTCODES_DIR.into()],
+            Kind::Zola => vec![ZOLA_SHORTCODES_DIR.into()],
+            Kind::Jekyll => vec![JEKYLL_INCLUDES_DIR.into()],
+            Kind::Hanji | Kind::NextStarter => Vec::new(),
+        };
         Layout {
             kind,
             settings_file: None,
@@ -181,6 +196,25 @@ impl Layout {
                 Kind::Hanji | Kind::Jekyll | Kind::NextStarter => "feed.xml",
             }
             .into(),
+            shortcode_dirs,
+        }
+    }
+
+    /// Adds the shortcode templates of the theme `name` (`themes/<name>/…`),
+    /// after the blog's own.
+    pub fn add_theme(&mut self, name: &str) {
+        let own = match self.kind {
+            Kind::Hugo => HUGO_SHORTCODES_DIR,
+            Kind::Zola => ZOLA_SHORTCODES_DIR,
+            _ => return,
+        };
+        let name = name.trim();
+        if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
+            return;
+        }
+        let dir = Path::new("themes").join(name).join(own);
+        if !self.shortcode_dirs.contains(&dir) {
+            self.shortcode_dirs.push(dir);
         }
     }
 
@@ -215,6 +249,26 @@ impl Layout {
     /// Where new posts go: the posts folder, or the layout's own choice.
     pub fn new_posts_dir<'a>(&'a self, posts_dir: &'a Path) -> &'a Path {
         self.new_posts_dir.as_deref().filter(|dir| dir.starts_with(posts_dir)).unwrap_or(posts_dir)
+    }
+
+    /// The name a post calls the shortcode template at `path` (relative to
+    /// the blog folder) by, if it is one: Hugo's `layouts/shortcodes/note.html`
+    /// is `note` (`sub/note.html` is `sub/note`; `note.amp.html` is another
+    /// output format's, none), Zola's `templates/shortcodes/note.html` or
+    /// `.md` is `note`, Jekyll's `_includes/notes/warn.html` is `notes/warn.html`.
+    pub fn shortcode_name(&self, path: &Path) -> Option<String> {
+        let relative = self.shortcode_dirs.iter().find_map(|dir| path.strip_prefix(dir).ok())?;
+        let parts: Vec<String> = relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+        let called = parts.join("/");
+        let name = match self.kind {
+            Kind::Jekyll => Some(called.as_str()),
+            Kind::Hugo => called.strip_suffix(".html").filter(|n| !n.contains('.')),
+            Kind::Zola => {
+                called.strip_suffix(".html").or_else(|| called.strip_suffix(".md")).filter(|n| !n.contains(['.', '/']))
+            }
+            Kind::Hanji | Kind::NextStarter => None,
+        };
+        name.filter(|n| !n.is_empty()).map(str::to_string)
     }
 
     /// Where an image added to a single-file post is put, a folder that this
@@ -264,5 +318,24 @@ mod tests {
                 "{kind:?} publishes its images"
             );
         }
+    }
+
+    #[test]
+    fn shortcode_templates_are_named_as_posts_call_them() {
+        let mut hugo = Layout::of(Kind::Hugo);
+        hugo.add_theme("ananke");
+        let name = |layout: &Layout, path: &str| layout.shortcode_name(Path::new(path));
+        assert_eq!(name(&hugo, "layouts/shortcodes/imageFull.html").as_deref(), Some("imageFull"));
+        assert_eq!(name(&hugo, "layouts/shortcodes/sub/note.html").as_deref(), Some("sub/note"));
+        assert_eq!(name(&hugo, "themes/ananke/layouts/shortcodes/x.html").as_deref(), Some("x"));
+        assert_eq!(name(&hugo, "layouts/shortcodes/x.amp.html"), None, "another output format's");
+        assert_eq!(name(&hugo, "layouts/partials/x.html"), None);
+        hugo.add_theme("../../etc");
+        assert_eq!(hugo.shortcode_dirs.len(), 2, "a theme name is a name, not a path");
+        let zola = Layout::of(Kind::Zola);
+        assert_eq!(name(&zola, "templates/shortcodes/note.md").as_deref(), Some("note"));
+        let jekyll = Layout::of(Kind::Jekyll);
+        assert_eq!(name(&jekyll, "_includes/notes/warn.html").as_deref(), Some("notes/warn.html"));
+        assert!(Layout::of(Kind::Hanji).shortcode_dirs.is_empty());
     }
 }

@@ -17,6 +17,7 @@ use crate::detect;
 use crate::diagnostics::{Diagnostic, Problem};
 use crate::fs::{self, TextError};
 use crate::layout::{Kind, Layout};
+use crate::markdown::Shortcodes;
 
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
@@ -61,7 +62,8 @@ pub fn load(root: &Path) -> Result<Blog, LoadError> {
     let parsed: Vec<Parsed> = post_paths.par_iter().map(|path| read_post(root, path)).collect();
     let library = Library::from_parsed(Rules::of(&config), parsed);
     let templates = read_templates(root, &config, &mut problems);
-    Ok(Blog { root: root.to_path_buf(), config, library, assets, templates, problems })
+    let shortcodes = read_shortcodes(root, &config, &mut problems);
+    Ok(Blog { root: root.to_path_buf(), config, library, assets, templates, shortcodes, problems })
 }
 
 /// The pages' files outside the posts folder (Hanji's `pages/`, Jekyll's
@@ -187,6 +189,31 @@ pub fn read_templates(root: &Path, config: &Config, problems: &mut Vec<Diagnosti
         }
     }
     templates
+}
+
+/// The shortcode templates of the blog's tool, from the layout's folders
+/// (Hugo's `layouts/shortcodes/`, Zola's `templates/shortcodes/`, Jekyll's
+/// `_includes/`, then the theme's), each by the name posts call it by (see
+/// `Layout::shortcode_name`); the blog's own before its theme's.
+pub fn read_shortcodes(root: &Path, config: &Config, problems: &mut Vec<Diagnostic>) -> Shortcodes {
+    let mut shortcodes = Shortcodes::new();
+    let syntax = file::tool_syntax(config.layout.kind);
+    for folder in &config.layout.shortcode_dirs {
+        for path in fs::walk(root, folder, problems) {
+            let Some(name) = config.layout.shortcode_name(&path) else { continue };
+            match fs::read_text(root, &path, MAX_POST_BYTES) {
+                Ok(text) => shortcodes.add(syntax, &name, &path, &text),
+                Err(TextError::TooBig { .. }) => problems.push(
+                    Diagnostic::warning(&path, 1, 1, "shortcode template is over 5 MB; it is not read")
+                        .with_hint("its shortcodes are shown as written"),
+                ),
+                Err(TextError::Unreadable(problem) | TextError::NotUtf8(problem)) => {
+                    problems.push(problem.in_file(&path).with_hint("its shortcodes are shown as written"));
+                }
+            }
+        }
+    }
+    shortcodes
 }
 
 /// Reads one post file (`path` relative to `root`) with every check a file

@@ -160,6 +160,9 @@ fn print_update(dir: &Path, update: &hanji::Update) {
             if set.templates {
                 files.push("templates".into());
             }
+            if set.shortcodes {
+                files.push("shortcodes".into());
+            }
             if !files.is_empty() {
                 eprintln!("changed: {}", files.join(", "));
             }

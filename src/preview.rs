@@ -72,7 +72,7 @@ pub fn answer(blog: &Blog, theme: &Theme, routes: &Routes, site_path: &str, opti
 }
 
 fn render(blog: &Blog, theme: &Theme, page: &Page, options: SiteOptions, status: u16) -> Answer {
-    let site = Site::new(&blog.config, &blog.library, &blog.assets, theme, options);
+    let site = Site::new(&blog.config, &blog.library, &blog.assets, theme, options).with_shortcodes(&blog.shortcodes);
     match site.render(page) {
         Ok(rendered) => Answer {
             status,
@@ -141,7 +141,8 @@ pub fn post_preview(blog: &Blog, theme: &Theme, path: &Path, text: &str) -> Post
     let mut toc = Vec::new();
     let (html, (words, reading_minutes)) = match &parsed.post {
         Some(post) if !post.has_errors => {
-            let site = Site::for_posts(&blog.config, &blog.library, &blog.assets, theme, options);
+            let site = Site::for_posts(&blog.config, &blog.library, &blog.assets, theme, options)
+                .with_shortcodes(&blog.shortcodes);
             match site.render_post(post) {
                 Ok(rendered) => {
                     problems.extend(rendered.page.problems);

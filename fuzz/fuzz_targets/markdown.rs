@@ -3,8 +3,11 @@
 
 #![no_main]
 
+use std::path::Path;
+use std::sync::OnceLock;
+
 use arbitrary::Arbitrary;
-use hanji::markdown::{self, Link, LinkResolver, Options, Syntax};
+use hanji::markdown::{self, Link, LinkResolver, Options, Shortcodes, Syntax};
 use libfuzzer_sys::fuzz_target;
 
 #[derive(Debug, Arbitrary)]
@@ -36,6 +39,22 @@ fn decide(dest: &str) -> Link {
     }
 }
 
+/// A blog's own shortcodes in each syntax, with blocks, values and inner
+/// text rendered, whose HTML is balanced.
+fn shortcodes() -> &'static Shortcodes {
+    static SHORTCODES: OnceLock<Shortcodes> = OnceLock::new();
+    SHORTCODES.get_or_init(|| {
+        let mut all = Shortcodes::new();
+        let hugo = "<aside>{{ with .Get 0 }}<em>{{ . }}</em>{{ end }}{{ .Inner | markdownify }}</aside>";
+        all.add(Syntax::Hugo, "note", Path::new("layouts/shortcodes/note.html"), hugo);
+        let zola = "<aside>{% if title %}<em>{{ title }}</em>{% endif %}{{ body | markdown | safe }}</aside>";
+        all.add(Syntax::Zola, "aside", Path::new("templates/shortcodes/aside.html"), zola);
+        let liquid = "<aside>{{ include.text | markdownify }}</aside>";
+        all.add(Syntax::Liquid, "note.html", Path::new("_includes/note.html"), liquid);
+        all
+    })
+}
+
 const TAGS: &[&str] = &["p", "blockquote", "ul", "ol", "li", "table", "pre", "em", "strong", "del", "h2", "h3"];
 
 fuzz_target!(|input: Input<'_>| {
@@ -53,6 +72,7 @@ fuzz_target!(|input: Input<'_>| {
         highlights: None,
         links: Some(&Links),
         syntax,
+        shortcodes: Some(shortcodes()),
     };
     let rendered = markdown::render(input.body, &options);
     let _ = markdown::summary_text(input.body);

@@ -19,6 +19,18 @@ pub const MAX_POST_BYTES: u64 = 5 * 1024 * 1024;
 /// The names of a bundle's post file, in the order they are looked for.
 pub const BUNDLE_INDEXES: &[&str] = &["index.md", "index.markdown", "index.mdx"];
 
+/// The syntax of a tool's templates, and of its shortcodes in posts:
+/// Hugo's, Zola's, Liquid (Jekyll); none but Markdown for Hanji and the
+/// Next.js starter (whose `.mdx` posts hold JSX, see `File::syntax`).
+pub fn tool_syntax(kind: Kind) -> Syntax {
+    match kind {
+        Kind::Hanji | Kind::NextStarter => Syntax::Markdown,
+        Kind::Hugo => Syntax::Hugo,
+        Kind::Zola => Syntax::Zola,
+        Kind::Jekyll => Syntax::Liquid,
+    }
+}
+
 /// Whether a file of the posts folder is a post: Markdown (and MDX in the
 /// Next.js starter), but not a Zola or Hugo section's `_index.md`.
 pub fn is_post(layout: &Layout, path: &Path) -> bool {
@@ -140,12 +152,8 @@ impl<'a> PostFile<'a> {
     /// made the blog.
     pub fn syntax(&self, layout: &Layout) -> Syntax {
         match layout.kind {
-            Kind::Hanji => Syntax::Markdown,
-            Kind::Hugo => Syntax::Hugo,
-            Kind::Zola => Syntax::Zola,
-            Kind::Jekyll => Syntax::Liquid,
             Kind::NextStarter if self.path.extension().is_some_and(|e| e == "mdx") => Syntax::Mdx,
-            Kind::NextStarter => Syntax::Markdown,
+            kind => tool_syntax(kind),
         }
     }
 

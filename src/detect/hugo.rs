@@ -3,7 +3,7 @@
 //! `content/blog`), and the site settings read from its keys, which Hugo
 //! matches in any case (`baseURL`, `baseurl`).
 
-use super::{Settings, author, field, nested, setting};
+use super::{Settings, author, field, nested, setting, themes};
 use crate::content::front_matter::RawField;
 
 /// The settings files only Hugo has.
@@ -57,6 +57,7 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
         future_posts: super::flag(fields, "buildFuture"),
         expired_posts: super::flag(fields, "buildExpired"),
         section_permalinks: field(fields, "permalinks").map(section_permalinks).unwrap_or_default(),
+        themes: field(fields, "theme").map(themes).unwrap_or_default(),
     }
 }
 

@@ -28,5 +28,6 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
         future_posts: super::flag(fields, "future"),
         expired_posts: None,
         section_permalinks: Vec::new(),
+        themes: Vec::new(),
     }
 }

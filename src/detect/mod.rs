@@ -189,6 +189,9 @@ pub(crate) struct Settings {
     pub expired_posts: Option<bool>,
     /// The feed's file name (Zola's `feed_filename`, or the first of `feed_filenames`).
     pub feed_file: Option<String>,
+    /// The themes the blog uses (Hugo's and Zola's `theme`), first the one
+    /// whose templates win.
+    pub themes: Vec<String>,
 }
 
 impl Settings {
@@ -221,6 +224,9 @@ impl Settings {
         }
         if let Some(term_slugs) = self.term_slugs {
             config.layout.term_slugs = term_slugs;
+        }
+        for theme in &self.themes {
+            config.layout.add_theme(theme);
         }
         if let Some(locale) = self.locale.filter(|l| !l.value.trim().is_empty()) {
             let normalized = normalize_locale(locale.value.trim());
@@ -293,6 +299,15 @@ fn nested(field: &RawField, key: &str) -> Option<Setting> {
 /// A setting that is `true` or `false`.
 fn flag(fields: &[RawField], key: &str) -> Option<bool> {
     field(fields, key).and_then(|field| field.value.as_bool())
+}
+
+/// The theme names of `theme = "a"` or `theme = ["a", "b"]`.
+fn themes(field: &RawField) -> Vec<String> {
+    match &field.value {
+        Value::String(name) => vec![name.clone()],
+        Value::Array(names) => names.iter().filter_map(|n| n.as_str().map(str::to_string)).collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// An author given as a name or as `{name: …}`.

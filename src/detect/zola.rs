@@ -2,7 +2,7 @@
 //! anywhere under `content/` (its sections' `_index.md` are not posts), and
 //! the site settings from its keys.
 
-use super::{Settings, author, field, nested, setting};
+use super::{Settings, author, field, nested, setting, themes};
 use crate::content::front_matter::RawField;
 use crate::slug::TermSlugs;
 
@@ -44,5 +44,6 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
         term_slugs: field(fields, "slugify")
             .and_then(|slugify| nested(slugify, "taxonomies"))
             .map(|strategy| if strategy.value == "on" { TermSlugs::Zola } else { TermSlugs::ZolaSafe }),
+        themes: field(fields, "theme").map(themes).unwrap_or_default(),
     }
 }

@@ -4,10 +4,12 @@
 //! the writer renders the harmless ones (a figure, a link to a video, an
 //! image, a code block) and shows the rest as written, with a warning.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::ops::Range;
 
 use super::Syntax;
+use super::shortcodes::{Arg, Arguments, Output, Shortcodes};
 
 /// One construct of another tool's syntax, found in the body.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,8 +38,13 @@ pub(super) enum Shown {
     /// TeX, as `$…$` (or `$$…$$` when `display`) would be: a Zola theme's
     /// `katex` shortcode.
     Math { tex: String, display: bool },
-    /// Shown as written, and reported as `what` is not rendered.
-    Unrendered { what: String, hint: &'static str },
+    /// Shown as written, and reported as `what` is not rendered, `why`
+    /// where there is more to say than that Hanji does not run it.
+    Unrendered { what: String, why: Option<String>, hint: Cow<'static, str> },
+    /// The blog's own shortcode, run (see `shortcodes`): what its template
+    /// wrote, HTML or (`markdown`) Markdown to render with the post; and
+    /// the values it used that the call does not give, which Zola refuses.
+    Own { name: String, output: Output, markdown: bool, missing_refused: bool },
     /// An HTML tag of an MDX post whose JSX attribute values were literals
     /// (`width={500}`, `style={{ margin: 0 }}`), written as HTML; `dropped`
     /// names those that were expressions Hanji cannot run, left out.
@@ -52,6 +59,12 @@ const HUGO_HINT: &str = "Hanji does not run Hugo shortcodes: write it in Markdow
 const ZOLA_HINT: &str = "Hanji does not run Zola shortcodes: write it in Markdown, or keep it for Zola";
 const LIQUID_HINT: &str = "Hanji does not run Liquid: write it in Markdown, or keep it for Jekyll";
 const MDX_HINT: &str = "Hanji runs no JavaScript: write it in Markdown, or keep it for the Next.js site";
+const HUGO_OWN_HINT: &str = "Hanji runs a shortcode template of HTML with `.Get`, `.Inner`, `markdownify`, and `if` or \
+                             `with` … `end` (see README): simplify it, write it in Markdown, or keep it for Hugo";
+const ZOLA_OWN_HINT: &str = "Hanji runs a shortcode template of HTML with its arguments, `body`, `safe`, `markdown` and \
+                             `if` … `endif` (see README): simplify it, write it in Markdown, or keep it for Zola";
+const LIQUID_OWN_HINT: &str = "Hanji runs an include of HTML with `include.` values written in the tag, `markdownify` \
+                               and `if` … `endif` (see README): simplify it, write it in Markdown, or keep it for Jekyll";
 
 /// Delimiters of each syntax's tags: (open, close).
 const HUGO: &[(&str, &str)] = &[("{{<", ">}}"), ("{{%", "%}}")];
@@ -72,10 +85,11 @@ pub(super) fn may_have(body: &str, syntax: Syntax) -> bool {
 
 /// Every construct of `syntax` in `body`, in order, none overlapping. None
 /// starts inside `code` (the byte ranges of code spans, code blocks and math).
-pub(super) fn find(body: &str, syntax: Syntax, code: &[Range<usize>]) -> Vec<Construct> {
+/// A shortcode the blog defines is run from its template in `own`.
+pub(super) fn find(body: &str, syntax: Syntax, code: &[Range<usize>], own: Option<&Shortcodes>) -> Vec<Construct> {
     let mut code = code.to_vec();
     code.sort_by_key(|r| r.start);
-    let mut scan = Scan { body, code, found: Vec::new() };
+    let mut scan = Scan { body, code, found: Vec::new(), own };
     let mut at = 0;
     while let Some(start) = scan.candidate(at, syntax) {
         if let Some(end) = scan.code_end(start) {
@@ -99,6 +113,7 @@ struct Scan<'a> {
     body: &'a str,
     code: Vec<Range<usize>>,
     found: Vec<Construct>,
+    own: Option<&'a Shortcodes>,
 }
 
 /// A tag as found: where it ends, which delimiters it has, and its inside.
@@ -209,6 +224,10 @@ impl<'a> Scan<'a> {
             return self.push(range, Shown::Text(text));
         }
         let call = Call::hugo(inner);
+        // The blog's own template of a name wins over Hugo's, as in Hugo.
+        if self.own.is_some_and(|own| own.get(&call.name).is_some()) {
+            return self.own_hugo(start, &tag, call);
+        }
         let shown = match call.name.as_str() {
             "figure" if !call.named("src").is_empty() => Shown::Figure {
                 src: call.named("src"),
@@ -228,6 +247,40 @@ impl<'a> Scan<'a> {
             name => unrendered(&format!("Hugo shortcode `{name}`"), HUGO_HINT),
         };
         self.push(range, shown)
+    }
+
+    /// A Hugo shortcode of the blog's own: its template run, with the text up
+    /// to its end tag when the template uses it (`.Inner`).
+    fn own_hugo(&mut self, start: usize, tag: &Tag<'a>, mut call: Call) -> Option<usize> {
+        let name = call.name.clone();
+        let shortcode = self.own?.get(&name)?;
+        let what = format!("Hugo shortcode `{name}`");
+        if let Err(why) = shortcode.simple() {
+            let why = format!("its template {} has {why}", shortcode.file.display());
+            return self.push(start..tag.end, unrendered_because(&what, why, HUGO_OWN_HINT));
+        }
+        // `{{< name />}}` closes itself: no end tag, an empty inner text.
+        let closed = call.args.last().is_some_and(|(key, value)| key.is_none() && value == "/");
+        if closed {
+            call.args.pop();
+            call.bare.pop();
+        }
+        let (end, inner) = match (shortcode.uses_inner(), closed) {
+            (false, _) => (tag.end, None),
+            (true, true) => (tag.end, Some("")),
+            (true, false) => match self.closing(tag.end, HUGO, "\"`", &format!("/{name}")) {
+                Some((close_start, close)) => (close.end, Some(&self.body[tag.end..close_start])),
+                None => {
+                    let why =
+                        format!("its template {} uses `.Inner`, and the call has no end", shortcode.file.display());
+                    let hint = format!("end it with {{{{< /{name} >}}}}, or close it with {{{{< {name} /> }}}}");
+                    return self.push(start..tag.end, unrendered_because(&what, why, hint));
+                }
+            },
+        };
+        let output = shortcode.render(&call.arguments(inner));
+        let markdown = tag.open == "{{%";
+        self.push(start..end, Shown::Own { name, output, markdown, missing_refused: false })
     }
 
     fn zola(&mut self, start: usize) -> Option<usize> {
@@ -260,6 +313,28 @@ impl<'a> Scan<'a> {
                 return self.push(start..close.end, Shown::Math { tex, display });
             }
             return self.push(range, Shown::Math { tex: call.named("body"), display });
+        }
+        if let Some(shortcode) = self.own.and_then(|own| own.get(name)) {
+            let what = format!("Zola shortcode `{name}`");
+            if let Err(why) = shortcode.simple() {
+                let why = format!("its template {} has {why}", shortcode.file.display());
+                return self.push(range, unrendered_because(&what, why, ZOLA_OWN_HINT));
+            }
+            let (end, inner) = if tag.open == "{%" {
+                let Some((close_start, close)) = self.closing(tag.end, ZOLA, "\"'`", "end") else {
+                    return self.push(
+                        range,
+                        unrendered(&format!("Zola shortcode `{name}` without its `{{% end %}}`"), ZOLA_HINT),
+                    );
+                };
+                (close.end, Some(body_between(&self.body[tag.end..close_start])))
+            } else {
+                (tag.end, None)
+            };
+            let output = shortcode.render(&call.arguments(inner));
+            let markdown = shortcode.markdown;
+            return self
+                .push(start..end, Shown::Own { name: name.to_string(), output, markdown, missing_refused: true });
         }
         let shown = match name {
             "youtube" if !call.named("id").is_empty() => youtube(&call.named("id"), ""),
@@ -300,7 +375,32 @@ impl<'a> Scan<'a> {
                 let code = code_between(&self.body[tag.end..close_start]);
                 self.push(start..close.end, Shown::Code { lang, code })
             }
+            "include" => {
+                let shown = self.own_include(inner);
+                self.push(range, shown)
+            }
             _ => self.push(range, unrendered(&format!("Liquid tag `{name}`"), LIQUID_HINT)),
+        }
+    }
+
+    /// `{% include note.html key="value" %}`: the blog's own include, run.
+    fn own_include(&self, inner: &str) -> Shown {
+        let rest = inner.strip_prefix("include").unwrap_or(inner).trim();
+        let file = rest.split_whitespace().next().unwrap_or("");
+        let what = format!("Liquid tag `include {}`", shorten(file));
+        let Some(shortcode) = self.own.and_then(|own| own.get(file)) else {
+            return unrendered(&what, LIQUID_HINT);
+        };
+        if let Err(why) = shortcode.simple() {
+            let why = format!("its template {} has {why}", shortcode.file.display());
+            return unrendered_because(&what, why, LIQUID_OWN_HINT);
+        }
+        match include_arguments(&rest[file.len()..]) {
+            Ok(args) => {
+                let output = shortcode.render(&args);
+                Shown::Own { name: file.to_string(), output, markdown: true, missing_refused: false }
+            }
+            Err(why) => unrendered_because(&what, why, LIQUID_OWN_HINT),
         }
     }
 
@@ -437,7 +537,45 @@ fn attribute_list(text: &str) -> Option<(usize, Vec<(String, String)>)> {
 }
 
 fn unrendered(what: &str, hint: &'static str) -> Shown {
-    Shown::Unrendered { what: what.to_string(), hint }
+    Shown::Unrendered { what: what.to_string(), why: None, hint: Cow::Borrowed(hint) }
+}
+
+fn unrendered_because(what: &str, why: String, hint: impl Into<Cow<'static, str>>) -> Shown {
+    Shown::Unrendered { what: what.to_string(), why: Some(why), hint: hint.into() }
+}
+
+/// A Zola shortcode's body: the text between its tags, without the line
+/// breaks right after the one and before the other.
+fn body_between(text: &str) -> &str {
+    let text = text.strip_prefix("\r\n").or_else(|| text.strip_prefix('\n')).unwrap_or(text);
+    text.strip_suffix('\n').map(|t| t.strip_suffix('\r').unwrap_or(t)).unwrap_or(text)
+}
+
+/// The values written in a Jekyll include tag: `key="value"`, `key='value'`,
+/// and numbers and `true`/`false` bare. A value taken from a variable
+/// (`src=page.image`) is one Hanji does not know: why, as the error.
+fn include_arguments(text: &str) -> Result<Arguments<'static>, String> {
+    let mut args = Arguments::default();
+    let mut rest = text.trim();
+    while !rest.is_empty() {
+        let Some((key, after)) = rest.split_once('=') else {
+            return Err(format!("`{}` is not a `key=\"value\"` Hanji reads", shorten(rest)));
+        };
+        let key = key.trim();
+        let after = after.trim_start();
+        let bare = !after.starts_with(['"', '\'']);
+        let (text, next) = value(after);
+        let literal = !bare || text.parse::<f64>().is_ok() || matches!(text.as_str(), "true" | "false" | "nil");
+        if !literal || key.is_empty() || key.contains(char::is_whitespace) {
+            return Err(format!(
+                "the value of `{key}` comes from a variable (`{}`), which Hanji does not know",
+                shorten(&text)
+            ));
+        }
+        args.named.push((key.to_string(), Arg { text, bare }));
+        rest = next.trim_start();
+    }
+    Ok(args)
 }
 
 fn youtube(id: &str, title: &str) -> Shown {
@@ -486,6 +624,8 @@ fn code_between(text: &str) -> String {
 struct Call {
     name: String,
     args: Vec<(Option<String>, String)>,
+    /// For each argument, whether its value was written without quotes.
+    bare: Vec<bool>,
 }
 
 impl Call {
@@ -500,27 +640,32 @@ impl Call {
         let name = format!("{slash}{}", &named[..name_end]);
         let mut rest = &named[name_end..];
         let mut args = Vec::new();
+        let mut bare = Vec::new();
         loop {
             rest = rest.trim_start();
             if rest.is_empty() {
                 break;
             }
+            let quoted = |text: &str| text.starts_with(['"', '\'', '`']);
             let (first, after) = value(rest);
             if let Some(after_eq) = after.strip_prefix('=') {
+                bare.push(!quoted(after_eq));
                 let (value, after) = value(after_eq);
                 args.push((Some(first), value));
                 rest = after;
             } else {
+                bare.push(!quoted(rest));
                 args.push((None, first));
                 rest = after;
             }
         }
-        Call { name, args }
+        Call { name, args, bare }
     }
 
     /// `id="abc", autoplay=true`.
     fn zola(name: &str, inner: &str) -> Call {
         let mut args = Vec::new();
+        let mut bare = Vec::new();
         let mut rest = inner;
         loop {
             rest = rest.trim_start().trim_start_matches(',').trim_start();
@@ -533,11 +678,27 @@ impl Call {
                 rest = &rest[key_end..];
                 continue;
             };
-            let (value, after) = value(after.trim_start());
+            let after = after.trim_start();
+            bare.push(!after.starts_with(['"', '\'', '`']));
+            let (value, after) = value(after);
             args.push((Some(key), value.trim_end_matches(',').to_string()));
             rest = after;
         }
-        Call { name: name.to_string(), args }
+        Call { name: name.to_string(), args, bare }
+    }
+
+    /// The values the call gives a template of the blog's own, with the
+    /// text up to its end tag.
+    fn arguments<'a>(&self, inner: Option<&'a str>) -> Arguments<'a> {
+        let mut args = Arguments { inner, ..Arguments::default() };
+        for ((key, text), bare) in self.args.iter().zip(&self.bare) {
+            let arg = Arg { text: text.clone(), bare: *bare };
+            match key {
+                Some(key) => args.named.push((key.clone(), arg)),
+                None => args.positional.push(arg),
+            }
+        }
+        args
     }
 
     /// The argument named `key`, or "".
@@ -826,7 +987,7 @@ mod tests {
     use super::*;
 
     fn found(body: &str, syntax: Syntax) -> Vec<(&str, Shown)> {
-        find(body, syntax, &[]).into_iter().map(|c| (&body[c.range], c.shown)).collect()
+        find(body, syntax, &[], None).into_iter().map(|c| (&body[c.range], c.shown)).collect()
     }
 
     fn what(shown: &Shown) -> &str {
@@ -935,7 +1096,7 @@ mod tests {
     #[test]
     fn nothing_starts_inside_code() {
         let body = "`{{< x >}}` and {{< y >}}";
-        let found = find(body, Syntax::Hugo, std::slice::from_ref(&(0..11)));
+        let found = find(body, Syntax::Hugo, std::slice::from_ref(&(0..11)), None);
         assert_eq!(found.len(), 1);
         assert_eq!(&body[found[0].range.clone()], "{{< y >}}");
     }
@@ -965,7 +1126,7 @@ mod tests {
         assert_eq!(found.len(), 4, "{found:?}");
         assert_eq!((found[0].0, &found[0].1), ("{% raw %}", &Shown::Nothing));
         assert_eq!((found[1].0, &found[1].1), ("{% endraw %}", &Shown::Nothing));
-        assert_eq!(what(&found[2].1), "Liquid tag `include`");
+        assert_eq!(what(&found[2].1), "Liquid tag `include note.html`");
         assert_eq!(found[3].1, Shown::Code { lang: "ruby".into(), code: "def x = '%}'\n".into() });
     }
 
@@ -997,9 +1158,9 @@ mod tests {
             ("import", Syntax::Mdx),
             ("{{ 한글 }} {% 한 %}", Syntax::Liquid),
         ] {
-            let all = find(body, syntax, &[]);
+            let all = find(body, syntax, &[], None);
             assert!(all.iter().all(|c| c.range.end <= body.len()), "{body}");
         }
-        assert_eq!(find("{{< figure src=\"a", Syntax::Hugo, &[]), []);
+        assert_eq!(find("{{< figure src=\"a", Syntax::Hugo, &[], None), []);
     }
 }

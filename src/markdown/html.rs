@@ -24,15 +24,25 @@ use pulldown_cmark::{
 
 use super::foreign::{self, Construct, Shown};
 use super::lines::LineIndex;
+use super::shortcodes::{Output, Piece};
 use super::text::WordCount;
-use super::{Link, Options, Rendered, TocEntry, escape, highlight, math};
+use super::{Link, Options, Rendered, Syntax, TocEntry, escape, highlight, math};
 use crate::diagnostics::Problem;
 use crate::slug::Slugger;
 
 const MATH_HINT: &str = "check the TeX; it is shown as code";
 
+/// How deeply a shortcode's Markdown (its inner text, a `markdownify`ed
+/// value) may hold shortcodes that are run in turn: real posts nest a few.
+const MAX_SHORTCODE_DEPTH: usize = 8;
+
 pub(super) fn render(body: &str, options: &Options) -> Rendered {
-    let mut writer = Writer::new(body, options);
+    render_at(body, options, 0).0
+}
+
+/// Renders `body`, `depth` shortcodes deep; with the words of its prose.
+fn render_at(body: &str, options: &Options, depth: usize) -> (Rendered, WordCount) {
+    let mut writer = Writer::new(body, options, depth);
     let events = Parser::new_ext(body, super::parser_options()).into_offset_iter();
     if foreign::may_have(body, options.syntax) {
         let events: Vec<(Event, Range<usize>)> = events.collect();
@@ -46,14 +56,15 @@ pub(super) fn render(body: &str, options: &Options) -> Rendered {
             })
             .map(|(_, range)| range.clone())
             .collect();
-        let constructs = foreign::find(body, options.syntax, &code);
+        let constructs = foreign::find(body, options.syntax, &code, options.shortcodes);
         place(&mut writer, events, &constructs);
     } else {
         for (event, range) in events {
             writer.event(event, range.start);
         }
     }
-    writer.finish()
+    let words = writer.words;
+    (writer.finish(), words)
 }
 
 /// Writes `events` with the `constructs` (in order, none overlapping) in
@@ -184,6 +195,8 @@ struct Writer<'a, 'o> {
     footnotes: Footnotes,
     /// Where a Kramdown attribute list puts its attributes (see `Placed`).
     placed: Placed,
+    /// How many shortcodes deep this body is (0 for a post's own).
+    depth: usize,
 }
 
 /// Where the elements that a Kramdown attribute list (`{: .notice}`) may
@@ -254,7 +267,7 @@ struct Footnotes {
 }
 
 impl<'a, 'o> Writer<'a, 'o> {
-    fn new(body: &'a str, options: &'o Options<'o>) -> Self {
+    fn new(body: &'a str, options: &'o Options<'o>, depth: usize) -> Self {
         Self {
             body,
             options,
@@ -274,6 +287,7 @@ impl<'a, 'o> Writer<'a, 'o> {
             item_attributes_at: None,
             footnotes: Footnotes::default(),
             placed: Placed::default(),
+            depth,
         }
     }
 
@@ -780,7 +794,7 @@ impl<'a, 'o> Writer<'a, 'o> {
                     self.problems.push(Problem::warning(line, column, message).with_hint(hint));
                 }
             }
-            Shown::Unrendered { what, hint } => {
+            Shown::Unrendered { what, why, hint } => {
                 if block {
                     self.open_paragraph(true, offset, " class=\"unrendered\"");
                     self.out.push_str("<code>");
@@ -791,9 +805,99 @@ impl<'a, 'o> Writer<'a, 'o> {
                 self.out.push_str("</code>");
                 self.close_paragraph(block, "p");
                 let (line, column) = self.lines.line_column(offset);
-                let message = format!("{what} is not rendered; it is shown as written");
-                self.problems.push(Problem::warning(line, column, message).with_hint(*hint));
+                let message = match why {
+                    Some(why) => format!("{what} is not rendered: {why}; it is shown as written"),
+                    None => format!("{what} is not rendered; it is shown as written"),
+                };
+                self.problems.push(Problem::warning(line, column, message).with_hint(hint.clone()));
             }
+            Shown::Own { name, output, markdown, missing_refused } => {
+                if *missing_refused && !output.missing.is_empty() {
+                    let (line, column) = self.lines.line_column(offset);
+                    let missing = output.missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ");
+                    let message = format!("Zola shortcode `{name}` uses {missing}, which the call does not give");
+                    let hint = "Zola stops the build here; Hanji writes it empty: give it in the call";
+                    self.problems.push(Problem::warning(line, column, message).with_hint(hint));
+                }
+                self.own_shortcode(output, *markdown, block, offset);
+            }
+        }
+    }
+
+    /// Writes what a shortcode of the blog's own wrote: HTML as it is, URLs
+    /// leading where Markdown's would, the post's HTML as raw HTML is, and
+    /// Markdown rendered; or, when it writes Markdown, all of it rendered.
+    fn own_shortcode(&mut self, output: &Output, markdown: bool, block: bool, offset: usize) {
+        if markdown {
+            let mut text = String::new();
+            for piece in &output.pieces {
+                match piece {
+                    Piece::Html(html) | Piece::Raw(html) => text.push_str(html),
+                    // Left to the Markdown below, which resolves what it writes.
+                    Piece::Url { value, .. } => escape::attr(&mut text, value),
+                    Piece::Markdown { text: markdown, inline, shortcodes, escaped } => {
+                        let html = self.nested(markdown, offset, *inline, *shortcodes);
+                        if *escaped {
+                            escape::text(&mut text, &html);
+                        } else {
+                            text.push_str(&html);
+                        }
+                    }
+                }
+            }
+            // Hugo runs the shortcodes in `{{% … %}}`'s output; Liquid and Zola do not.
+            let html = self.nested(&text, offset, !block, self.options.syntax == Syntax::Hugo);
+            if block {
+                self.newline();
+            }
+            self.out.push_str(&html);
+            return;
+        }
+        if block {
+            self.newline();
+        }
+        for piece in &output.pieces {
+            match piece {
+                Piece::Html(html) => escape::raw(&mut self.out, html),
+                Piece::Url { value, image } => {
+                    let url = self.resolve(value, offset, *image).into_owned();
+                    escape::href(&mut self.out, &url);
+                }
+                Piece::Raw(html) => self.raw_html(html, offset),
+                Piece::Markdown { text, inline, shortcodes, escaped } => {
+                    let html = self.nested(text, offset, *inline, *shortcodes);
+                    if *escaped {
+                        escape::text(&mut self.out, &html);
+                    } else {
+                        self.out.push_str(&html);
+                    }
+                }
+            }
+        }
+        if block && !self.out.ends_with('\n') {
+            self.out.push('\n');
+        }
+    }
+
+    /// `text` rendered as Markdown with this post's links and images, inline
+    /// (a single paragraph without its `<p>`) or as blocks. Its problems are
+    /// reported at `offset`, and its prose counted. Other tools' syntax in it
+    /// is looked for only when `shortcodes`, and so many levels deep.
+    fn nested(&mut self, text: &str, offset: usize, inline: bool, shortcodes: bool) -> String {
+        let syntax =
+            if shortcodes && self.depth < MAX_SHORTCODE_DEPTH { self.options.syntax } else { Syntax::Markdown };
+        let options = Options { first_line: 0, source_lines: false, syntax, ..*self.options };
+        let (rendered, words) = render_at(text, &options, self.depth + 1);
+        self.words.merge(&words);
+        let (line, column) = self.lines.line_column(offset);
+        for problem in rendered.problems {
+            self.problems.push(Problem { line, column, ..problem });
+        }
+        let html = rendered.html;
+        let single = html.strip_prefix("<p>").and_then(|h| h.strip_suffix("</p>\n")).filter(|h| !h.contains("<p>"));
+        match single {
+            Some(inside) if inline => inside.to_string(),
+            _ => html,
         }
     }
 
@@ -904,12 +1008,12 @@ impl<'a, 'o> Writer<'a, 'o> {
     fn unplaced(&mut self, construct: &Construct) {
         let what = match &construct.shown {
             Shown::Nothing | Shown::Text(_) | Shown::Attributes(_) => return,
-            Shown::Unrendered { what, hint } => Some((what.clone(), *hint)),
+            Shown::Unrendered { what, hint, .. } => Some((what.clone(), hint.clone())),
             _ => None,
         };
         let (what, hint) = what.unwrap_or_else(|| {
             let text: String = self.body[construct.range.clone()].chars().take(40).collect();
-            (format!("`{text}`"), "move it out of the link or HTML it is in, on a line of its own")
+            (format!("`{text}`"), "move it out of the link or HTML it is in, on a line of its own".into())
         });
         let (line, column) = self.lines.line_column(construct.range.start);
         let message = format!("{what} is not rendered; it is left as written");

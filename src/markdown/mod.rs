@@ -21,6 +21,7 @@ mod highlight;
 mod html;
 mod lines;
 mod math;
+mod shortcodes;
 mod summary;
 mod tex;
 mod text;
@@ -32,6 +33,7 @@ use crate::diagnostics::Problem;
 
 pub use cache::HighlightCache;
 pub use highlight::{HIGHLIGHT_VERSION, highlight};
+pub use shortcodes::Shortcodes;
 
 /// What a [`LinkResolver`] says about one link destination or image source.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,7 +56,7 @@ pub trait LinkResolver: Sync {
 
 /// Which other tool's syntax a body may hold besides Markdown. Only that
 /// tool's is looked for: `{{ x }}` is text in a Hanji post, Liquid in Jekyll's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Syntax {
     #[default]
@@ -86,6 +88,8 @@ pub struct Options<'a> {
     pub links: Option<&'a dyn LinkResolver>,
     /// The other tool's syntax to look for (see `Layout::syntax_of`).
     pub syntax: Syntax,
+    /// The blog's own shortcode templates, run where they are simple.
+    pub shortcodes: Option<&'a Shortcodes>,
 }
 
 /// One heading of levels 2–4, for a table of contents.

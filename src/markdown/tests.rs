@@ -498,6 +498,7 @@ fn golden_document() {
         links: Some(&links),
         highlights: None,
         syntax: Syntax::Markdown,
+        shortcodes: None,
     };
     let out = render(GOLDEN_MARKDOWN, &options);
     if out.html != GOLDEN_HTML {
@@ -782,4 +783,125 @@ fn other_tools_syntax_in_odd_places_never_breaks_rendering() {
             assert_eq!(out.html.matches("<code").count(), out.html.matches("</code>").count(), "{body:?}");
         }
     }
+}
+
+// The blog's own shortcodes.
+
+fn own(syntax: Syntax, templates: &[(&str, &str, &str)]) -> Shortcodes {
+    let mut shortcodes = Shortcodes::new();
+    for (name, file, source) in templates {
+        shortcodes.add(syntax, name, std::path::Path::new(file), source);
+    }
+    shortcodes
+}
+
+fn with_own(body: &str, syntax: Syntax, shortcodes: &Shortcodes, links: &TestLinks) -> Rendered {
+    render(body, &Options { syntax, shortcodes: Some(shortcodes), links: Some(links), ..Options::default() })
+}
+
+#[test]
+fn a_hugo_blog_s_own_shortcode_is_run_where_its_template_is_simple() {
+    let shortcodes = own(
+        Syntax::Hugo,
+        &[
+            (
+                "imageFull",
+                "layouts/shortcodes/imageFull.html",
+                "<figure class=\"full\"><img src=\"{{ .Get \"src\" }}\" alt=\"{{ .Get \"alt\" }}\">\
+                 {{ with .Get \"caption\" }}<figcaption>{{ . | markdownify }}</figcaption>{{ end }}</figure>\n",
+            ),
+            ("note", "layouts/shortcodes/note.html", "<aside class=\"note\">{{ .Inner | markdownify }}</aside>"),
+            ("gist", "layouts/shortcodes/gist.html", "{{ $id := .Get 0 }}<script src=\"{{ $id }}\"></script>"),
+        ],
+    );
+    let links = TestLinks::default();
+    let body = "Intro.\n\n{{< imageFull src=\"pic.png\" alt=\"A <b>\" caption=\"*Fig.* 1\" >}}\n\n\
+                Inline {{< imageFull src=\"gone.png\" >}} here.\n\n{{< note >}}\nSee [other](other.md) and **this**.\n{{< /note >}}\n\n\
+                {{< gist abc >}}\n";
+    let out = with_own(body, Syntax::Hugo, &shortcodes, &links);
+    assert!(
+        out.html.contains(
+            "<figure class=\"full\"><img src=\"/posts/a/pic.png\" alt=\"A &lt;b&gt;\"><figcaption><em>Fig.</em> 1</figcaption></figure>"
+        ),
+        "{}",
+        out.html
+    );
+    assert!(!out.html.contains("<p><figure"), "a block of its own: {}", out.html);
+    assert!(
+        out.html.contains("<p>Inline <figure class=\"full\"><img src=\"gone.png\" alt=\"\"></figure>\n here.</p>"),
+        "{}",
+        out.html
+    );
+    assert!(
+        out.html.contains(
+            "<aside class=\"note\">See <a href=\"/posts/other/\">other</a> and <strong>this</strong>.</aside>"
+        ),
+        "the inner text is Markdown with the post's links: {}",
+        out.html
+    );
+    let messages: Vec<(usize, &str)> = out.problems.iter().map(|p| (p.line, p.message.as_str())).collect();
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert_eq!(messages[0], (5, "image `gone.png` is missing"), "checked like a Markdown image, at the shortcode");
+    assert_eq!(
+        messages[1],
+        (
+            11,
+            "Hugo shortcode `gist` is not rendered: its template layouts/shortcodes/gist.html has \
+             `{{ $id := .Get 0 }}`, which Hanji does not run (line 1); it is shown as written"
+        )
+    );
+    assert!(out.html.contains("<p class=\"unrendered\"><code>{{&lt; gist abc &gt;}}</code></p>"), "{}", out.html);
+    assert!(out.word_count >= 6, "the shortcodes' prose counts: {}", out.word_count);
+}
+
+#[test]
+fn a_hugo_shortcode_that_needs_its_end_tag_says_so() {
+    let shortcodes = own(Syntax::Hugo, &[("note", "layouts/shortcodes/note.html", "<aside>{{ .Inner }}</aside>")]);
+    let links = TestLinks::default();
+    let out = with_own("{{< note >}} never ended\n\n{{< note />}}\n", Syntax::Hugo, &shortcodes, &links);
+    assert!(out.problems[0].message.contains("uses `.Inner`, and the call has no end"), "{:?}", out.problems);
+    assert!(out.html.contains("<aside></aside>"), "a closed one has no inner text: {}", out.html);
+    assert_eq!(out.problems.len(), 1, "{:?}", out.problems);
+}
+
+#[test]
+fn zola_and_jekyll_blogs_own_shortcodes() {
+    let zola = own(
+        Syntax::Zola,
+        &[
+            (
+                "note",
+                "templates/shortcodes/note.html",
+                "<div class=\"note\">{% if title %}<b>{{ title }}</b>{% endif %}{{ body | markdown | safe }}</div>",
+            ),
+            ("hi", "templates/shortcodes/hi.md", "Hello **{{ who }}**!"),
+        ],
+    );
+    let links = TestLinks::default();
+    let body = "{% note(title=\"T\") %}\nSome *text*.\n{% end %}\n\n{{ hi(who=\"you\") }}\n\n{{ hi() }}\n";
+    let out = with_own(body, Syntax::Zola, &zola, &links);
+    assert!(out.html.contains("<div class=\"note\"><b>T</b><p>Some <em>text</em>.</p>\n</div>"), "{}", out.html);
+    assert!(out.html.contains("<p>Hello <strong>you</strong>!</p>"), "a `.md` shortcode writes Markdown: {}", out.html);
+    assert_eq!(out.problems.len(), 1, "{:?}", out.problems);
+    assert_eq!(out.problems[0].message, "Zola shortcode `hi` uses `who`, which the call does not give");
+
+    let jekyll = own(
+        Syntax::Liquid,
+        &[(
+            "image.html",
+            "_includes/image.html",
+            "<figure><img src=\"{{ include.url }}\" alt=\"{{ include.alt }}\"></figure>",
+        )],
+    );
+    let body = "{% include image.html url=\"pic.png\" alt='An \"x\"' %}\n\n{% include image.html url=page.image %}\n\n{% include nope.html %}\n";
+    let out = with_own(body, Syntax::Liquid, &jekyll, &links);
+    assert!(
+        out.html.contains("<figure><img src=\"/posts/a/pic.png\" alt=\"An &quot;x&quot;\"></figure>"),
+        "{}",
+        out.html
+    );
+    let messages: Vec<&str> = out.problems.iter().map(|p| p.message.as_str()).collect();
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(messages[0].contains("the value of `url` comes from a variable (`page.image`)"), "{messages:?}");
+    assert!(messages[1].starts_with("Liquid tag `include nope.html` is not rendered"), "{messages:?}");
 }

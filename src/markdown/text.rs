@@ -59,6 +59,14 @@ impl WordCount {
         }
     }
 
+    /// Adds the words of another piece of the body, counted elsewhere.
+    pub(super) fn merge(&mut self, other: &WordCount) {
+        self.latin_words += other.latin_words;
+        self.korean_words += other.korean_words;
+        self.cjk_chars += other.cjk_chars;
+        self.han_kana_chars += other.han_kana_chars;
+    }
+
     fn add_word(&mut self, word: &str) {
         let (mut hangul, mut han_kana) = (0, 0);
         for c in word.chars() {

@@ -19,7 +19,7 @@ use minijinja::{Value, context};
 use crate::config::Config;
 use crate::content::{Library, Post, Tag};
 use crate::diagnostics::Diagnostic;
-use crate::markdown::{self, HighlightCache, Options};
+use crate::markdown::{self, HighlightCache, Options, Shortcodes};
 use context::{FeedItem, PageInfo, Pagination, PostLink, PostPage, PostSummary, SiteInfo, SitemapEntry, TagInfo};
 use dates::DateFormat;
 use links::Links;
@@ -89,6 +89,8 @@ pub struct Site<'a> {
     /// The site's addresses, for links written as site paths to be written
     /// as the site has them (and checked); see `with_routes`.
     routes: Option<routes::Routes>,
+    /// The blog's own shortcode templates.
+    shortcodes: Option<&'a Shortcodes>,
 }
 
 impl<'a> Site<'a> {
@@ -190,7 +192,14 @@ impl<'a> Site<'a> {
             sidebars: Mutex::default(),
             highlights: HighlightCache::new(),
             routes: None,
+            shortcodes: None,
         }
+    }
+
+    /// The blog's own shortcode templates, run in its posts where simple.
+    pub fn with_shortcodes(mut self, shortcodes: &'a Shortcodes) -> Self {
+        self.shortcodes = Some(shortcodes);
+        self
     }
 
     /// Highlighted code from an earlier export, to be used again.
@@ -392,6 +401,7 @@ impl<'a> Site<'a> {
             highlights: Some(&self.highlights),
             links: Some(&links),
             syntax: post.file().syntax(&self.config.layout),
+            shortcodes: self.shortcodes,
         };
         let rendered = markdown::render(post.body(), &options);
         let (newer, older) = match self.position.get(post.path.as_path()) {

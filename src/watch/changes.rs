@@ -55,6 +55,8 @@ pub struct ChangeSet {
     pub config: bool,
     /// A file of `templates/` changed: the theme must be built again.
     pub templates: bool,
+    /// A shortcode template changed: every post is rendered again.
+    pub shortcodes: bool,
     /// The whole folder was read again (settings changed, events were lost,
     /// the folder came back).
     pub rescanned: bool,
@@ -97,6 +99,7 @@ impl ChangeSet {
             && self.diagnostics_cleared.is_empty()
             && !self.config
             && !self.templates
+            && !self.shortcodes
             && self.stale.is_empty()
     }
 
@@ -110,13 +113,15 @@ impl ChangeSet {
             || !self.assets.is_empty()
             || self.config
             || self.templates
+            || self.shortcodes
     }
 }
 
 /// Brings `blog` in line with the disk at the paths of `batch`. Reads the
 /// whole folder again when the batch asks for it, when the settings changed,
-/// or when a folder that holds content (`posts/`, `static/`, `templates/`, or
-/// the blog folder itself) was itself created, moved or removed. Fails only
+/// or when a folder that holds content (`posts/`, `static/`, `templates/`,
+/// the shortcode templates' folders, or the blog folder itself) was itself
+/// created, moved or removed. Fails only
 /// if the blog folder cannot be read any more.
 pub fn apply(blog: &mut Blog, batch: &Batch, own: &OwnWrites) -> Result<ChangeSet, LoadError> {
     if batch.rescan || batch.paths.iter().any(|p| holds_content(&blog.config, p)) {
@@ -142,6 +147,7 @@ pub fn apply(blog: &mut Blog, batch: &Batch, own: &OwnWrites) -> Result<ChangeSe
     let mut assets = BTreeSet::new();
     let mut present = BTreeSet::new();
     let mut templates = false;
+    let mut shortcodes = false;
     for path in &batch.paths {
         if classify(&blog.config, path) == FileKind::Ignored {
             continue;
@@ -160,10 +166,12 @@ pub fn apply(blog: &mut Blog, batch: &Batch, own: &OwnWrites) -> Result<ChangeSe
                     assets.insert(file);
                 }
                 FileKind::Template => templates = true,
+                FileKind::Shortcode => shortcodes = true,
                 FileKind::Config | FileKind::Ignored => {}
             }
         }
         templates |= classify(&blog.config, path) == FileKind::Template;
+        shortcodes |= classify(&blog.config, path) == FileKind::Shortcode;
     }
 
     // Read first, then change the library: what the batch does to tags and
@@ -213,6 +221,14 @@ pub fn apply(blog: &mut Blog, batch: &Batch, own: &OwnWrites) -> Result<ChangeSe
         let folder = blog.config.layout.templates_dir.clone();
         replace_problems(blog, |p| p.starts_with(&folder), problems);
     }
+    if shortcodes {
+        let mut problems = Vec::new();
+        let read = load::read_shortcodes(&root, &blog.config, &mut problems);
+        shortcodes = read != blog.shortcodes;
+        blog.shortcodes = read;
+        let folders = blog.config.layout.shortcode_dirs.clone();
+        replace_problems(blog, |p| folders.iter().any(|folder| p.starts_with(folder)), problems);
+    }
     if let Some(problems) = config_problems {
         replace_problems(blog, |p| p == Path::new(config::FILE_NAME) || detect::is_settings_file(p), problems);
     }
@@ -232,7 +248,8 @@ pub fn apply(blog: &mut Blog, batch: &Batch, own: &OwnWrites) -> Result<ChangeSe
     }
     set.assets = changed_assets;
     set.templates = templates;
-    set.stale.all |= templates;
+    set.shortcodes = shortcodes;
+    set.stale.all |= templates || shortcodes;
     problems_diff(&mut set, &problems_before, &blog.problems);
     Ok(set)
 }
@@ -269,6 +286,7 @@ pub fn rescan(blog: &mut Blog, own: &OwnWrites) -> Result<ChangeSet, LoadError> 
     }
     set.config = old.config != blog.config;
     set.templates = old.templates != blog.templates;
+    set.shortcodes = old.shortcodes != blog.shortcodes;
     set.rescanned = true;
     problems_diff(&mut set, &old.problems.iter().cloned().collect(), &blog.problems);
     // Whatever changed, a rescan cannot tell which pages it touched when an
@@ -281,10 +299,12 @@ pub fn rescan(blog: &mut Blog, own: &OwnWrites) -> Result<ChangeSet, LoadError> 
 fn holds_content(config: &Config, path: &Path) -> bool {
     let layout = &config.layout;
     let statics = layout.static_dirs.iter().map(|dir| dir.folder.as_path());
+    let shortcodes = layout.shortcode_dirs.iter().map(PathBuf::as_path);
     [config.posts_dir.as_path(), layout.templates_dir.as_path()]
         .into_iter()
         .chain(statics)
         .chain(layout.pages_dirs.iter().map(PathBuf::as_path))
+        .chain(shortcodes)
         .any(|folder| folder.starts_with(path))
 }
 

@@ -20,6 +20,9 @@ pub enum FileKind {
     Asset,
     /// A file of `templates/` that replaces or adds to the theme.
     Template,
+    /// A shortcode template of the blog's tool (`layouts/shortcodes/x.html`,
+    /// Jekyll's `_includes/x.html`), the blog's own or its theme's.
+    Shortcode,
     /// `hanji.toml`, or the settings file of another tool (`hugo.toml`,
     /// `_config.yml`, …), which may change how the folder is laid out.
     Config,
@@ -58,6 +61,9 @@ pub fn classify(config: &Config, path: &Path) -> FileKind {
     }
     if config.layout.static_dirs.iter().any(|dir| read(&dir.folder).is_some()) {
         return FileKind::Asset;
+    }
+    if !skipped(path) && config.layout.shortcode_name(path).is_some() {
+        return FileKind::Shortcode;
     }
     // Templates are the files directly in `templates/`; its subfolders are not read.
     match read(&config.layout.templates_dir) {
@@ -136,6 +142,22 @@ mod tests {
     }
 
     #[test]
+    fn shortcode_templates_and_the_themes_are_the_blog_s() {
+        use crate::layout::{Kind, Layout};
+        let mut layout = Layout::of(Kind::Hugo);
+        layout.add_theme("paper");
+        let hugo = Config { posts_dir: "content/posts".into(), layout, ..Config::default() };
+        let kind = |path: &str| classify(&hugo, Path::new(path));
+        assert_eq!(kind("layouts/shortcodes/imageFull.html"), FileKind::Shortcode);
+        assert_eq!(kind("themes/paper/layouts/shortcodes/note.html"), FileKind::Shortcode);
+        assert_eq!(kind("themes/other/layouts/shortcodes/note.html"), FileKind::Ignored, "not the blog's theme");
+        assert_eq!(kind("layouts/shortcodes/note.html~"), FileKind::Ignored);
+        assert_eq!(kind("layouts/_default/single.html"), FileKind::Ignored);
+        let jekyll = Config { posts_dir: "_posts".into(), layout: Layout::of(Kind::Jekyll), ..Config::default() };
+        assert_eq!(classify(&jekyll, Path::new("_includes/notes/warn.html")), FileKind::Shortcode);
+    }
+
+    #[test]
     fn the_settings_move_the_folders() {
         let config = Config { posts_dir: "content/blog".into(), output_dir: "site".into(), ..Config::default() };
         let kind = |path: &str| classify(&config, Path::new(path));
@@ -164,6 +186,8 @@ mod tests {
 
         let zola = Config { posts_dir: "content".into(), layout: Layout::of(Kind::Zola), ..Config::default() };
         assert_eq!(classify(&zola, Path::new("templates/page.html")), FileKind::Ignored, "Zola's own");
+        assert_eq!(classify(&zola, Path::new("templates/shortcodes/note.html")), FileKind::Shortcode);
+        assert_eq!(classify(&zola, Path::new("templates/shortcodes/.note.html.swp")), FileKind::Ignored);
         assert_eq!(classify(&zola, Path::new("hanji-templates/post.html")), FileKind::Template);
         assert_eq!(classify(&zola, Path::new("config.toml")), FileKind::Config);
     }

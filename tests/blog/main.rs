@@ -16,6 +16,7 @@ mod regression;
 mod sample;
 mod save;
 mod serve;
+mod shortcodes;
 mod watch;
 
 use std::fs;

@@ -648,3 +648,31 @@ fn feeds_keep_the_tools_addresses() {
     assert_eq!(export(&named, out.path(), &[]).code(), 0);
     assert!(out.path().join("rss.xml").is_file() && !out.path().join("atom.xml").exists());
 }
+
+/// A blog's own simple shortcode (`layouts/shortcodes/imageFull.html`, a
+/// `<figure><img>`) was shown as written in a dashed box, as if Hanji could
+/// not know what it makes.
+#[test]
+fn a_blogs_own_simple_shortcode_is_rendered() {
+    let blog = BlogTest::fixture("layouts/hugo")
+        .write(
+            "layouts/shortcodes/imageFull.html",
+            "<figure class=\"full\"><img src=\"{{ .Get \"src\" }}\" alt=\"{{ .Get \"alt\" }}\"></figure>\n",
+        )
+        .write("static/images/wide.png", b"\x89PNG")
+        .write(
+            "content/posts/wide.md",
+            "---\ntitle: Wide\ndate: 2026-03-05\n---\n{{< imageFull src=\"/images/wide.png\" alt=\"넓은 그림\" >}}\n",
+        );
+    let check = blog.hanji(&["check"]);
+    assert!(!check.stdout().contains("content/posts/wide.md"), "{}", check.stdout());
+    let out = tempfile::tempdir().unwrap();
+    let site = out.path().join("site");
+    export(&blog, &site, &[]);
+    let page = read(site.join("posts/wide/index.html"));
+    assert!(
+        page.contains("<figure class=\"full\"><img src=\"../../images/wide.png\" alt=\"넓은 그림\"></figure>"),
+        "{page}"
+    );
+    assert!(!page.contains("unrendered"), "{page}");
+}

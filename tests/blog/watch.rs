@@ -102,6 +102,7 @@ impl Watched {
                 if blog.library == fresh.library
                     && blog.assets == fresh.assets
                     && blog.templates == fresh.templates
+                    && blog.shortcodes == fresh.shortcodes
                     && blog.config == fresh.config
                 {
                     return;
