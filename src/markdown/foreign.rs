@@ -389,7 +389,11 @@ impl<'a> Scan<'a> {
         let file = rest.split_whitespace().next().unwrap_or("");
         let what = format!("Liquid tag `include {}`", shorten(file));
         let Some(shortcode) = self.own.and_then(|own| own.get(file)) else {
-            return unrendered(&what, LIQUID_HINT);
+            if self.own.is_none() || file.contains(['{', '}']) {
+                return unrendered(&what, LIQUID_HINT);
+            }
+            let why = format!("the blog has no `_includes/{file}` (a theme gem's includes are not read)");
+            return unrendered_because(&what, why, LIQUID_HINT);
         };
         if let Err(why) = shortcode.simple() {
             let why = format!("its template {} has {why}", shortcode.file.display());

@@ -238,7 +238,8 @@ fn hanji_check_says_what_was_detected_and_where_syntax_is_not_rendered() {
         at("jekyll"),
         [
             "_posts/2025-12-24-welcome-to-jekyll.markdown:14:17 Liquid output `{{ site.title }}` is not rendered; it is shown as written",
-            "_posts/2025-12-24-welcome-to-jekyll.markdown:16:1 Liquid tag `include note.html` is not rendered; it is shown as written",
+            "_posts/2025-12-24-welcome-to-jekyll.markdown:16:1 Liquid tag `include note.html` is not rendered: the blog has \
+             no `_includes/note.html` (a theme gem's includes are not read); it is shown as written",
         ]
     );
     assert_eq!(
