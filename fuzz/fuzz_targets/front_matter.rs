@@ -25,13 +25,15 @@ fuzz_target!(|text: &str| {
             Err(problem) => assert!(problem.line <= lines, "problem line {} of {lines}: {problem:?}", problem.line),
         }
     }
+    let library = hanji::Library::new(hanji::Rules::default());
+    let config = hanji::Config::default();
     for path in ["posts/a.md", "posts/b/index.md", "_posts/2026-07-17-c.md"] {
-        let parsed = Post::parse(Path::new(path), text);
+        let parsed = library.parse(Path::new(path), text);
         if let Some(post) = &parsed.post {
             assert_eq!(post.source(), text);
             assert!(text.ends_with(post.body()));
-            let _ = post.url();
-            let _ = post.tag_slugs().count();
+            let _ = hanji::Addresses::new(&config, &library).post(post);
+            let _ = library.tag_slugs_of(post).count();
         }
         for problem in &parsed.problems {
             assert!(problem.line <= lines, "problem line {} of {lines}: {problem:?}", problem.line);

@@ -96,7 +96,8 @@ fn start_opens_the_blog_from_the_command_line() {
     let start = app.ok("start", json!({}));
     assert_eq!(tag_line(&start["blog"], "nccl"), "nccl (5)");
     let posts = start["blog"]["posts"].as_array().unwrap();
-    assert_eq!(posts.len(), 15);
+    assert_eq!(posts.len(), 16, "15 posts and the About page, which the author edits like a post");
+    assert!(posts.iter().any(|p| p["path"] == "pages/about.md"), "the page is listed");
     assert!(posts.iter().any(|p| p["draft"] == true), "the draft is listed");
     assert_eq!(start["settings"]["autosave"], true);
     assert!(start["blog"]["layout"].is_null(), "a Hanji blog is not another tool's");
