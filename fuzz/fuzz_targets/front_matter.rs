@@ -6,7 +6,6 @@
 
 use std::path::Path;
 
-use hanji::Post;
 use hanji::front_matter::{self, Dialect};
 use libfuzzer_sys::fuzz_target;
 
