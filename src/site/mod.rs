@@ -228,6 +228,10 @@ impl<'a> Site<'a> {
             pages.push(Page::Home(n));
         }
         pages.extend(self.posts.iter().chain(&self.pages).map(|p| Page::Post(p.path.clone())));
+        let addresses = self.addresses();
+        for post in self.posts.iter().chain(&self.pages) {
+            pages.extend(addresses.aliases(post).into_iter().map(|alias| Page::Alias(post.path.clone(), alias)));
+        }
         pages.push(Page::Tags);
         for (tag, posts) in &self.tags {
             for n in 1..=self.page_count(posts.len()) {
@@ -267,9 +271,25 @@ impl<'a> Site<'a> {
         }
         let mut placed = Placed::default();
         let mut left_out = BTreeSet::new();
-        for (file, clashing) in at.iter().filter(|(_, pages)| pages.len() > 1) {
+        for (file, all) in at.iter().filter(|(_, pages)| pages.len() > 1) {
+            // An old address (an alias) gives way to any page that is there now.
+            let (aliases, clashing): (Vec<&Page>, Vec<&Page>) =
+                all.iter().copied().partition(|page| matches!(page, Page::Alias(..)));
+            let kept_alias = clashing.is_empty().then(|| aliases.first().copied()).flatten();
+            for alias in aliases.iter().filter(|alias| Some(**alias) != kept_alias) {
+                let Page::Alias(path, _) = alias else { continue };
+                left_out.insert((*alias).clone());
+                let message = format!(
+                    "the old address `{file}` of this post is taken by another page; no redirect is written there"
+                );
+                let hint = "remove the alias, or move the other page";
+                placed.problems.push(Diagnostic::warning(path, 1, 1, message).with_hint(hint));
+            }
+            if clashing.len() < 2 {
+                continue;
+            }
             let theme_page = clashing.iter().any(|page| !matches!(page, Page::Post(_)));
-            for page in clashing {
+            for page in &clashing {
                 let Page::Post(path) = page else { continue };
                 left_out.insert((*page).clone());
                 if theme_page && self.library.post(path).is_some_and(|post| post.page) {
@@ -364,6 +384,14 @@ impl<'a> Site<'a> {
                 Some(post) => self.post_page(post, &path, &root).map(|post| post.page),
                 None => plain(String::new()),
             },
+            Page::Alias(file, _) => {
+                let Some(post) = self.library.post(file) else { return plain(String::new()) };
+                let to = self.addresses().post(post);
+                let info = self.page_info("alias", &path, &post.title, "", &self.info.feed);
+                let url = url::absolute(&self.config.base_url, &to);
+                let context = context! { to => to, url => url };
+                self.page("alias.html", info, &root, context).and_then(plain)
+            }
             Page::NotFound => {
                 let info = self.page_info("404", &path, "Page not found", &self.config.description, &self.info.feed);
                 self.page("404.html", info, &root, context! {}).and_then(plain)

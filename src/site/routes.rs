@@ -28,6 +28,10 @@ pub enum Page {
     Categories,
     /// A category's posts, by slug and page number.
     Category(String, usize),
+    /// An old address of a post (Hugo's and Zola's `aliases`, Jekyll's
+    /// `redirect_from`), by the post's file and the site path: a page that
+    /// sends the reader on to the post.
+    Alias(PathBuf, String),
     Feed,
     TagFeed(String),
     Sitemap,
@@ -154,6 +158,32 @@ impl<'a> Addresses<'a> {
         format!("{}{}/", slugged_folders(within), post.slug)
     }
 
+    /// The old addresses of a post, as site paths: its `aliases` (Hugo, Zola)
+    /// or `redirect_from` (Jekyll), a list or one text. One without an
+    /// extension is a folder (`/old` → `old/`); one without a leading `/` is
+    /// in the folder of the post's address (`old` beside `posts/new/` is
+    /// `posts/old/`), as Hugo has it.
+    pub fn aliases(&self, post: &Post) -> Vec<String> {
+        let key = if self.config.layout.kind == Kind::Jekyll { "redirect_from" } else { "aliases" };
+        let written: Vec<&str> = match post.extra.get(key) {
+            Some(serde_json::Value::String(one)) => vec![one.as_str()],
+            Some(serde_json::Value::Array(many)) => many.iter().filter_map(|v| v.as_str()).collect(),
+            _ => return Vec::new(),
+        };
+        let address = self.post(post);
+        let folder = address.trim_end_matches('/').rsplit_once('/').map_or("", |(folder, _)| folder);
+        written
+            .into_iter()
+            .filter(|alias| !alias.contains("://"))
+            .filter_map(|alias| match alias.strip_prefix('/') {
+                Some(rooted) => own_url(rooted),
+                None if folder.is_empty() => own_url(alias),
+                None => own_url(&format!("{folder}/{alias}")),
+            })
+            .filter(|alias| *alias != address)
+            .collect()
+    }
+
     /// `tags/<slug>/`: the first page of a tag.
     pub fn tag(&self, slug: &str) -> String {
         format!("tags/{slug}/")
@@ -202,6 +232,7 @@ impl<'a> Addresses<'a> {
             Page::Tag(slug, n) => numbered(&self.tag(slug), *n),
             Page::Categories => "categories/".into(),
             Page::Category(slug, n) => numbered(&self.category(slug), *n),
+            Page::Alias(_, site_path) => site_path.clone(),
             Page::Feed => self.config.layout.feed_file.clone(),
             Page::TagFeed(slug) => self.tag_feed(slug),
             Page::Sitemap => "sitemap.xml".into(),
@@ -399,8 +430,14 @@ impl Routes {
     /// with errors (which show their problems instead).
     pub fn of(site: &super::Site) -> Routes {
         let (library, addresses) = (site.library, site.addresses());
+        let (aliases, pages): (Vec<Page>, Vec<Page>) =
+            site.pages().into_iter().partition(|page| matches!(page, Page::Alias(..)));
         let mut targets: HashMap<String, Target> =
-            site.pages().into_iter().map(|page| (addresses.page(&page), Target::Page(page))).collect();
+            pages.into_iter().map(|page| (addresses.page(&page), Target::Page(page))).collect();
+        // An old address gives way to a page that is there now.
+        for alias in aliases {
+            targets.entry(addresses.page(&alias)).or_insert(Target::Page(alias));
+        }
         for asset in site.assets {
             if let Some(path) = addresses.asset(asset) {
                 targets.entry(path).or_insert_with(|| Target::Asset(asset.clone()));

@@ -54,7 +54,7 @@ impl StalePages {
             Page::Categories | Page::Category(..) => self.lists || self.home,
             Page::Tag(slug, _) => self.lists || self.tags.contains(slug),
             Page::TagFeed(slug) => self.tags.contains(slug),
-            Page::Post(file) => self.files.contains(file),
+            Page::Post(file) | Page::Alias(file, _) => self.files.contains(file),
             page => self.pages.contains(page),
         }
     }

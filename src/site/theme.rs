@@ -21,6 +21,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("tags.html", include_str!("theme/tags.html")),
     ("post.html", include_str!("theme/post.html")),
     ("page.html", include_str!("theme/page.html")),
+    ("alias.html", include_str!("theme/alias.html")),
     ("category.html", include_str!("theme/category.html")),
     ("categories.html", include_str!("theme/categories.html")),
     ("404.html", include_str!("theme/404.html")),

@@ -6,6 +6,7 @@
 //! and categories with the same counts.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::process::Command;
 
 use crate::{BlogTest, export, files, read};
@@ -298,4 +299,38 @@ fn hugo_and_hanji_render_a_blogs_own_shortcodes_alike() {
     let by_hanji = normalised(&read(site.join("posts/shortcodes/index.html")));
     assert!(by_hugo.contains("<figure class=\"image-full wide\">") && by_hugo.contains("#ZgotmplZ"), "{by_hugo}");
     assert_eq!(by_hanji, by_hugo);
+}
+
+#[test]
+fn hugo_and_hanji_write_the_same_aliases() {
+    let settings = read(BlogTest::fixture("layouts/hugo").path().join("hugo.toml"));
+    let settings: String = settings.lines().filter(|l| !l.starts_with("theme")).map(|l| format!("{l}\n")).collect();
+    let blog = BlogTest::fixture("layouts/hugo").write("hugo.toml", settings).write(
+        "content/posts/moved.md",
+        "---\ntitle: Moved\ndate: 2026-03-09\naliases: [/old/moved/, /2019/01/moved.html, renamed]\n---\nHere now.\n",
+    );
+    let out = tempfile::tempdir().unwrap();
+    let built = Command::new("hugo")
+        .args(["--quiet", "--source"])
+        .arg(blog.path())
+        .arg("--destination")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let redirects = |site: &Path| -> Vec<String> {
+        let mut found: Vec<String> = files(site)
+            .into_iter()
+            .filter(|file| file.ends_with(".html") && read(site.join(file)).contains("http-equiv=\"refresh\""))
+            .collect();
+        found.sort();
+        found
+    };
+    let hugo = redirects(out.path());
+    assert_eq!(hugo.len(), 3, "Hugo wrote the aliases: {hugo:?}");
+    let ours = tempfile::tempdir().unwrap();
+    assert_eq!(export(&blog, ours.path(), &[]).code(), 0);
+    assert_eq!(redirects(ours.path()), hugo);
+    let page = read(ours.path().join("old/moved/index.html"));
+    assert!(page.contains("url=../../posts/moved/index.html"), "{page}");
 }

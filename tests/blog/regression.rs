@@ -676,3 +676,20 @@ fn a_blogs_own_simple_shortcode_is_rendered() {
     );
     assert!(!page.contains("unrendered"), "{page}");
 }
+
+/// Old addresses were lost: Hugo's and Zola's `aliases` and Jekyll's
+/// `redirect_from` publish a page that sends readers on; an old address that
+/// another page now has gives way to it, with a warning.
+#[test]
+fn an_old_address_sends_the_reader_on() {
+    let blog = BlogTest::fixture("layouts/jekyll")
+        .write("_posts/2026-03-01-moved.md", "---\ntitle: Moved\nredirect_from: [/old-place/, /about/]\n---\nHere.\n");
+    let out = tempfile::tempdir().unwrap();
+    assert_eq!(export(&blog, out.path(), &[]).code(), 0);
+    let old = read(out.path().join("old-place/index.html"));
+    assert!(old.contains("url=../2026/03/01/moved.html"), "{old}");
+    assert!(read(out.path().join("about/index.html")).contains("A page, not a post."), "the page keeps its address");
+    let check = blog.hanji(&["check"]);
+    let (line, _) = check.line_starting("_posts/2026-03-01-moved.md");
+    assert!(line.contains("old address `about/index.html`"), "{line}");
+}
