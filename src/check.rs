@@ -20,7 +20,7 @@ pub fn check(blog: &Blog) -> Vec<Diagnostic> {
     // published; a draft's, against the site with the drafts in it.
     let theme = Theme::new(&blog.templates).0;
     let routes = |drafts| {
-        let options = SiteOptions { drafts, ..SiteOptions::default() };
+        let options = SiteOptions { drafts, search: true, ..SiteOptions::default() };
         Routes::of(&Site::new(&blog.config, &blog.library, &blog.assets, &theme, options))
     };
     let (published, with_drafts) = (routes(false), routes(true));

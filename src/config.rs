@@ -66,6 +66,9 @@ pub struct Config {
     /// Categories are tags too, in one list with them, rather than a
     /// taxonomy with pages of its own.
     pub categories_are_tags: bool,
+    /// Whether the exported site has its search: a box on every page, a
+    /// results page and the index the browser searches (see `search`).
+    pub search: bool,
     /// How the folder is laid out: detected, or named by `layout = "hugo"`.
     /// Not itself a setting (only its kind is), so not (de)serialized.
     #[serde(skip)]
@@ -87,6 +90,7 @@ impl Default for Config {
             output_dir: PathBuf::from("public"),
             permalink: None,
             categories_are_tags: false,
+            search: true,
             layout: Layout::default(),
         }
     }
@@ -105,6 +109,7 @@ const KEYS: &[&str] = &[
     "output_dir",
     "permalink",
     "categories_are_tags",
+    "search",
     "layout",
 ];
 
@@ -158,6 +163,7 @@ impl Config {
             "output_dir" => self.output_dir.clone_from(&other.output_dir),
             "permalink" => self.permalink.clone_from(&other.permalink),
             "categories_are_tags" => self.categories_are_tags = other.categories_are_tags,
+            "search" => self.search = other.search,
             // Chosen before the folder is read: see `layout_setting`.
             _ => {}
         }

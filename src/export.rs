@@ -3,7 +3,7 @@
 //! of an earlier export that are gone are removed, and nothing else is ever
 //! deleted.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io;
 use std::path::{Component, Path, PathBuf};
@@ -126,7 +126,8 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
     }
 
     let (theme, theme_problems) = Theme::new(&blog.templates);
-    let site = Site::new(&blog.config, &blog.library, &blog.assets, &theme, SiteOptions::default())
+    let options = SiteOptions { search: true, ..SiteOptions::default() };
+    let site = Site::new(&blog.config, &blog.library, &blog.assets, &theme, options)
         .with_shortcodes(&blog.shortcodes)
         .with_highlights(read_highlights(highlights_file.as_deref()))
         .with_routes();
@@ -145,12 +146,40 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
         .map(|(page, file)| {
             let result = site.render(page).map(|r| {
                 let written = write_if_changed(&out.join(file), r.text.as_bytes());
-                (written, r.problems)
+                (written, r.problems, r.post_text)
             });
             tick();
-            (file.clone(), result)
+            (page, file.clone(), result)
         })
         .collect();
+    // The search index, from the prose of the posts just rendered.
+    let mut texts: HashMap<&Path, String> = HashMap::new();
+    let mut rendered: Vec<_> = rendered
+        .into_iter()
+        .map(|(page, file, result)| {
+            let result = result.map(|(written, problems, text)| {
+                if let (Page::Post(path), Some(text)) = (page, text) {
+                    texts.insert(path.as_path(), text);
+                }
+                (written, problems)
+            });
+            (file, result)
+        })
+        .collect();
+    if site.has_search() {
+        let index = site.search_index(|post| texts.get(post.path.as_path()).cloned().unwrap_or_default());
+        let addresses = site.addresses();
+        let written: Vec<_> = index
+            .files
+            .par_iter()
+            .map(|(name, text)| {
+                let file = addresses.search_file(name);
+                let written = write_if_changed(&out.join(&file), text.as_bytes());
+                (file, Ok((written, Vec::new())))
+            })
+            .collect();
+        rendered.extend(written);
+    }
     let copied: Vec<_> = copies
         .par_iter()
         .map(|(from, file)| {

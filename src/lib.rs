@@ -7,7 +7,7 @@
 //! 1. leaves: `text`, `slug`, `diagnostics`, `layout` (how a folder is laid out)
 //! 2. disk: `fs`, the only module that reads or writes files
 //! 3. settings: `config`
-//! 4. rendering: `markdown`
+//! 4. rendering: `markdown`, `search` (the search tokens and index files)
 //! 5. content: `content` (post files, front matter, posts, the library)
 //! 6. site: `site` (pages and their addresses both ways, links, theme, stale pages)
 //! 7. model: `blog`
@@ -31,6 +31,7 @@ mod layout;
 mod load;
 pub mod markdown;
 mod preview;
+mod search;
 mod serve;
 mod session;
 mod site;
@@ -60,6 +61,10 @@ pub use site::stale::StalePages;
 pub use site::theme::Theme;
 pub use site::url::{encode_path, percent_decode};
 pub use site::{RenderedPage, Site, SiteOptions};
+
+// Search: the token rule the index and the browser share, and the index.
+pub use search::index::Index as SearchIndex;
+pub use search::tokens as search_tokens;
 
 // The app's editing session and what it does to the blog's files.
 pub use author::history::{History, Limits as HistoryLimits, Version};

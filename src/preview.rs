@@ -137,7 +137,8 @@ pub fn post_preview(blog: &Blog, theme: &Theme, path: &Path, text: &str) -> Post
         Some(post) => url::file_of(&addresses.post(post)),
         None => url::file_of(&addresses.unreadable(path)),
     };
-    let options = SiteOptions { drafts: true, source_lines: true };
+    // The app's preview runs no script, so it has no search.
+    let options = SiteOptions { drafts: true, source_lines: true, search: false };
     let mut toc = Vec::new();
     let (html, (words, reading_minutes)) = match &parsed.post {
         Some(post) if !post.has_errors => {
@@ -292,7 +293,7 @@ mod tests {
             &blog.library,
             &blog.assets,
             &theme,
-            SiteOptions { drafts: true, source_lines: true },
+            SiteOptions { drafts: true, source_lines: true, search: false },
         );
         let mut compared = 0;
         for post in blog.library.posts().filter(|p| !p.has_errors) {

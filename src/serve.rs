@@ -83,7 +83,8 @@ impl Server {
         let address = listener.local_addr()?;
         let preview = Arc::new(Preview::new());
         let watching = preview.clone();
-        let site = SiteOptions { drafts: options.drafts, ..SiteOptions::default() };
+        // Served as exported, search and all.
+        let site = SiteOptions { drafts: options.drafts, search: true, ..SiteOptions::default() };
         let session = Session::open(
             root,
             SessionOptions { watch: options.watch, site, journal: None, history: None },

@@ -19,10 +19,11 @@ use crate::author::trash::TrashCan;
 use crate::author::{self, AuthorError};
 use crate::blog::Blog;
 use crate::fs::{self, OwnWrites, version_of};
-use crate::preview::{self, Answer, PostPreview};
+use crate::preview::{self, Answer, PostPreview, content_type};
+use crate::search::index::Index;
 use crate::site::routes::{Found, Routes, Target};
 use crate::site::theme::Theme;
-use crate::site::{Page, SiteOptions};
+use crate::site::{Page, Site, SiteOptions};
 use crate::watch::{SharedBlog, Update, Watch, WatchError, WatchOptions, WatchState};
 
 /// How often unsaved text is written to the journal.
@@ -45,6 +46,8 @@ pub struct SessionOptions {
 pub struct Built {
     pub theme: Arc<Theme>,
     pub routes: Arc<Routes>,
+    /// The search index of the saved blog, made when first asked for.
+    search: OnceLock<Index>,
 }
 
 /// A post's text as it is on disk, with the version to save over.
@@ -93,6 +96,7 @@ impl Session {
         let built = Arc::new(RwLock::new(Arc::new(Built {
             theme: Arc::new(Theme::new(&Default::default()).0),
             routes: Arc::default(),
+            search: OnceLock::new(),
         })));
         let watch = {
             let (shared, built) = (shared.clone(), built.clone());
@@ -201,6 +205,9 @@ impl Session {
     /// leading `/`): the last post previewed as it was rendered, the other
     /// pages with the unsaved texts put over the saved ones, files as saved.
     pub fn answer(&self, site_path: &str) -> Answer {
+        if let Some(answer) = self.search_file(site_path) {
+            return answer;
+        }
         let last = self.last_preview.lock().expect("preview").clone();
         if let Some((path, html)) = last
             && path == site_path
@@ -218,6 +225,24 @@ impl Session {
         let blog = preview::with_unsaved(&blog, &unsaved);
         let routes = preview::routes(&blog, &built.theme, self.options);
         preview::answer(&blog, &built.theme, &routes, site_path, self.options)
+    }
+
+    /// A file of the search index (`search/index.js`, …), as the export
+    /// writes it from the saved blog; None for any other address, or when
+    /// the site has no search.
+    fn search_file(&self, site_path: &str) -> Option<Answer> {
+        let blog = self.blog();
+        let built = self.built();
+        let site = Site::new(&blog.config, &blog.library, &blog.assets, &built.theme, self.options).with_shortcodes(&blog.shortcodes);
+        let name = site_path.strip_prefix(&site.addresses().search()).filter(|_| site.has_search())?;
+        let index = built.search.get_or_init(|| site.search_index(|post| site.post_text(post)));
+        let text = index.files.get(name)?;
+        Some(Answer {
+            status: 200,
+            content_type: content_type(site_path),
+            body: text.clone().into_bytes(),
+            location: None,
+        })
     }
 
     /// Saves `text` to `path`; with `version`, only over the file as it was
@@ -372,7 +397,7 @@ fn rebuild(built: &RwLock<Arc<Built>>, blog: &Blog, options: SiteOptions, theme:
     let theme =
         if theme { Arc::new(Theme::new(&blog.templates).0) } else { built.read().expect("built").theme.clone() };
     let routes = Arc::new(preview::routes(blog, &theme, options));
-    *built.write().expect("built") = Arc::new(Built { theme, routes });
+    *built.write().expect("built") = Arc::new(Built { theme, routes, search: OnceLock::new() });
 }
 
 #[cfg(test)]
@@ -394,8 +419,11 @@ mod tests {
 
     fn open(dir: &Path, journal: Option<Journal>) -> (Arc<Session>, mpsc::Receiver<Update>) {
         let (send, updates) = mpsc::channel();
-        let options =
-            SessionOptions { journal, site: SiteOptions { drafts: true, source_lines: false }, ..Default::default() };
+        let options = SessionOptions {
+            journal,
+            site: SiteOptions { drafts: true, ..SiteOptions::default() },
+            ..Default::default()
+        };
         let session = Session::open(dir, options, move |update, _| {
             let _ = send.send(update.clone());
         })

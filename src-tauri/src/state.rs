@@ -16,7 +16,7 @@ use crate::store::Store;
 use crate::view::{AppError, BlogView, ErrorKind, WatchUpdate};
 
 /// What the preview shows: drafts too, as the author sees the blog.
-pub const PREVIEW: SiteOptions = SiteOptions { drafts: true, source_lines: false };
+pub const PREVIEW: SiteOptions = SiteOptions { drafts: true, source_lines: false, search: false };
 
 pub struct AppState {
     pub blog: Mutex<Option<Arc<OpenBlog>>>,

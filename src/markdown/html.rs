@@ -179,6 +179,8 @@ struct Writer<'a, 'o> {
     toc: Vec<TocEntry>,
     problems: Vec<Problem>,
     words: WordCount,
+    /// The prose as read, one block a line (see `Rendered::text`).
+    text: String,
     heading: Option<Heading<'a>>,
     code: Option<CodeBlock>,
     image: Option<Image<'a>>,
@@ -277,6 +279,7 @@ impl<'a, 'o> Writer<'a, 'o> {
             toc: Vec::new(),
             problems: Vec::new(),
             words: WordCount::default(),
+            text: String::new(),
             heading: None,
             code: None,
             image: None,
@@ -324,12 +327,14 @@ impl<'a, 'o> Writer<'a, 'o> {
                 if let Some(heading) = &mut self.heading {
                     heading.text.push(' ');
                 }
+                self.text.push(' ');
                 self.out.push('\n');
             }
             Event::HardBreak => {
                 if let Some(heading) = &mut self.heading {
                     heading.text.push(' ');
                 }
+                self.break_text();
                 self.out.push_str("<br>\n");
             }
             Event::Rule => {
@@ -354,6 +359,14 @@ impl<'a, 'o> Writer<'a, 'o> {
         }
         if !self.in_autolink {
             self.words.add(text);
+            self.text.push_str(text);
+        }
+    }
+
+    /// Ends a line of the prose text, where a block ends or starts.
+    fn break_text(&mut self) {
+        if !self.text.is_empty() && !self.text.ends_with('\n') {
+            self.text.push('\n');
         }
     }
 
@@ -497,6 +510,7 @@ impl<'a, 'o> Writer<'a, 'o> {
             TagEnd::List(true) => self.close_block("</ol>\n"),
             TagEnd::List(false) => self.close_block("</ul>\n"),
             TagEnd::Item => {
+                self.break_text();
                 self.item_attributes_at = None;
                 self.out.push_str("</li>\n");
             }
@@ -508,8 +522,14 @@ impl<'a, 'o> Writer<'a, 'o> {
                 }
             }
             TagEnd::DefinitionList => self.out.push_str("</dl>\n"),
-            TagEnd::DefinitionListTitle => self.out.push_str("</dt>\n"),
-            TagEnd::DefinitionListDefinition => self.out.push_str("</dd>\n"),
+            TagEnd::DefinitionListTitle => {
+                self.break_text();
+                self.out.push_str("</dt>\n");
+            }
+            TagEnd::DefinitionListDefinition => {
+                self.break_text();
+                self.out.push_str("</dd>\n");
+            }
             TagEnd::Table => {
                 if self.table.body_open {
                     self.out.push_str("</tbody>\n");
@@ -522,6 +542,7 @@ impl<'a, 'o> Writer<'a, 'o> {
             }
             TagEnd::TableRow => self.out.push_str("</tr>\n"),
             TagEnd::TableCell => {
+                self.break_text();
                 self.out.push_str(if self.table.in_head { "</th>" } else { "</td>" });
                 self.table.cell += 1;
             }
@@ -558,12 +579,14 @@ impl<'a, 'o> Writer<'a, 'o> {
     }
 
     fn newline(&mut self) {
+        self.break_text();
         if !self.out.is_empty() && !self.out.ends_with('\n') {
             self.out.push('\n');
         }
     }
 
     fn end_heading(&mut self) {
+        self.break_text();
         let Some(heading) = self.heading.take() else { return };
         let id = match heading.id.as_deref().filter(|id| !id.is_empty()) {
             Some(id) => {
@@ -935,6 +958,7 @@ impl<'a, 'o> Writer<'a, 'o> {
     }
 
     fn close_block(&mut self, end: &str) {
+        self.break_text();
         self.out.push_str(end);
         if let Some((at, _)) = self.placed.blocks.pop() {
             self.placed.last_block = Some((at, self.out.len()));
@@ -1127,6 +1151,7 @@ impl<'a, 'o> Writer<'a, 'o> {
                 minutes => minutes,
             },
             problems: self.problems,
+            text: self.text,
         }
     }
 }

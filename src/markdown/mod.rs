@@ -118,6 +118,10 @@ pub struct Rendered {
     /// Broken links, math that could not be rendered, and other tools' syntax
     /// that is not rendered, at file lines.
     pub problems: Vec<Problem>,
+    /// The prose as it is read, one block (paragraph, heading, list item,
+    /// table cell) a line: the words counted, so no code blocks, math, raw
+    /// HTML, image alt text or autolinked URLs. What search indexes.
+    pub text: String,
 }
 
 /// Renders a post's body (the Markdown after the front matter) to HTML.

@@ -34,6 +34,10 @@ pub struct SiteOptions {
     pub drafts: bool,
     /// Add `data-line` to the blocks of posts, for the editor's scroll sync.
     pub source_lines: bool,
+    /// Give the site its search (a box on every page, the results page and
+    /// its script), if the blog's settings have it on: the export and `hanji
+    /// serve` do; the app's preview, whose pages run no script, does not.
+    pub search: bool,
 }
 
 /// The pages of a site with the file each is written to, and the posts left
@@ -51,6 +55,9 @@ pub struct Placed {
 pub struct RenderedPage {
     pub text: String,
     pub problems: Vec<Diagnostic>,
+    /// A post's prose, as search indexes it (`markdown::Rendered::text`);
+    /// None for other pages.
+    pub post_text: Option<String>,
 }
 
 /// A post's page, with the counts of its text (for the app's status bar).
@@ -59,6 +66,8 @@ pub struct RenderedPost {
     pub page: RenderedPage,
     /// The headings the page's table of contents lists, with their lines.
     pub toc: Vec<markdown::TocEntry>,
+    /// Its prose, as search indexes it.
+    pub text: String,
     pub words: usize,
     pub reading_minutes: usize,
 }
@@ -248,6 +257,9 @@ impl<'a> Site<'a> {
             }
         }
         pages.extend([Page::Feed, Page::Sitemap, Page::Robots, Page::NotFound, Page::Style]);
+        if self.has_search() {
+            pages.extend([Page::Search, Page::SearchScript]);
+        }
         pages
     }
 
@@ -311,6 +323,54 @@ impl<'a> Site<'a> {
         placed
     }
 
+    /// Whether this site has its search: asked for by the options and not
+    /// turned off in the settings.
+    pub fn has_search(&self) -> bool {
+        self.options.search && self.config.search
+    }
+
+    /// The shown posts, newest first.
+    pub fn posts(&self) -> &[&'a Post] {
+        &self.posts
+    }
+
+    /// The search index of the shown posts, with each post's prose from
+    /// `text_of` (the export has it from the pages it rendered).
+    pub fn search_index(&self, text_of: impl Fn(&Post) -> String + Sync) -> crate::search::index::Index {
+        use rayon::prelude::*;
+        let from = url::root_of(&self.addresses().search());
+        // Oldest first: a new post takes the next number.
+        let docs: Vec<crate::search::index::Doc> = self
+            .posts
+            .par_iter()
+            .rev()
+            .map(|post| {
+                let shown = PostSummary::of(post, &self.dates, &self.addresses());
+                crate::search::index::Doc {
+                    link: url::link(&from, &shown.path),
+                    title: shown.title,
+                    date: shown.date_text,
+                    tags: shown.tags.into_iter().map(|t| t.name).collect(),
+                    summary: shown.summary,
+                    text: text_of(post),
+                }
+            })
+            .collect();
+        crate::search::index::Index::build(&docs)
+    }
+
+    /// A post's prose as search indexes it, rendered on its own (without
+    /// highlighting, which the prose does not show).
+    pub fn post_text(&self, post: &Post) -> String {
+        let options = Options {
+            first_line: post.body_line,
+            syntax: post.file().syntax(&self.config.layout),
+            shortcodes: self.shortcodes,
+            ..Options::default()
+        };
+        markdown::render(post.body(), &options).text
+    }
+
     fn page_count(&self, posts: usize) -> usize {
         posts.div_ceil(self.config.posts_per_page).max(1)
     }
@@ -330,9 +390,14 @@ impl<'a> Site<'a> {
         let path = self.path_of(page);
         // The 404 page is served at any address, so its links start from the top.
         let root = if *page == Page::NotFound { url::base_path(&self.config.base_url) } else { url::root_of(&path) };
-        let plain = |text: String| Ok(RenderedPage { text, problems: Vec::new() });
+        let plain = |text: String| Ok(RenderedPage { text, problems: Vec::new(), post_text: None });
         match page {
             Page::Style => plain(self.theme.style().to_string()),
+            Page::SearchScript => plain(crate::search::SCRIPT.to_string()),
+            Page::Search => {
+                let info = self.page_info("search", &path, "Search", &self.config.description, "feed.xml");
+                self.page("search.html", info, &root, context! {}).and_then(plain)
+            }
             Page::Home(n) => {
                 let posts = self.page_of(&self.posts, *n);
                 let info = self.page_info("home", &path, "", &self.config.description, &self.info.feed);
@@ -381,7 +446,9 @@ impl<'a> Site<'a> {
                 self.page("tags.html", info, &root, context! { tags => v(&tags) }).and_then(plain)
             }
             Page::Post(file) => match self.library.post(file) {
-                Some(post) => self.post_page(post, &path, &root).map(|post| post.page),
+                Some(post) => self
+                    .post_page(post, &path, &root)
+                    .map(|post| RenderedPage { post_text: Some(post.text), ..post.page }),
                 None => plain(String::new()),
             },
             Page::Alias(file, _) => {
@@ -464,7 +531,8 @@ impl<'a> Site<'a> {
         let text = self.page(&template, info, root, context! { post => v(&page) })?;
         let problems = rendered.problems.into_iter().map(|p| p.in_file(&post.path)).collect();
         let (words, reading_minutes) = (rendered.word_count, rendered.reading_minutes);
-        Ok(RenderedPost { page: RenderedPage { text, problems }, toc: rendered.toc, words, reading_minutes })
+        let page = RenderedPage { text, problems, post_text: None };
+        Ok(RenderedPost { page, toc: rendered.toc, text: rendered.text, words, reading_minutes })
     }
 
     /// The full address of an image named in front matter (`images:`), for
@@ -491,7 +559,13 @@ impl<'a> Site<'a> {
     /// Renders `template` with what every page gets (`site`, `page`, `root`)
     /// and the page's own `extra` values.
     fn page(&self, template: &str, page: PageInfo, root: &str, extra: Value) -> Result<String, ThemeError> {
-        let common = context! { site => v(&self.info), page => v(&page), root => root, drafts => self.options.drafts };
+        let common = context! {
+            site => v(&self.info),
+            page => v(&page),
+            root => root,
+            drafts => self.options.drafts,
+            search => self.has_search(),
+        };
         self.theme.render(template, context! { ..common, ..extra })
     }
 

@@ -13,6 +13,9 @@ use crate::content::file::{BUNDLE_INDEXES, PostFile};
 use crate::content::{Library, Post};
 use crate::layout::{CONTENT_DIR, Kind};
 
+/// The name of the search's script in the search folder.
+pub const SEARCH_SCRIPT: &str = "search.js";
+
 /// One page (or file) the site renders.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub enum Page {
@@ -38,6 +41,10 @@ pub enum Page {
     Robots,
     NotFound,
     Style,
+    /// The search results page (when the site has its search).
+    Search,
+    /// The script that searches, which every page loads.
+    SearchScript,
 }
 
 /// What is at a site path.
@@ -223,6 +230,18 @@ impl<'a> Addresses<'a> {
             || term("categories/").is_some_and(|slug| self.library.category(&slug).is_some())
     }
 
+    /// `search/`: the search results page. The search's other files (its
+    /// script and index) are in that folder too: see [`Addresses::search_file`].
+    pub fn search(&self) -> String {
+        "search/".into()
+    }
+
+    /// A file of the search, by its name in the search folder:
+    /// `search/index.js`, `search/posts/3.js`.
+    pub fn search_file(&self, name: &str) -> String {
+        format!("{}{name}", self.search())
+    }
+
     /// Where a page is; a post not in the library has none (`""`).
     pub fn page(&self, page: &Page) -> String {
         match page {
@@ -239,6 +258,8 @@ impl<'a> Addresses<'a> {
             Page::Robots => "robots.txt".into(),
             Page::NotFound => "404.html".into(),
             Page::Style => "style.css".into(),
+            Page::Search => self.search(),
+            Page::SearchScript => self.search_file(SEARCH_SCRIPT),
         }
     }
 

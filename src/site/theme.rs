@@ -25,6 +25,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("category.html", include_str!("theme/category.html")),
     ("categories.html", include_str!("theme/categories.html")),
     ("404.html", include_str!("theme/404.html")),
+    ("search.html", include_str!("theme/search.html")),
     ("feed.xml", include_str!("theme/feed.xml")),
     ("sitemap.xml", include_str!("theme/sitemap.xml")),
     ("robots.txt", include_str!("theme/robots.txt")),

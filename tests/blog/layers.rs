@@ -11,7 +11,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("leaves", &["text", "slug", "diagnostics", "layout"]),
     ("disk", &["fs"]),
     ("settings", &["config"]),
-    ("rendering", &["markdown"]),
+    ("rendering", &["markdown", "search"]),
     ("content", &["content"]),
     ("site", &["site"]),
     ("model", &["blog"]),

@@ -1,0 +1,344 @@
+//! The index of the site's posts, as the scripts the browser loads from
+//! `search/` (never fetched, so it works from `file://`):
+//!
+//! - `index.js`: how many posts there are, and the shards;
+//! - `index/<name>.js`, the shards: the tokens in order, cut into runs of
+//!   about [`SHARD_BYTES`], each token with its posts. The manifest lists each
+//!   shard's first token and name, so a query loads only the shards of its
+//!   tokens (for a prefix, the run of shards its tokens are in). A token's
+//!   posts are `[post, code, post, code, …]`, each post number counted from
+//!   the one before; the code is `weight × 8 + fields`, the fields 1 for the
+//!   title, 2 for a tag and 4 for the summary, the weight (0–15) how much the
+//!   text counts, from how often the token is there and how long the post is;
+//! - `posts/<n>.js`, one per post: what a result shows (title, link, date,
+//!   tags, summary) and passages of its text to show matches in.
+//!
+//! Posts are numbered oldest first, so a new post takes the next number and
+//! the others keep theirs; everything a post's file and codes hold comes from
+//! that post alone, so an edited post changes its own file and the shards of
+//! the tokens it gained, lost or has more or less often.
+
+use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
+use std::fmt::Write;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::tokens::tokens;
+
+/// About how big a shard is (bytes of its file).
+pub const SHARD_BYTES: usize = 32 * 1024;
+
+/// How many bytes of a post's text its file keeps as passages.
+pub const PASSAGE_BYTES: usize = 1600;
+
+/// The length of text (in tokens) a post's weights are measured against: a
+/// fixed one, not the blog's average, so that one post's weights never
+/// change with another's text.
+const USUAL_LENGTH: f64 = 1000.0;
+
+const TITLE: u8 = 1;
+const TAG: u8 = 2;
+const SUMMARY: u8 = 4;
+
+/// One post as the index sees it.
+#[derive(Debug, Clone, Default)]
+pub struct Doc {
+    pub title: String,
+    /// Where the post is, from the search page (`../posts/a/index.html`).
+    pub link: String,
+    /// The date as the site writes it.
+    pub date: String,
+    pub tags: Vec<String>,
+    pub summary: String,
+    /// The post's prose, one block a line.
+    pub text: String,
+}
+
+/// What a result shows of a post: its file `posts/<n>.js`.
+#[derive(Serialize)]
+struct Shown<'a> {
+    title: &'a str,
+    link: &'a str,
+    date: &'a str,
+    tags: &'a [String],
+    summary: &'a str,
+    passages: Vec<&'a str>,
+}
+
+/// The index's files: name under `search/` → text.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Index {
+    pub files: BTreeMap<String, String>,
+}
+
+impl Index {
+    /// The index of `docs`, oldest post first (a post's number is its place).
+    pub fn build(docs: &[Doc]) -> Index {
+        let entries: Vec<Entry> = docs.par_iter().enumerate().map(|(n, doc)| Entry::of(n, doc)).collect();
+        let mut postings: HashMap<String, Vec<(u32, u8)>> = HashMap::new();
+        let mut files = BTreeMap::new();
+        for (n, entry) in entries.into_iter().enumerate() {
+            for (token, code) in entry.codes {
+                match postings.get_mut(&token) {
+                    Some(list) => list.push((n as u32, code)),
+                    None => {
+                        postings.insert(token, vec![(n as u32, code)]);
+                    }
+                }
+            }
+            files.insert(format!("posts/{n}.js"), entry.file);
+        }
+        let mut tokens: Vec<(String, String)> = postings
+            .into_iter()
+            .map(|(token, list)| {
+                let line = posting_line(&token, &list);
+                (token, line)
+            })
+            .collect();
+        tokens.sort_unstable();
+        let shards = shards(&tokens, &mut files);
+        let manifest = serde_json::json!({ "posts": docs.len(), "shards": shards });
+        files.insert("index.js".into(), format!("hanjiSearch.index({manifest});\n"));
+        Index { files }
+    }
+}
+
+/// One post's part of the index: its tokens with their codes, and its file.
+struct Entry {
+    codes: Vec<(String, u8)>,
+    file: String,
+}
+
+impl Entry {
+    fn of(n: usize, doc: &Doc) -> Entry {
+        let mut fields: HashMap<String, (u8, u32)> = HashMap::new();
+        for (text, field) in [(doc.title.as_str(), TITLE), (doc.summary.as_str(), SUMMARY)]
+            .into_iter()
+            .chain(doc.tags.iter().map(|t| (t.as_str(), TAG)))
+        {
+            for token in tokens(text) {
+                fields.entry(token).or_default().0 |= field;
+            }
+        }
+        let sentences = sentences(&doc.text);
+        let mut sentence_tokens = Vec::with_capacity(sentences.len());
+        let mut length = 0u32;
+        for sentence in &sentences {
+            let tokens = tokens(sentence);
+            length += tokens.len() as u32;
+            let mut own = HashSet::new();
+            for token in tokens {
+                fields.entry(token.clone()).or_default().1 += 1;
+                own.insert(token);
+            }
+            sentence_tokens.push(own);
+        }
+        let codes =
+            fields.into_iter().map(|(token, (field, count))| (token, weight(count, length) * 8 + field)).collect();
+        let passages = passages(&sentences, &sentence_tokens);
+        let shown = Shown {
+            title: &doc.title,
+            link: &doc.link,
+            date: &doc.date,
+            tags: &doc.tags,
+            summary: &doc.summary,
+            passages,
+        };
+        let json = serde_json::to_string(&shown).expect("a post serializes");
+        Entry { codes, file: format!("hanjiSearch.post({n},{json});\n") }
+    }
+}
+
+/// How much a token found `count` times in a text of `length` tokens counts,
+/// 0–15: BM25's share of the term frequency (k1 = 1.2, b = 0.75), against
+/// [`USUAL_LENGTH`]; at least 1 when it is there at all.
+fn weight(count: u32, length: u32) -> u8 {
+    if count == 0 {
+        return 0;
+    }
+    let (k1, b) = (1.2, 0.75);
+    let tf = f64::from(count);
+    let saturated = tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * f64::from(length) / USUAL_LENGTH));
+    ((saturated / (k1 + 1.0) * 15.0).ceil() as u8).clamp(1, 15)
+}
+
+/// A token's line of a shard: `"token":[post,code,…]`, posts counted from
+/// the one before.
+fn posting_line(token: &str, list: &[(u32, u8)]) -> String {
+    let mut line = serde_json::to_string(token).expect("a string serializes");
+    line.push_str(":[");
+    let mut previous = 0;
+    for (i, (post, code)) in list.iter().enumerate() {
+        if i > 0 {
+            line.push(',');
+        }
+        let _ = write!(line, "{},{code}", post - previous);
+        previous = *post;
+    }
+    line.push(']');
+    line
+}
+
+/// Cuts `tokens` (sorted, with their lines) into shards and writes them;
+/// returns each shard's first token and name. A shard begins at a token
+/// whose hash is a multiple of `every` (set so that shards hold half of
+/// [`SHARD_BYTES`] on average), around any token whose line is half that
+/// alone, and where the shard would grow past twice [`SHARD_BYTES`]. So
+/// where a shard begins depends on the tokens there and, at most, on those
+/// since the last such token: a post's edit rewrites the shards of its
+/// tokens and seldom one more.
+fn shards(tokens: &[(String, String)], files: &mut BTreeMap<String, String>) -> Vec<(String, String)> {
+    let bytes: usize = tokens.iter().map(|(_, line)| line.len() + 2).sum();
+    let average = bytes / tokens.len().max(1) + 1;
+    // A power of two, so that it changes only when the blog doubles or halves.
+    let every = (SHARD_BYTES / 2 / average).max(1).next_power_of_two() as u64;
+    let big = |line: &String| line.len() >= SHARD_BYTES / 2;
+    let mut shards: Vec<(String, String)> = Vec::new();
+    let mut names = HashSet::new();
+    let (mut start, mut size) = (0, 0);
+    for i in 0..=tokens.len() {
+        let line = tokens.get(i).map_or(0, |(_, line)| line.len() + 2);
+        let begins = i == tokens.len()
+            || (i > 0
+                && (hash(&tokens[i].0) % every == 0
+                    || big(&tokens[i].1)
+                    || big(&tokens[i - 1].1)
+                    || size + line > 2 * SHARD_BYTES));
+        if begins && i > start {
+            let first = &tokens[start].0;
+            let name = format!("{:016x}", hash(first));
+            // Two first tokens of one hash: the second shard stays in the first.
+            if names.insert(name.clone()) || i == tokens.len() {
+                let lines: Vec<&str> = tokens[start..i].iter().map(|(_, line)| line.as_str()).collect();
+                let text = format!("hanjiSearch.shard({name:?},{{{}}});\n", lines.join(",\n"));
+                files.insert(format!("index/{name}.js"), text);
+                shards.push((first.clone(), name));
+                (start, size) = (i, 0);
+            }
+        }
+        size += line;
+    }
+    shards
+}
+
+/// FNV-1a, 64 bits: where shards begin, and their file names.
+fn hash(token: &str) -> u64 {
+    token.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// The text's sentences: each line split after `.`, `!`, `?` or `。`
+/// followed by a space. (No token spans two, so the text's tokens are theirs.)
+fn sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut start = 0;
+        let mut chars = line.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            if matches!(c, '.' | '!' | '?' | '。') && chars.peek().is_some_and(|(_, n)| n.is_whitespace()) {
+                out.push(line[start..i + c.len_utf8()].trim());
+                start = i + c.len_utf8();
+            }
+        }
+        out.push(line[start..].trim());
+    }
+    out.retain(|s| !s.is_empty());
+    out
+}
+
+/// The sentences a post's file keeps to show matches in: as many words of
+/// the text as [`PASSAGE_BYTES`] can hold, each sentence chosen for the
+/// words it adds for its length (greedy set cover; words, not numbers,
+/// count), kept in the text's order.
+fn passages<'a>(sentences: &[&'a str], tokens: &[HashSet<String>]) -> Vec<&'a str> {
+    let is_word = |t: &String| t.chars().any(char::is_alphabetic);
+    let mut covered: HashSet<&String> = HashSet::new();
+    let gain = |i: usize, covered: &HashSet<&String>| {
+        let new = tokens[i].iter().filter(|t| is_word(t) && !covered.contains(t)).count();
+        // Words added per kilobyte, then the earlier sentence.
+        (new * 1024 * 1024 / sentences[i].len().max(1), std::cmp::Reverse(i))
+    };
+    let mut heap: BinaryHeap<_> = (0..sentences.len()).map(|i| gain(i, &covered)).collect();
+    let (mut chosen, mut used) = (Vec::new(), 0);
+    while let Some((score, std::cmp::Reverse(i))) = heap.pop() {
+        let now = gain(i, &covered);
+        if now.0 == 0 {
+            continue;
+        }
+        if now < (score, std::cmp::Reverse(i)) && heap.peek().is_some_and(|top| *top > now) {
+            // Worth less now than when it was queued: queue it again (lazy greedy).
+            heap.push(now);
+            continue;
+        }
+        if used + sentences[i].len() > PASSAGE_BYTES {
+            continue;
+        }
+        used += sentences[i].len();
+        covered.extend(tokens[i].iter());
+        chosen.push(i);
+    }
+    chosen.sort_unstable();
+    chosen.into_iter().map(|i| sentences[i]).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(title: &str, tags: &[&str], text: &str) -> Doc {
+        Doc {
+            title: title.into(),
+            link: "../posts/a/index.html".into(),
+            tags: tags.iter().map(|t| t.to_string()).collect(),
+            text: text.into(),
+            ..Doc::default()
+        }
+    }
+
+    #[test]
+    fn tokens_lead_to_their_posts_with_their_fields() {
+        let index = Index::build(&[doc("분산 학습", &["nccl"], "Kernels."), doc("B", &[], "학습을 했다. kernel")]);
+        let manifest = &index.files["index.js"];
+        assert!(manifest.contains("\"posts\":2"), "{manifest}");
+        let shards: String =
+            index.files.iter().filter(|(f, _)| f.starts_with("index/")).map(|(_, t)| t.as_str()).collect();
+        // Post 0 has it in its title (1) and no text; post 1 in its text.
+        assert!(shards.contains("\"학습\":[0,1,1,"), "{shards}");
+        assert!(shards.contains("\"kernel\":[0,"), "{shards}");
+        assert!(index.files["posts/1.js"].starts_with("hanjiSearch.post(1,{\"title\":\"B\""));
+    }
+
+    #[test]
+    fn shards_begin_where_their_tokens_say() {
+        let text = |n: usize| (0..300).map(|w| format!("w{} ", w * 7 + n)).collect::<String>();
+        let docs: Vec<Doc> = (0..40).map(|n| doc("T", &[], &text(n))).collect();
+        let index = Index::build(&docs);
+        let shards: Vec<&String> = index.files.keys().filter(|f| f.starts_with("index/")).collect();
+        assert!(shards.len() > 3, "{shards:?}");
+        // An edit of one post changes few shards: where they begin stays.
+        let mut edited = docs.clone();
+        edited[7].text.push_str(" brandnew");
+        let after = Index::build(&edited);
+        let changed = index.files.iter().filter(|(f, t)| f.starts_with("index/") && after.files.get(*f) != Some(t));
+        assert!(changed.count() <= 3, "of {} shards", shards.len());
+    }
+
+    #[test]
+    fn passages_keep_the_sentences_that_add_words() {
+        let s = ["GPU kernels are fast.", "GPU kernels are fast.", "NCCL rings move data."];
+        let t: Vec<HashSet<String>> = s.iter().map(|s| tokens(s).into_iter().collect()).collect();
+        assert_eq!(passages(&s, &t), ["GPU kernels are fast.", "NCCL rings move data."]);
+        assert_eq!(
+            sentences("One. Two! 셋이다. 2.13 released\nNext"),
+            ["One.", "Two!", "셋이다.", "2.13 released", "Next"]
+        );
+    }
+
+    #[test]
+    fn weights_grow_with_count_and_shrink_with_length() {
+        assert!(weight(1, 100) < weight(5, 100));
+        assert!(weight(3, 5000) < weight(3, 100));
+        assert_eq!(weight(0, 10), 0);
+        assert!((1..=15).contains(&weight(1, 100_000)));
+    }
+}

@@ -1,0 +1,582 @@
+// Hanji's search, in the reader's browser. Written by `hanji export` into
+// search/search.js; every page loads it (defer).
+//
+// The token rule below is the one of src/search/tokens.rs, step by step (read
+// that file's comment for the rule); tests/search/tokens.json holds the cases
+// both must agree on. The index is loaded as scripts, never fetched, so the
+// site searches from file:// too: index.js, then the shards of the query's
+// tokens (index/<key>.js), then the files of the posts shown (posts/<n>.js).
+(function () {
+  "use strict";
+
+  // ----------------------------------------------------------------- tokens
+
+  const ENDINGS = [
+    "에서는", "에서도", "으로는", "으로도", "에게서", "이라는", "이라고", "입니다", "이었다", "이다", "에서", "에게",
+    "으로", "까지", "부터", "처럼", "보다", "라는", "하는", "하고", "하기", "하면", "했다", "한다", "된다", "되는",
+    "에는", "에도", "이나", "은", "는", "이", "가", "을", "를", "의", "에", "로", "와", "과", "도", "만",
+  ];
+
+  const ALNUM = /^[\p{Alphabetic}\p{N}]$/u;
+
+  function normalize(text) {
+    return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").normalize("NFC").toLowerCase();
+  }
+
+  function isCjk(c) {
+    const n = c.codePointAt(0);
+    return (n >= 0xac00 && n <= 0xd7a3) || (n >= 0x3040 && n <= 0x30ff) || (n >= 0x3400 && n <= 0x4dbf) ||
+      (n >= 0x4e00 && n <= 0x9fff) || (n >= 0xf900 && n <= 0xfaff);
+  }
+
+  const isConnector = (c) => c === "-" || c === "_" || c === ".";
+  const isApostrophe = (c) => c === "'" || c === "\u2019";
+  const isLatin = (c) => c !== undefined && ALNUM.test(c) && !isCjk(c);
+
+  // The words of normalized text: {parts, cjk, attached, spaced}.
+  function words(text) {
+    const chars = Array.from(text);
+    const out = [];
+    let i = 0;
+    let gap = "start";
+    while (i < chars.length) {
+      const c = chars[i];
+      if (isCjk(c)) {
+        const start = i;
+        while (i < chars.length && isCjk(chars[i])) i++;
+        const followsCjk = out.length > 0 && out[out.length - 1].cjk;
+        out.push({ parts: [chars.slice(start, i).join("")], cjk: true, attached: gap === "none", spaced: gap === "space" && followsCjk });
+        gap = "none";
+      } else if (isLatin(c)) {
+        const parts = [""];
+        while (i < chars.length) {
+          const d = chars[i];
+          const nextIsLatin = isLatin(chars[i + 1]);
+          if (isLatin(d)) parts[parts.length - 1] += d;
+          else if (isConnector(d) && nextIsLatin) parts.push("");
+          else if (!(isApostrophe(d) && nextIsLatin)) break;
+          i++;
+        }
+        out.push({ parts, cjk: false, attached: gap === "none", spaced: false });
+        gap = "none";
+      } else {
+        gap = gap === "none" && c === " " ? "space" : "other";
+        i++;
+      }
+    }
+    return out;
+  }
+
+  function grams(run) {
+    if (run.length === 1) return [run[0]];
+    const out = [];
+    for (let i = 0; i + 1 < run.length; i++) out.push(run[i] + run[i + 1]);
+    return out;
+  }
+
+  function stem(word) {
+    const letters = Array.from(word).length;
+    if (letters <= 3 || !/[a-z]$/.test(word)) return word;
+    let w = word;
+    if (w.endsWith("ies") && letters > 4) return w.slice(0, -3) + "y";
+    if (["sses", "xes", "ches", "shes"].some((e) => w.endsWith(e))) w = w.slice(0, -2);
+    else if (w.endsWith("s") && !["ss", "is"].some((e) => w.endsWith(e))) w = w.slice(0, -1);
+    for (const end of ["ing", "ed"]) {
+      if (!w.endsWith(end)) continue;
+      let rest = w.slice(0, -end.length);
+      if (Array.from(rest).length >= 3 && /[aeiouy]/.test(rest)) {
+        const n = rest.length;
+        if (n >= 2 && rest[n - 1] === rest[n - 2] && /[bcdfghjkmnpqrtvwxy]/.test(rest[n - 1])) rest = rest.slice(0, -1);
+        w = rest;
+        break;
+      }
+    }
+    if (w.endsWith("e") && Array.from(w).length >= 4) w = w.slice(0, -1);
+    return w;
+  }
+
+  function latinTokens(parts) {
+    const out = parts.map(stem);
+    if (parts.length > 1) out.push(stem(parts.join("")));
+    return out;
+  }
+
+  // Every token of a text, in order, with repeats.
+  function tokens(text) {
+    const ws = words(normalize(text));
+    const out = [];
+    ws.forEach((w, n) => {
+      if (w.cjk) {
+        const run = Array.from(w.parts[0]);
+        if (w.spaced) {
+          const before = Array.from(ws[n - 1].parts[0]);
+          out.push(before[before.length - 1] + run[0]);
+        }
+        out.push(...grams(run));
+      } else {
+        out.push(...latinTokens(w.parts));
+      }
+    });
+    return out;
+  }
+
+  // The words of a query: [{all: [[term]], optional: [term]}], a term being
+  // {text, prefix}.
+  function query(text) {
+    const normalized = normalize(text);
+    const lastChar = Array.from(normalized).pop();
+    const typing = !(lastChar !== undefined && !ALNUM.test(lastChar));
+    const ws = words(normalized);
+    const last = ws.length - 1;
+    const exact = (t) => ({ text: t, prefix: false });
+    const out = [];
+    ws.forEach((w, n) => {
+      const typed = typing && n === last;
+      const q = { all: [], optional: [] };
+      if (w.cjk) {
+        const word = w.parts[0];
+        const run = Array.from(word);
+        if (w.spaced && out.length > 0) {
+          const before = Array.from(ws[n - 1].parts[0]);
+          out[out.length - 1].optional.push(exact(before[before.length - 1] + run[0]));
+        }
+        const ending = ENDINGS.find((e) => word.endsWith(e) && run.length >= Array.from(e).length + 2);
+        const afterLatin = w.attached && n > 0 && !ws[n - 1].cjk;
+        if (afterLatin && ENDINGS.includes(word)) {
+          q.optional.push(...grams(run).map(exact));
+        } else if (ending !== undefined) {
+          const stemLength = run.length - Array.from(ending).length;
+          const all = grams(run);
+          q.all.push(...all.slice(0, stemLength - 1).map((g) => [exact(g)]));
+          q.optional.push(...all.slice(stemLength - 1).map(exact));
+        } else if (run.length === 1 && typed) {
+          q.all.push([{ text: word, prefix: true }]);
+        } else {
+          q.all.push(...grams(run).map((g) => [exact(g)]));
+        }
+      } else {
+        const joined = w.parts.join("");
+        const any = [exact(stem(joined))];
+        if (typed && Array.from(joined).length >= 2) any.push({ text: joined, prefix: true });
+        q.all.push(any);
+        if (w.parts.length > 1) q.optional.push(...w.parts.map((p) => exact(stem(p))));
+      }
+      out.push(q);
+    });
+    return out.filter((q) => q.all.length > 0 || q.optional.length > 0);
+  }
+
+  // ------------------------------------------------------------------ index
+
+  const TITLE = 1, TAG = 2, SUMMARY = 4;
+  const script = document.currentScript;
+  const base = script ? script.src.replace(/[^/]*$/, "") : "";
+  const loaded = new Map();
+  const data = { manifest: null, shards: new Map(), posts: new Map() };
+
+  function load(path) {
+    if (!loaded.has(path)) {
+      loaded.set(path, new Promise((resolve, reject) => {
+        const s = document.createElement("script");
+        s.src = base + path;
+        s.onload = () => resolve();
+        s.onerror = () => {
+          loaded.delete(path);
+          reject(new Error("cannot load " + path));
+        };
+        document.head.appendChild(s);
+      }));
+    }
+    return loaded.get(path);
+  }
+
+  // Code point order, as Rust orders strings (JavaScript's < compares UTF-16 units).
+  function before(a, b) {
+    const x = Array.from(a), y = Array.from(b);
+    for (let i = 0; i < Math.min(x.length, y.length); i++) {
+      if (x[i] !== y[i]) return x[i].codePointAt(0) < y[i].codePointAt(0);
+    }
+    return x.length < y.length;
+  }
+
+  // The shard a token is in: the last one whose first token is not after it.
+  function shardOf(token) {
+    const shards = data.manifest.shards;
+    let lo = 0, hi = shards.length - 1, found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (before(token, shards[mid][0])) hi = mid - 1;
+      else {
+        found = mid;
+        lo = mid + 1;
+      }
+    }
+    return found;
+  }
+
+  // The shards (by number) a term needs: a prefix, the run its tokens are in.
+  function shardsFor(term) {
+    const shards = data.manifest.shards;
+    const first = Math.max(0, shardOf(term.text));
+    const out = [];
+    if (shards.length === 0) return out;
+    out.push(first);
+    if (term.prefix) {
+      for (let i = first + 1; i < shards.length && shards[i][0].startsWith(term.text); i++) out.push(i);
+    }
+    return out;
+  }
+
+  // token → Map(post → code), decoded once.
+  const decoded = new Map();
+  function postings(token) {
+    if (decoded.has(token)) return decoded.get(token);
+    const at = shardOf(token);
+    const shard = at < 0 ? undefined : data.shards.get(data.manifest.shards[at][1]);
+    const list = shard === undefined ? undefined : shard[token];
+    const map = new Map();
+    if (list) {
+      let post = 0;
+      for (let i = 0; i < list.length; i += 2) {
+        post += list[i];
+        map.set(post, list[i + 1]);
+      }
+    }
+    decoded.set(token, map);
+    return map;
+  }
+
+  // The index's tokens a term matches.
+  function matching(term) {
+    if (!term.prefix) return [term.text];
+    const out = new Set([term.text]);
+    for (const at of shardsFor(term)) {
+      const shard = data.shards.get(data.manifest.shards[at][1]);
+      for (const token of Object.keys(shard)) if (token.startsWith(term.text)) out.add(token);
+    }
+    return [...out];
+  }
+
+  async function ready(words) {
+    if (data.manifest === null) await load("index.js");
+    const names = new Set();
+    for (const w of words) {
+      for (const term of w.all.flat().concat(w.optional)) {
+        for (const at of shardsFor(term)) names.add(data.manifest.shards[at][1]);
+      }
+    }
+    await Promise.all([...names].map((name) => load("index/" + name + ".js")));
+  }
+
+  // How much a posting counts: its fields, then its text, times the token's rarity.
+  function score(code, df) {
+    const n = data.manifest.posts;
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    const fields = (code & TITLE ? 4 : 0) + (code & TAG ? 3 : 0) + (code & SUMMARY ? 1.5 : 0);
+    return idf * (fields + (code >> 3) / 15 * 2.2);
+  }
+
+  // A term's matches: post → [score, fields]. A longer token a prefix
+  // matched counts half.
+  function matches(term) {
+    const out = new Map();
+    for (const token of matching(term)) {
+      const list = postings(token);
+      const factor = token === term.text ? 1 : 0.5;
+      for (const [post, code] of list) {
+        const s = score(code, list.size) * factor;
+        const had = out.get(post);
+        if (had === undefined || had[0] < s) out.set(post, [s, code & 7]);
+      }
+    }
+    return out;
+  }
+
+  // The posts that match every word of the query, best first: those with
+  // more words in their title or tags first, then by score, then newest.
+  async function search(text) {
+    const ws = query(text);
+    if (ws.length === 0) return { words: ws, posts: [] };
+    await ready(ws);
+    const found = new Map(); // post → {tier, score}
+    let first = true;
+    const required = ws.filter((w) => w.all.length > 0);
+    for (const w of required) {
+      // post → [score, in title or tags for every requirement]
+      let here = null;
+      for (const any of w.all) {
+        const union = new Map();
+        for (const term of any) {
+          for (const [post, [s, fields]] of matches(term)) {
+            const had = union.get(post);
+            if (had === undefined || had[0] < s) union.set(post, [s, (fields & (TITLE | TAG)) !== 0]);
+          }
+        }
+        if (here === null) here = union;
+        else {
+          const both = new Map();
+          for (const [post, [s, top]] of union) {
+            const had = here.get(post);
+            if (had !== undefined) both.set(post, [had[0] + s, had[1] && top]);
+          }
+          here = both;
+        }
+      }
+      if (first) {
+        for (const [post, [s, top]] of here) found.set(post, { tier: top ? 1 : 0, score: s });
+        first = false;
+      } else {
+        for (const [post, entry] of found) {
+          const hit = here.get(post);
+          if (hit === undefined) found.delete(post);
+          else {
+            entry.score += hit[0];
+            if (hit[1]) entry.tier += 1;
+          }
+        }
+      }
+    }
+    for (const w of ws) {
+      for (const term of w.optional) {
+        for (const [post, [s]] of matches(term)) {
+          const entry = found.get(post);
+          if (entry !== undefined) entry.score += s / 2;
+          else if (required.length === 0) found.set(post, { tier: 0, score: s / 2 });
+        }
+      }
+    }
+    const posts = [...found.entries()]
+      .sort((a, b) => b[1].tier - a[1].tier || b[1].score - a[1].score || b[0] - a[0])
+      .map(([post]) => post);
+    return { words: ws, posts };
+  }
+
+  async function posts(ids) {
+    await Promise.all(ids.map((id) => load("posts/" + id + ".js")));
+    return ids.map((id) => data.posts.get(id));
+  }
+
+  // ---------------------------------------------------------------- marking
+
+  // The spans [start, end) of `text` (UTF-16 offsets) that the query's
+  // required terms match: Korean by the pairs of characters matched, other
+  // words whole.
+  function marks(text, ws) {
+    const terms = ws.flatMap((w) => w.all.flat());
+    const hit = (token) => terms.some((t) => (t.prefix ? token.startsWith(t.text) : token === t.text));
+    const spans = [];
+    const chars = Array.from(text);
+    const at = [];
+    let offset = 0;
+    for (const c of chars) {
+      at.push(offset);
+      offset += c.length;
+    }
+    at.push(offset);
+    const isWordChar = (c) => c !== undefined && /^[\p{Alphabetic}\p{N}\p{M}]$/u.test(c) && !isCjk(c);
+    let i = 0;
+    while (i < chars.length) {
+      if (isCjk(chars[i])) {
+        const start = i;
+        while (i < chars.length && isCjk(chars[i])) i++;
+        const run = chars.slice(start, i);
+        const gs = grams(run);
+        gs.forEach((g, k) => {
+          if (hit(g)) spans.push([at[start + k], at[Math.min(start + k + (run.length === 1 ? 1 : 2), i)]]);
+        });
+      } else if (isWordChar(chars[i])) {
+        const start = i;
+        while (i < chars.length && (isWordChar(chars[i]) ||
+          ((isConnector(chars[i]) || isApostrophe(chars[i])) && isWordChar(chars[i + 1])))) i++;
+        const piece = chars.slice(start, i).join("");
+        const found = words(normalize(piece)).some((w) => !w.cjk && latinTokens(w.parts).some(hit));
+        if (found) spans.push([at[start], at[i]]);
+      } else {
+        i++;
+      }
+    }
+    // Merge overlapping spans (neighbouring pairs of one Korean word).
+    spans.sort((a, b) => a[0] - b[0]);
+    const merged = [];
+    for (const s of spans) {
+      const lastSpan = merged[merged.length - 1];
+      if (lastSpan && s[0] <= lastSpan[1]) lastSpan[1] = Math.max(lastSpan[1], s[1]);
+      else merged.push(s.slice());
+    }
+    return merged;
+  }
+
+  // The passage of a post that shows the most of the query's words.
+  function passage(post, ws) {
+    const count = (text) => {
+      const spans = marks(text, ws);
+      const seen = new Set(spans.map(([a, b]) => normalize(text.slice(a, b))));
+      return [seen.size, spans.length];
+    };
+    let best = null;
+    for (const text of [...post.passages, post.summary]) {
+      if (!text) continue;
+      const [distinct, total] = count(text);
+      if (distinct > 0 && (best === null || distinct > best[1] || (distinct === best[1] && total > best[2]))) {
+        best = [text, distinct, total];
+      }
+    }
+    return best ? best[0] : post.summary || post.passages[0] || "";
+  }
+
+  // `text` as nodes, the matched spans in <mark>, cut to about `room`
+  // characters around the first match.
+  function marked(text, ws, room) {
+    let spans = marks(text, ws);
+    let start = 0;
+    let end = text.length;
+    if (room && text.length > room) {
+      const first = spans.length ? spans[0][0] : 0;
+      start = Math.max(0, first - Math.floor(room / 3));
+      end = Math.min(text.length, start + room);
+      // Cut at spaces, not inside words.
+      if (start > 0) start = text.indexOf(" ", start) + 1 || start;
+      if (end < text.length) end = text.lastIndexOf(" ", end) > start ? text.lastIndexOf(" ", end) : end;
+      spans = spans.filter(([a, b]) => a >= start && b <= end);
+    }
+    const out = [];
+    if (start > 0) out.push(document.createTextNode("… "));
+    let at = start;
+    for (const [a, b] of spans) {
+      if (a > at) out.push(document.createTextNode(text.slice(at, a)));
+      const m = document.createElement("mark");
+      m.textContent = text.slice(a, b);
+      out.push(m);
+      at = b;
+    }
+    if (end > at) out.push(document.createTextNode(text.slice(at, end)));
+    if (end < text.length) out.push(document.createTextNode(" …"));
+    return out;
+  }
+
+  // --------------------------------------------------------------- the page
+
+  const PAGE = 10;
+
+  function element(name, className, children) {
+    const e = document.createElement(name);
+    if (className) e.className = className;
+    for (const c of children || []) e.append(c);
+    return e;
+  }
+
+  function result(post, ws) {
+    const link = element("a", "", marked(post.title, ws));
+    link.href = post.link;
+    const meta = [];
+    if (post.date) meta.push(element("span", "search-result-date", [post.date]));
+    for (const tag of post.tags) meta.push(element("span", "search-result-tag", marked(tag, ws)));
+    return element("li", "search-result", [
+      element("h2", "search-result-title", [link]),
+      element("p", "search-result-meta", meta),
+      element("p", "search-result-passage", marked(passage(post, ws), ws, 220)),
+    ]);
+  }
+
+  function searchPage(form) {
+    const input = form.querySelector("input");
+    const status = document.querySelector(".search-status");
+    const list = document.querySelector(".search-results");
+    const more = document.querySelector(".search-more");
+    let asked = 0;
+    let found = { words: [], posts: [] };
+    let shown = 0;
+
+    async function showMore(current) {
+      const ids = found.posts.slice(shown, shown + PAGE);
+      const shownPosts = await posts(ids);
+      if (current !== asked) return;
+      for (const post of shownPosts) list.append(result(post, found.words));
+      shown += ids.length;
+      more.hidden = shown >= found.posts.length;
+    }
+
+    async function run() {
+      const current = ++asked;
+      const text = input.value;
+      try {
+        history.replaceState(null, "", text.trim() ? "?q=" + encodeURIComponent(text) : location.pathname);
+      } catch (_) {
+        // Some browsers refuse to change a file:// address; the search works all the same.
+      }
+      if (!text.trim()) {
+        list.replaceChildren();
+        more.hidden = true;
+        status.textContent = "Type words to look for in titles, tags and posts.";
+        return;
+      }
+      try {
+        const answer = await search(text);
+        if (current !== asked) return;
+        found = answer;
+        shown = 0;
+        list.replaceChildren();
+        const n = found.posts.length;
+        status.textContent = n === 0 ? "No posts found for “" + text.trim() + "”." :
+          (n === 1 ? "1 post" : n + " posts") + " found for “" + text.trim() + "”.";
+        await showMore(current);
+      } catch (error) {
+        if (current !== asked) return;
+        status.textContent = "The search index could not be loaded (" + error.message + "). Export the site again.";
+      }
+    }
+
+    form.hidden = false;
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      run();
+    });
+    input.addEventListener("input", run);
+    more.addEventListener("click", () => showMore(asked));
+    const q = new URLSearchParams(location.search).get("q");
+    if (q) input.value = q;
+    run();
+    input.focus();
+  }
+
+  // Elsewhere the header's link to the search page becomes a search box that
+  // goes there with its words.
+  function searchBox(link) {
+    const input = element("input", "search-box-input");
+    input.type = "search";
+    input.name = "q";
+    input.placeholder = "Search";
+    input.setAttribute("aria-label", "Search the posts");
+    const form = element("form", "search-box", [input]);
+    form.setAttribute("role", "search");
+    form.action = link.href;
+    link.replaceWith(form);
+  }
+
+  function start() {
+    const form = document.querySelector(".search-form");
+    if (form) searchPage(form);
+    else {
+      const link = document.querySelector(".search-link");
+      if (link) searchBox(link);
+    }
+  }
+
+  window.hanjiSearch = {
+    // Called by the index's scripts.
+    index(manifest) {
+      data.manifest = manifest;
+    },
+    shard(name, tokens) {
+      data.shards.set(name, tokens);
+    },
+    post(id, post) {
+      data.posts.set(id, post);
+    },
+    // For the tests, which run the shared cases here.
+    normalize, tokens, query, stem, search, posts, marks, passage,
+  };
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

@@ -1,0 +1,397 @@
+//! The rule that turns text into search tokens, in the index and in the
+//! reader's query alike. `search.js` runs the same rule in the browser;
+//! `tests/search/tokens.json` holds the cases both must agree on.
+//!
+//! 1. **Normalize**: NFKD, drop the combining accents U+0300–U+036F, NFC,
+//!    lowercase (`Café` → `cafe`, `ＧＰＵ` → `gpu`; Hangul is unchanged).
+//! 2. **Words**: a run of CJK characters (Hangul syllables, Han, Kana) is one
+//!    word; letters and digits joined by `-`, `_` or `.` are one Latin word of
+//!    several parts (`all-reduce`, `c10d`, `2.13`), with apostrophes dropped
+//!    (`don't` → `dont`). Everything else separates words. A change of script
+//!    starts a new word with nothing between (`PyTorch의` → `pytorch`, `의`).
+//! 3. **Korean (and other CJK) tokens**: every two neighbouring characters of
+//!    a word (`학습을` → `학습`, `습을`), or the character of a one-character
+//!    word; and where two CJK words stand with one space between them, the
+//!    last character of the first and the first of the second (`분산 학습` →
+//!    `분산`, `산학`, `학습`: the tokens of `분산학습`). A word thus finds the
+//!    words it begins (`학습` finds `학습을`, `학습은`), a compound finds its
+//!    parts written apart, and the parts find the compound.
+//! 4. **Latin tokens**: each part, and the parts joined when there are several
+//!    (`all-reduce` → `all`, `reduce`, `allreduce`), each lightly stemmed (see
+//!    [`stem`]).
+//! 5. **Queries** are read into the same words. Every word must match; a
+//!    Korean word of three or more syllables that ends in a particle or ending
+//!    (`학습을`, `학습이다`) needs only its stem, the rest counting for rank; a
+//!    particle written onto a Latin word (`NCCL과`) only counts for rank, as
+//!    does the join of two Korean words. The last word, while being typed
+//!    (no space after it), also matches as a prefix: a Latin word of two
+//!    letters or more, a Korean word of one syllable.
+
+use icu_normalizer::{ComposingNormalizerBorrowed, DecomposingNormalizerBorrowed};
+
+/// Korean particles and endings a query word may end in, longest first
+/// (they are tried in this order).
+pub const ENDINGS: &[&str] = &[
+    "에서는",
+    "에서도",
+    "으로는",
+    "으로도",
+    "에게서",
+    "이라는",
+    "이라고",
+    "입니다",
+    "이었다",
+    "이다",
+    "에서",
+    "에게",
+    "으로",
+    "까지",
+    "부터",
+    "처럼",
+    "보다",
+    "라는",
+    "하는",
+    "하고",
+    "하기",
+    "하면",
+    "했다",
+    "한다",
+    "된다",
+    "되는",
+    "에는",
+    "에도",
+    "이나",
+    "은",
+    "는",
+    "이",
+    "가",
+    "을",
+    "를",
+    "의",
+    "에",
+    "로",
+    "와",
+    "과",
+    "도",
+    "만",
+];
+
+/// Lowercased, without accents, in compatibility form: what every token is
+/// made from.
+pub fn normalize(text: &str) -> String {
+    const NFKD: DecomposingNormalizerBorrowed<'static> = DecomposingNormalizerBorrowed::new_nfkd();
+    const NFC: ComposingNormalizerBorrowed<'static> = ComposingNormalizerBorrowed::new_nfc();
+    let mut out = String::with_capacity(text.len());
+    // Most text is ASCII and Hangul syllables, which normalizing leaves as they
+    // are: only the pieces between spaces that have anything else are normalized.
+    for piece in text.split_inclusive(|c: char| c.is_ascii_whitespace()) {
+        if piece.chars().all(|c| c.is_ascii() || is_hangul_syllable(c)) {
+            out.push_str(piece);
+        } else {
+            let decomposed = NFKD.normalize(piece);
+            let plain: String = decomposed.chars().filter(|c| !('\u{300}'..='\u{36f}').contains(c)).collect();
+            out.push_str(&NFC.normalize(&plain));
+        }
+    }
+    out.to_lowercase()
+}
+
+fn is_hangul_syllable(c: char) -> bool {
+    ('\u{AC00}'..='\u{D7A3}').contains(&c)
+}
+
+/// Hangul syllables, Han and Kana: written without spaces between words (or,
+/// in Korean, with particles written on), so read two characters at a time.
+pub fn is_cjk(c: char) -> bool {
+    is_hangul_syllable(c)
+        || ('\u{3040}'..='\u{30FF}').contains(&c)
+        || ('\u{3400}'..='\u{4DBF}').contains(&c)
+        || ('\u{4E00}'..='\u{9FFF}').contains(&c)
+        || ('\u{F900}'..='\u{FAFF}').contains(&c)
+}
+
+fn is_connector(c: char) -> bool {
+    matches!(c, '-' | '_' | '.')
+}
+
+fn is_apostrophe(c: char) -> bool {
+    matches!(c, '\'' | '\u{2019}')
+}
+
+fn is_latin(c: char) -> bool {
+    c.is_alphanumeric() && !is_cjk(c)
+}
+
+/// One word of normalized text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Word {
+    /// A CJK run has one part; a Latin word one per piece between connectors.
+    pub parts: Vec<String>,
+    pub cjk: bool,
+    /// Nothing stands between this word and the one before (a change of script).
+    pub attached: bool,
+    /// This CJK word follows another with exactly one space between.
+    pub spaced: bool,
+}
+
+/// The words of normalized text, in order.
+pub fn words(text: &str) -> Vec<Word> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut words: Vec<Word> = Vec::new();
+    let mut i = 0;
+    // The separators since the last word: none, one space, or anything else.
+    let mut gap = Gap::Start;
+    while i < chars.len() {
+        let c = chars[i];
+        if is_cjk(c) {
+            let start = i;
+            while i < chars.len() && is_cjk(chars[i]) {
+                i += 1;
+            }
+            let follows_cjk = words.last().is_some_and(|w| w.cjk);
+            words.push(Word {
+                parts: vec![chars[start..i].iter().collect()],
+                cjk: true,
+                attached: gap == Gap::None,
+                spaced: gap == Gap::Space && follows_cjk,
+            });
+            gap = Gap::None;
+        } else if is_latin(c) {
+            let mut parts = vec![String::new()];
+            while i < chars.len() {
+                let c = chars[i];
+                let next_is_latin = chars.get(i + 1).is_some_and(|n| is_latin(*n));
+                if is_latin(c) {
+                    parts.last_mut().expect("a part").push(c);
+                } else if is_connector(c) && next_is_latin {
+                    parts.push(String::new());
+                } else if !(is_apostrophe(c) && next_is_latin) {
+                    break;
+                }
+                i += 1;
+            }
+            words.push(Word { parts, cjk: false, attached: gap == Gap::None, spaced: false });
+            gap = Gap::None;
+        } else {
+            gap = match gap {
+                Gap::None if c == ' ' => Gap::Space,
+                _ => Gap::Other,
+            };
+            i += 1;
+        }
+    }
+    words
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Gap {
+    Start,
+    None,
+    Space,
+    Other,
+}
+
+/// Every token of `text`, in order and with repeats (a token's count is how
+/// often it is there): what the index holds.
+pub fn tokens(text: &str) -> Vec<String> {
+    let words = words(&normalize(text));
+    let mut tokens = Vec::new();
+    for (n, word) in words.iter().enumerate() {
+        if word.cjk {
+            let run: Vec<char> = word.parts[0].chars().collect();
+            if word.spaced
+                && let Some(before) = words[n - 1].parts[0].chars().last()
+            {
+                tokens.push(format!("{before}{}", run[0]));
+            }
+            tokens.extend(grams(&run));
+        } else {
+            tokens.extend(latin_tokens(&word.parts));
+        }
+    }
+    tokens
+}
+
+/// A CJK run's pairs of neighbouring characters, or its one character.
+fn grams(run: &[char]) -> Vec<String> {
+    if run.len() == 1 {
+        return vec![run[0].to_string()];
+    }
+    run.windows(2).map(|pair| pair.iter().collect()).collect()
+}
+
+fn latin_tokens(parts: &[String]) -> Vec<String> {
+    let mut tokens: Vec<String> = parts.iter().map(|p| stem(p)).collect();
+    if parts.len() > 1 {
+        tokens.push(stem(&parts.concat()));
+    }
+    tokens
+}
+
+/// Light English stemming, on words ending in an ASCII letter and longer than
+/// three characters, in this order:
+///
+/// 1. plurals: `-ies` → `-y` (`queries` → `query`); `-sses`, `-xes`, `-ches`,
+///    `-shes` lose `-es` (`classes` → `class`, `caches` → `cach`); `-ss` and
+///    `-is` stay; else a final `-s` goes (`kernels` → `kernel`, `GPUs` → `gpu`);
+/// 2. `-ing` and `-ed` go when at least three characters with a vowel are
+///    left (`scheduling` → `schedul`, `string` stays), and then a doubled final
+///    consonant but `l`, `s`, `z` is made single (`running` → `run`);
+/// 3. a final `-e` goes from words still four characters long or longer
+///    (`schedule` → `schedul`, `cache` → `cach`).
+pub fn stem(word: &str) -> String {
+    let letters = word.chars().count();
+    if letters <= 3 || !word.ends_with(|c: char| c.is_ascii_lowercase()) {
+        return word.to_string();
+    }
+    let mut w = word.to_string();
+    if w.ends_with("ies") && letters > 4 {
+        w.truncate(w.len() - 3);
+        w.push('y');
+        return w;
+    }
+    if ["sses", "xes", "ches", "shes"].iter().any(|end| w.ends_with(end)) {
+        w.truncate(w.len() - 2);
+    } else if w.ends_with('s') && !["ss", "is"].iter().any(|end| w.ends_with(end)) {
+        w.pop();
+    }
+    for end in ["ing", "ed"] {
+        if let Some(rest) = w.strip_suffix(end)
+            && rest.chars().count() >= 3
+            && rest.contains(['a', 'e', 'i', 'o', 'u', 'y'])
+        {
+            let mut rest = rest.to_string();
+            let bytes = rest.as_bytes();
+            let n = bytes.len();
+            if n >= 2 && bytes[n - 1] == bytes[n - 2] && !b"lsz".contains(&bytes[n - 1]) && is_consonant(bytes[n - 1]) {
+                rest.pop();
+            }
+            w = rest;
+            break;
+        }
+    }
+    if w.ends_with('e') && w.chars().count() >= 4 {
+        w.pop();
+    }
+    w
+}
+
+fn is_consonant(b: u8) -> bool {
+    b.is_ascii_lowercase() && !b"aeiou".contains(&b)
+}
+
+/// What a query term matches: a token exactly, or (`prefix`) every token
+/// that starts with it. Written `text` or `text*`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Term {
+    pub text: String,
+    pub prefix: bool,
+}
+
+impl Term {
+    fn exact(text: impl Into<String>) -> Term {
+        Term { text: text.into(), prefix: false }
+    }
+
+    fn prefix(text: impl Into<String>) -> Term {
+        Term { text: text.into(), prefix: true }
+    }
+
+    /// `text`, or `text*` for a prefix.
+    pub fn written(&self) -> String {
+        if self.prefix { format!("{}*", self.text) } else { self.text.clone() }
+    }
+}
+
+/// One word of a query: a post matches it if, for each entry of `all`, it
+/// has a token one of the entry's terms matches. `optional` terms only
+/// count for rank.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct QueryWord {
+    pub all: Vec<Vec<Term>>,
+    pub optional: Vec<Term>,
+}
+
+/// The words of a query, as the browser reads them.
+pub fn query(text: &str) -> Vec<QueryWord> {
+    let normalized = normalize(text);
+    let typing = !normalized.ends_with(|c: char| !c.is_alphanumeric());
+    let words = words(&normalized);
+    let last = words.len().saturating_sub(1);
+    let mut out = Vec::new();
+    for (n, word) in words.iter().enumerate() {
+        let typed = typing && n == last;
+        let mut q = QueryWord::default();
+        if word.cjk {
+            let run: Vec<char> = word.parts[0].chars().collect();
+            if word.spaced
+                && let Some(before) = words[n - 1].parts[0].chars().last()
+                && let Some(previous) = out.last_mut()
+            {
+                let previous: &mut QueryWord = previous;
+                previous.optional.push(Term::exact(format!("{before}{}", run[0])));
+            }
+            // The longest ending that leaves a stem of two syllables or more.
+            let ending = ENDINGS.iter().find(|e| word.parts[0].ends_with(*e) && run.len() >= e.chars().count() + 2);
+            let after_latin = word.attached && n > 0 && !words[n - 1].cjk;
+            if after_latin && ENDINGS.contains(&word.parts[0].as_str()) {
+                q.optional.extend(grams(&run).into_iter().map(Term::exact));
+            } else if let Some(ending) = ending {
+                let stem = run.len() - ending.chars().count();
+                let all = grams(&run);
+                q.all.extend(all[..stem - 1].iter().map(|g| vec![Term::exact(g.clone())]));
+                q.optional.extend(all[stem - 1..].iter().cloned().map(Term::exact));
+            } else if run.len() == 1 && typed {
+                q.all.push(vec![Term::prefix(word.parts[0].clone())]);
+            } else {
+                q.all.extend(grams(&run).into_iter().map(|g| vec![Term::exact(g)]));
+            }
+        } else {
+            let joined = word.parts.concat();
+            let mut any = vec![Term::exact(stem(&joined))];
+            if typed && joined.chars().count() >= 2 {
+                any.push(Term::prefix(joined));
+            }
+            q.all.push(any);
+            if word.parts.len() > 1 {
+                q.optional.extend(word.parts.iter().map(|p| Term::exact(stem(p))));
+            }
+        }
+        out.push(q);
+    }
+    // A query of nothing but particles still looks for them.
+    out.retain(|q| !q.all.is_empty() || !q.optional.is_empty());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn korean_words_find_what_they_begin() {
+        assert_eq!(tokens("학습을"), ["학습", "습을"]);
+        assert_eq!(tokens("분산 학습"), ["분산", "산학", "학습"]);
+        assert_eq!(tokens("분산학습"), ["분산", "산학", "학습"]);
+        assert_eq!(tokens("PyTorch의 kernels"), ["pytorch", "의", "kernel"]);
+    }
+
+    #[test]
+    fn stems() {
+        for (word, stemmed) in [
+            ("kernels", "kernel"),
+            ("queries", "query"),
+            ("classes", "class"),
+            ("scheduling", "schedul"),
+            ("scheduled", "schedul"),
+            ("schedule", "schedul"),
+            ("running", "run"),
+            ("string", "string"),
+            ("analysis", "analysis"),
+            ("gpus", "gpu"),
+            ("c10d", "c10d"),
+        ] {
+            assert_eq!(stem(word), stemmed, "{word}");
+        }
+    }
+}
