@@ -120,8 +120,8 @@
     return out;
   }
 
-  // The words of a query: [{all: [[term]], optional: [term]}], a term being
-  // {text, prefix}.
+  // The words of a query: [{all: [[term]], optional: [term], join: term or
+  // null}], a term being {text, prefix}.
   function query(text) {
     const normalized = normalize(text);
     const lastChar = Array.from(normalized).pop();
@@ -132,13 +132,13 @@
     const out = [];
     ws.forEach((w, n) => {
       const typed = typing && n === last;
-      const q = { all: [], optional: [] };
+      const q = { all: [], optional: [], join: null };
       if (w.cjk) {
         const word = w.parts[0];
         const run = Array.from(word);
         if (w.spaced && out.length > 0) {
           const before = Array.from(ws[n - 1].parts[0]);
-          out[out.length - 1].optional.push(exact(before[before.length - 1] + run[0]));
+          out[out.length - 1].join = exact(before[before.length - 1] + run[0]);
         }
         const ending = ENDINGS.find((e) => word.endsWith(e) && run.length >= Array.from(e).length + 2);
         const afterLatin = w.attached && n > 0 && !ws[n - 1].cjk;
@@ -261,7 +261,7 @@
     if (data.manifest === null) await load("index.js");
     const names = new Set();
     for (const w of words) {
-      for (const term of w.all.flat().concat(w.optional)) {
+      for (const term of w.all.flat().concat(w.optional, w.join ? [w.join] : [])) {
         for (const at of shardsFor(term)) names.add(data.manifest.shards[at][1]);
       }
     }
@@ -344,11 +344,18 @@
           else if (required.length === 0) found.set(post, { tier: 0, score: s / 2 });
         }
       }
+      // Two words together, as typed: a word of their own for the tier.
+      if (w.join) {
+        for (const [post, [s, fields]] of matches(w.join)) {
+          const entry = found.get(post);
+          if (entry === undefined) continue;
+          entry.score += s / 2;
+          if (fields & (TITLE | TAG)) entry.tier += 1;
+        }
+      }
     }
-    const posts = [...found.entries()]
-      .sort((a, b) => b[1].tier - a[1].tier || b[1].score - a[1].score || b[0] - a[0])
-      .map(([post]) => post);
-    return { words: ws, posts };
+    const ranked = [...found.entries()].sort((a, b) => b[1].tier - a[1].tier || b[1].score - a[1].score || b[0] - a[0]);
+    return { words: ws, posts: ranked.map(([post]) => post), ranks: ranked.map(([, rank]) => rank) };
   }
 
   async function posts(ids) {

@@ -23,7 +23,8 @@
 //!    Korean word of three or more syllables that ends in a particle or ending
 //!    (`학습을`, `학습이다`) needs only its stem, the rest counting for rank; a
 //!    particle written onto a Latin word (`NCCL과`) only counts for rank, as
-//!    does the join of two Korean words. The last word, while being typed
+//!    does the join of two Korean words (as a word of the title or tags when
+//!    it is there: the two words together). The last word, while being typed
 //!    (no space after it), also matches as a prefix: a Latin word of two
 //!    letters or more, a Korean word of one syllable.
 
@@ -305,11 +306,14 @@ impl Term {
 
 /// One word of a query: a post matches it if, for each entry of `all`, it
 /// has a token one of the entry's terms matches. `optional` terms only
-/// count for rank.
+/// count for rank, and so does `join`, the join of this Korean word and the
+/// next (`분산 학습` → `산학`), which ranks a post where the two stand
+/// together (or as one compound) like a word in its title or tags.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct QueryWord {
     pub all: Vec<Vec<Term>>,
     pub optional: Vec<Term>,
+    pub join: Option<Term>,
 }
 
 /// The words of a query, as the browser reads them.
@@ -329,7 +333,7 @@ pub fn query(text: &str) -> Vec<QueryWord> {
                 && let Some(previous) = out.last_mut()
             {
                 let previous: &mut QueryWord = previous;
-                previous.optional.push(Term::exact(format!("{before}{}", run[0])));
+                previous.join = Some(Term::exact(format!("{before}{}", run[0])));
             }
             // The longest ending that leaves a stem of two syllables or more.
             let ending = ENDINGS.iter().find(|e| word.parts[0].ends_with(*e) && run.len() >= e.chars().count() + 2);

@@ -5,6 +5,7 @@
 //! (symlinks, huge files), then loads it or runs `hanji` on it.
 
 mod broken;
+mod browser;
 mod differential;
 mod export;
 mod formats;
@@ -15,6 +16,7 @@ mod library;
 mod regression;
 mod sample;
 mod save;
+mod search;
 mod serve;
 mod shortcodes;
 mod watch;

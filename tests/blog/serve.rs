@@ -3,13 +3,13 @@
 
 use std::io::{BufRead, BufReader, Read};
 use std::net::TcpListener;
-use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use serde_json::json;
+
+use crate::browser::Browser;
 
 use crate::{BlogTest, visible_text};
 
@@ -236,108 +236,6 @@ fn a_missing_folder_is_an_error() {
     assert_eq!(run.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(stderr.contains("no blog folder at `/nonexistent/blog`"), "{stderr}");
-}
-
-/// A browser driven over WebDriver (chromedriver); the browser and the
-/// driver are ended when this is dropped, even if the test failed.
-struct Browser {
-    driver: Child,
-    url: String,
-    session: String,
-    /// The browser's profile, removed after the browser is ended.
-    _profile: tempfile::TempDir,
-}
-
-impl Browser {
-    fn start() -> Self {
-        let chromium = program(&["chromium", "chromium-browser", "google-chrome"]);
-        let chromedriver = program(&["chromedriver"]);
-        let (Some(chromium), Some(chromedriver)) = (chromium, chromedriver) else {
-            panic!(
-                "this test needs Chromium and its driver: `make test-deps` installs them (apt-get install chromium chromium-driver)"
-            );
-        };
-        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let driver = Command::new(chromedriver)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            // Its own process group, so the browsers it starts end with it.
-            .process_group(0)
-            .spawn()
-            .unwrap();
-        let profile = tempfile::tempdir().unwrap();
-        let user_data = format!("--user-data-dir={}", profile.path().display());
-        let mut browser =
-            Browser { driver, url: format!("http://127.0.0.1:{port}"), session: String::new(), _profile: profile };
-        let deadline = Instant::now() + DEADLINE;
-        while browser.call("GET", "/status", None).ok().and_then(|v| v["ready"].as_bool()) != Some(true) {
-            assert!(Instant::now() < deadline, "chromedriver did not start");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let capabilities = json!({"capabilities": {"alwaysMatch": {
-            "browserName": "chrome",
-            "goog:chromeOptions": {
-                "binary": chromium,
-                "args": [
-                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                    "--no-first-run", user_data,
-                ],
-            },
-        }}});
-        let session = browser.call("POST", "/session", Some(capabilities)).expect("a browser session");
-        browser.session = session["sessionId"].as_str().expect("a session id").to_string();
-        browser
-    }
-
-    /// One WebDriver command; the `value` of its answer.
-    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Result<Value, String> {
-        let url = format!("{}{path}", self.url);
-        let agent: ureq::Agent =
-            ureq::Agent::config_builder().http_status_as_error(false).timeout_global(Some(DEADLINE)).build().into();
-        let response = match (method, body) {
-            ("GET", _) => agent.get(&url).call(),
-            ("DELETE", _) => agent.delete(&url).call(),
-            (_, body) => agent.post(&url).send_json(body.unwrap_or(json!({}))),
-        };
-        let mut response = response.map_err(|e| e.to_string())?;
-        let ok = response.status().is_success();
-        let answer: Value = response.body_mut().read_json().map_err(|e| e.to_string())?;
-        if ok { Ok(answer["value"].clone()) } else { Err(answer["value"].to_string()) }
-    }
-
-    fn session(&self, command: &str, body: Value) -> Result<Value, String> {
-        self.call("POST", &format!("/session/{}/{command}", self.session), Some(body))
-    }
-
-    fn script(&self, script: &str) -> Result<Value, String> {
-        self.session("execute/sync", json!({"script": script, "args": []}))
-    }
-}
-
-impl Drop for Browser {
-    fn drop(&mut self) {
-        if !self.session.is_empty() {
-            let _ = self.call("DELETE", &format!("/session/{}", self.session), None);
-        }
-        // The driver and every browser process it started, by group id.
-        let group = format!("-{}", self.driver.id());
-        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
-        let _ = self.driver.kill();
-        let _ = self.driver.wait();
-    }
-}
-
-/// The first of `names` found on the PATH.
-fn program(names: &[&str]) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    names.iter().find_map(|name| std::env::split_paths(&path).map(|dir| dir.join(name)).find(|p| is_program(p)))
-}
-
-fn is_program(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    path.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 #[test]
