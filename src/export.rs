@@ -146,28 +146,36 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
         .map(|(page, file)| {
             let result = site.render(page).map(|r| {
                 let written = write_if_changed(&out.join(file), r.text.as_bytes());
-                (written, r.problems, r.post_text)
+                // A post's part of the search index, from the prose just rendered.
+                let entry = match (page, r.post_text) {
+                    (Page::Post(path), Some(text)) if site.has_search() => {
+                        // Posts only: a page (an About page) is in no list, nor in the search.
+                        let post = site.library.post(path).filter(|post| !post.page);
+                        post.map(|post| (path.clone(), site.search_entry(post, text)))
+                    }
+                    _ => None,
+                };
+                (written, r.problems, entry)
             });
             tick();
-            (page, file.clone(), result)
+            (file.clone(), result)
         })
         .collect();
-    // The search index, from the prose of the posts just rendered.
-    let mut texts: HashMap<&Path, String> = HashMap::new();
+    let mut entries = HashMap::new();
     let mut rendered: Vec<_> = rendered
         .into_iter()
-        .map(|(page, file, result)| {
-            let result = result.map(|(written, problems, text)| {
-                if let (Page::Post(path), Some(text)) = (page, text) {
-                    texts.insert(path.as_path(), text);
-                }
+        .map(|(file, result)| {
+            let result = result.map(|(written, problems, entry)| {
+                entries.extend(entry);
                 (written, problems)
             });
             (file, result)
         })
         .collect();
     if site.has_search() {
-        let index = site.search_index(|post| texts.get(post.path.as_path()).cloned().unwrap_or_default());
+        let index = site.search_index(|post| {
+            entries.remove(&post.path).unwrap_or_else(|| site.search_entry(post, site.post_text(post)))
+        });
         let addresses = site.addresses();
         let written: Vec<_> = index
             .files

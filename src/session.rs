@@ -235,7 +235,8 @@ impl Session {
         let built = self.built();
         let site = Site::new(&blog.config, &blog.library, &blog.assets, &built.theme, self.options).with_shortcodes(&blog.shortcodes);
         let name = site_path.strip_prefix(&site.addresses().search()).filter(|_| site.has_search())?;
-        let index = built.search.get_or_init(|| site.search_index(|post| site.post_text(post)));
+        let index =
+            built.search.get_or_init(|| site.search_index(|post| site.search_entry(post, site.post_text(post))));
         let text = index.files.get(name)?;
         Some(Answer {
             status: 200,

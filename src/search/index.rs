@@ -10,8 +10,9 @@
 //!   the one before; the code is `weight × 8 + fields`, the fields 1 for the
 //!   title, 2 for a tag and 4 for the summary, the weight (0–15) how much the
 //!   text counts, from how often the token is there and how long the post is;
-//! - `posts/<n>.js`, one per post: what a result shows (title, link, date,
-//!   tags, summary) and passages of its text to show matches in.
+//! - `posts/<n>.js`, one for every [`GROUP`] posts: what a result shows of
+//!   each (title, link, date, tags, summary) and passages of its text to
+//!   show matches in.
 //!
 //! Posts are numbered oldest first, so a new post takes the next number and
 //! the others keep theirs; everything a post's file and codes hold comes from
@@ -21,7 +22,6 @@
 use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
 use std::fmt::Write;
 
-use rayon::prelude::*;
 use serde::Serialize;
 
 use super::tokens::tokens;
@@ -29,8 +29,13 @@ use super::tokens::tokens;
 /// About how big a shard is (bytes of its file).
 pub const SHARD_BYTES: usize = 32 * 1024;
 
-/// How many bytes of a post's text its file keeps as passages.
+/// How many bytes of a post's text its entry keeps as passages.
 pub const PASSAGE_BYTES: usize = 1600;
+
+/// How many posts' entries share a file (`posts/<n>.js` holds the posts
+/// numbered from n × GROUP): a file of their own each would cost the
+/// site twice the bytes, each file being compressed on its own.
+pub const GROUP: usize = 8;
 
 /// The length of text (in tokens) a post's weights are measured against: a
 /// fixed one, not the blog's average, so that one post's weights never
@@ -55,7 +60,7 @@ pub struct Doc {
     pub text: String,
 }
 
-/// What a result shows of a post: its file `posts/<n>.js`.
+/// What a result shows of a post, in its group's file `posts/<n>.js`.
 #[derive(Serialize)]
 struct Shown<'a> {
     title: &'a str,
@@ -73,45 +78,44 @@ pub struct Index {
 }
 
 impl Index {
-    /// The index of `docs`, oldest post first (a post's number is its place).
-    pub fn build(docs: &[Doc]) -> Index {
-        let entries: Vec<Entry> = docs.par_iter().enumerate().map(|(n, doc)| Entry::of(n, doc)).collect();
-        let mut postings: HashMap<String, Vec<(u32, u8)>> = HashMap::new();
-        let mut files = BTreeMap::new();
-        for (n, entry) in entries.into_iter().enumerate() {
-            for (token, code) in entry.codes {
-                match postings.get_mut(&token) {
-                    Some(list) => list.push((n as u32, code)),
-                    None => {
-                        postings.insert(token, vec![(n as u32, code)]);
-                    }
-                }
+    /// The index of the posts whose entries these are, oldest first (a
+    /// post's number is its place).
+    pub fn build(entries: Vec<Entry>) -> Index {
+        let count = entries.len();
+        let mut postings: HashMap<&str, Vec<(u32, u8)>> = HashMap::new();
+        for (n, entry) in entries.iter().enumerate() {
+            for (token, code) in entry.tokens.split('\0').zip(&entry.codes) {
+                postings.entry(token).or_default().push((n as u32, *code));
             }
-            files.insert(format!("posts/{n}.js"), entry.file);
         }
-        let mut tokens: Vec<(String, String)> = postings
-            .into_iter()
-            .map(|(token, list)| {
-                let line = posting_line(&token, &list);
-                (token, line)
-            })
-            .collect();
-        tokens.sort_unstable();
+        let mut tokens: Vec<(&str, Vec<(u32, u8)>)> = postings.into_iter().collect();
+        tokens.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        let mut files = BTreeMap::new();
         let shards = shards(&tokens, &mut files);
-        let manifest = serde_json::json!({ "posts": docs.len(), "shards": shards });
+        for (group, entries) in entries.chunks(GROUP).enumerate() {
+            let mut file = String::new();
+            for (n, entry) in entries.iter().enumerate() {
+                let _ = writeln!(file, "hanjiSearch.post({},{});", group * GROUP + n, entry.shown);
+            }
+            files.insert(format!("posts/{group}.js"), file);
+        }
+        let manifest = serde_json::json!({ "posts": count, "group": GROUP, "shards": shards });
         files.insert("index.js".into(), format!("hanjiSearch.index({manifest});\n"));
         Index { files }
     }
 }
 
-/// One post's part of the index: its tokens with their codes, and its file.
-struct Entry {
-    codes: Vec<(String, u8)>,
-    file: String,
+/// One post's part of the index: its tokens (each once, `\0` between them)
+/// with their codes, and what a result shows of it (JSON).
+#[derive(Debug, Clone)]
+pub struct Entry {
+    tokens: String,
+    codes: Vec<u8>,
+    shown: String,
 }
 
 impl Entry {
-    fn of(n: usize, doc: &Doc) -> Entry {
+    pub fn of(doc: &Doc) -> Entry {
         let mut fields: HashMap<String, (u8, u32)> = HashMap::new();
         for (text, field) in [(doc.title.as_str(), TITLE), (doc.summary.as_str(), SUMMARY)]
             .into_iter()
@@ -129,13 +133,16 @@ impl Entry {
             length += tokens.len() as u32;
             let mut own = HashSet::new();
             for token in tokens {
-                fields.entry(token.clone()).or_default().1 += 1;
+                match fields.get_mut(&token) {
+                    Some(entry) => entry.1 += 1,
+                    None => {
+                        fields.insert(token.clone(), (0, 1));
+                    }
+                }
                 own.insert(token);
             }
             sentence_tokens.push(own);
         }
-        let codes =
-            fields.into_iter().map(|(token, (field, count))| (token, weight(count, length) * 8 + field)).collect();
         let passages = passages(&sentences, &sentence_tokens);
         let shown = Shown {
             title: &doc.title,
@@ -145,8 +152,19 @@ impl Entry {
             summary: &doc.summary,
             passages,
         };
-        let json = serde_json::to_string(&shown).expect("a post serializes");
-        Entry { codes, file: format!("hanjiSearch.post({n},{json});\n") }
+        let mut entry = Entry {
+            tokens: String::new(),
+            codes: Vec::with_capacity(fields.len()),
+            shown: serde_json::to_string(&shown).expect("a post serializes"),
+        };
+        for (token, (field, count)) in fields {
+            if !entry.tokens.is_empty() {
+                entry.tokens.push('\0');
+            }
+            entry.tokens.push_str(&token);
+            entry.codes.push(weight(count, length) * 8 + field);
+        }
+        entry
     }
 }
 
@@ -163,21 +181,20 @@ fn weight(count: u32, length: u32) -> u8 {
     ((saturated / (k1 + 1.0) * 15.0).ceil() as u8).clamp(1, 15)
 }
 
-/// A token's line of a shard: `"token":[post,code,…]`, posts counted from
-/// the one before.
-fn posting_line(token: &str, list: &[(u32, u8)]) -> String {
-    let mut line = serde_json::to_string(token).expect("a string serializes");
-    line.push_str(":[");
+/// Writes a token's line of a shard: `"token":[post,code,…]`, posts counted
+/// from the one before.
+fn posting_line(out: &mut String, token: &str, list: &[(u32, u8)]) {
+    out.push_str(&serde_json::to_string(token).expect("a string serializes"));
+    out.push_str(":[");
     let mut previous = 0;
     for (i, (post, code)) in list.iter().enumerate() {
         if i > 0 {
-            line.push(',');
+            out.push(',');
         }
-        let _ = write!(line, "{},{code}", post - previous);
+        let _ = write!(out, "{},{code}", post - previous);
         previous = *post;
     }
-    line.push(']');
-    line
+    out.push(']');
 }
 
 /// Cuts `tokens` (sorted, with their lines) into shards and writes them;
@@ -188,38 +205,52 @@ fn posting_line(token: &str, list: &[(u32, u8)]) -> String {
 /// where a shard begins depends on the tokens there and, at most, on those
 /// since the last such token: a post's edit rewrites the shards of its
 /// tokens and seldom one more.
-fn shards(tokens: &[(String, String)], files: &mut BTreeMap<String, String>) -> Vec<(String, String)> {
-    let bytes: usize = tokens.iter().map(|(_, line)| line.len() + 2).sum();
-    let average = bytes / tokens.len().max(1) + 1;
+fn shards(tokens: &[(&str, Vec<(u32, u8)>)], files: &mut BTreeMap<String, String>) -> Vec<(String, String)> {
+    let sizes: Vec<usize> = tokens.iter().map(|(token, list)| line_size(token, list)).collect();
+    let average = sizes.iter().sum::<usize>() / tokens.len().max(1) + 1;
     // A power of two, so that it changes only when the blog doubles or halves.
     let every = (SHARD_BYTES / 2 / average).max(1).next_power_of_two() as u64;
-    let big = |line: &String| line.len() >= SHARD_BYTES / 2;
+    let big = |i: usize| sizes[i] >= SHARD_BYTES / 2;
     let mut shards: Vec<(String, String)> = Vec::new();
     let mut names = HashSet::new();
     let (mut start, mut size) = (0, 0);
     for i in 0..=tokens.len() {
-        let line = tokens.get(i).map_or(0, |(_, line)| line.len() + 2);
+        let line = sizes.get(i).copied().unwrap_or(0);
         let begins = i == tokens.len()
-            || (i > 0
-                && (hash(&tokens[i].0) % every == 0
-                    || big(&tokens[i].1)
-                    || big(&tokens[i - 1].1)
-                    || size + line > 2 * SHARD_BYTES));
+            || (i > 0 && (hash(tokens[i].0) % every == 0 || big(i) || big(i - 1) || size + line > 2 * SHARD_BYTES));
         if begins && i > start {
-            let first = &tokens[start].0;
+            let first = tokens[start].0;
             let name = format!("{:016x}", hash(first));
             // Two first tokens of one hash: the second shard stays in the first.
             if names.insert(name.clone()) || i == tokens.len() {
-                let lines: Vec<&str> = tokens[start..i].iter().map(|(_, line)| line.as_str()).collect();
-                let text = format!("hanjiSearch.shard({name:?},{{{}}});\n", lines.join(",\n"));
+                let mut text = format!("hanjiSearch.shard({name:?},{{");
+                for (n, (token, list)) in tokens[start..i].iter().enumerate() {
+                    if n > 0 {
+                        text.push_str(",\n");
+                    }
+                    posting_line(&mut text, token, list);
+                }
+                text.push_str("});\n");
                 files.insert(format!("index/{name}.js"), text);
-                shards.push((first.clone(), name));
+                shards.push((first.to_string(), name));
                 (start, size) = (i, 0);
             }
         }
         size += line;
     }
     shards
+}
+
+/// The bytes of a token's line in its shard, without writing it.
+fn line_size(token: &str, list: &[(u32, u8)]) -> usize {
+    let digits = |n: u32| n.checked_ilog10().unwrap_or(0) as usize + 1;
+    let mut previous = 0;
+    let mut size = token.len() + 6;
+    for (post, code) in list {
+        size += digits(post - previous) + digits(u32::from(*code)) + 2;
+        previous = *post;
+    }
+    size
 }
 
 /// FNV-1a, 64 bits: where shards begin, and their file names.
@@ -285,6 +316,10 @@ fn passages<'a>(sentences: &[&'a str], tokens: &[HashSet<String>]) -> Vec<&'a st
 mod tests {
     use super::*;
 
+    fn build(docs: &[Doc]) -> Index {
+        Index::build(docs.iter().map(Entry::of).collect())
+    }
+
     fn doc(title: &str, tags: &[&str], text: &str) -> Doc {
         Doc {
             title: title.into(),
@@ -297,7 +332,7 @@ mod tests {
 
     #[test]
     fn tokens_lead_to_their_posts_with_their_fields() {
-        let index = Index::build(&[doc("분산 학습", &["nccl"], "Kernels."), doc("B", &[], "학습을 했다. kernel")]);
+        let index = build(&[doc("분산 학습", &["nccl"], "Kernels."), doc("B", &[], "학습을 했다. kernel")]);
         let manifest = &index.files["index.js"];
         assert!(manifest.contains("\"posts\":2"), "{manifest}");
         let shards: String =
@@ -305,20 +340,20 @@ mod tests {
         // Post 0 has it in its title (1) and no text; post 1 in its text.
         assert!(shards.contains("\"학습\":[0,1,1,"), "{shards}");
         assert!(shards.contains("\"kernel\":[0,"), "{shards}");
-        assert!(index.files["posts/1.js"].starts_with("hanjiSearch.post(1,{\"title\":\"B\""));
+        assert!(index.files["posts/0.js"].contains("\nhanjiSearch.post(1,{\"title\":\"B\""));
     }
 
     #[test]
     fn shards_begin_where_their_tokens_say() {
         let text = |n: usize| (0..300).map(|w| format!("w{} ", w * 7 + n)).collect::<String>();
         let docs: Vec<Doc> = (0..40).map(|n| doc("T", &[], &text(n))).collect();
-        let index = Index::build(&docs);
+        let index = build(&docs);
         let shards: Vec<&String> = index.files.keys().filter(|f| f.starts_with("index/")).collect();
         assert!(shards.len() > 3, "{shards:?}");
         // An edit of one post changes few shards: where they begin stays.
         let mut edited = docs.clone();
         edited[7].text.push_str(" brandnew");
-        let after = Index::build(&edited);
+        let after = build(&edited);
         let changed = index.files.iter().filter(|(f, t)| f.starts_with("index/") && after.files.get(*f) != Some(t));
         assert!(changed.count() <= 3, "of {} shards", shards.len());
     }

@@ -5,7 +5,7 @@
 // that file's comment for the rule); tests/search/tokens.json holds the cases
 // both must agree on. The index is loaded as scripts, never fetched, so the
 // site searches from file:// too: index.js, then the shards of the query's
-// tokens (index/<key>.js), then the files of the posts shown (posts/<n>.js).
+// tokens (index/<name>.js), then the files of the posts shown (posts/<n>.js).
 (function () {
   "use strict";
 
@@ -358,8 +358,12 @@
     return { words: ws, posts: ranked.map(([post]) => post), ranks: ranked.map(([, rank]) => rank) };
   }
 
+  // What results show of these posts: their groups' files (index.js says how
+  // many posts a file holds).
   async function posts(ids) {
-    await Promise.all(ids.map((id) => load("posts/" + id + ".js")));
+    if (data.manifest === null) await load("index.js");
+    const files = new Set(ids.map((id) => Math.floor(id / data.manifest.group)));
+    await Promise.all([...files].map((n) => load("posts/" + n + ".js")));
     return ids.map((id) => data.posts.get(id));
   }
 

@@ -20,6 +20,7 @@ use crate::config::Config;
 use crate::content::{Library, Post, Tag};
 use crate::diagnostics::Diagnostic;
 use crate::markdown::{self, HighlightCache, Options, Shortcodes};
+use crate::search::index as search;
 use context::{FeedItem, PageInfo, Pagination, PostLink, PostPage, PostSummary, SiteInfo, SitemapEntry, TagInfo};
 use dates::DateFormat;
 use links::Links;
@@ -334,29 +335,24 @@ impl<'a> Site<'a> {
         &self.posts
     }
 
-    /// The search index of the shown posts, with each post's prose from
-    /// `text_of` (the export has it from the pages it rendered).
-    pub fn search_index(&self, text_of: impl Fn(&Post) -> String + Sync) -> crate::search::index::Index {
-        use rayon::prelude::*;
-        let from = url::root_of(&self.addresses().search());
-        // Oldest first: a new post takes the next number.
-        let docs: Vec<crate::search::index::Doc> = self
-            .posts
-            .par_iter()
-            .rev()
-            .map(|post| {
-                let shown = PostSummary::of(post, &self.dates, &self.addresses());
-                crate::search::index::Doc {
-                    link: url::link(&from, &shown.path),
-                    title: shown.title,
-                    date: shown.date_text,
-                    tags: shown.tags.into_iter().map(|t| t.name).collect(),
-                    summary: shown.summary,
-                    text: text_of(post),
-                }
-            })
-            .collect();
-        crate::search::index::Index::build(&docs)
+    /// A shown post's part of the search index, with its prose `text`.
+    pub fn search_entry(&self, post: &Post, text: String) -> search::Entry {
+        let shown = PostSummary::of(post, &self.dates, &self.addresses());
+        let doc = search::Doc {
+            link: url::link(&url::root_of(&self.addresses().search()), &shown.path),
+            title: shown.title,
+            date: shown.date_text,
+            tags: shown.tags.into_iter().map(|t| t.name).collect(),
+            summary: shown.summary,
+            text,
+        };
+        search::Entry::of(&doc)
+    }
+
+    /// The search index of the shown posts, from each one's entry (oldest
+    /// first, so that a new post takes the next number).
+    pub fn search_index(&self, mut entry_of: impl FnMut(&Post) -> search::Entry) -> search::Index {
+        search::Index::build(self.posts.iter().rev().map(|post| entry_of(post)).collect())
     }
 
     /// A post's prose as search indexes it, rendered on its own (without
