@@ -6,14 +6,16 @@ CARGO ?= cargo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 VNU := .cache/vnu/node_modules/vnu-jar/build/dist/vnu.jar
+# Lighthouse 12.2 (13 needs Node 22).
+LIGHTHOUSE := .cache/lighthouse/node_modules/lighthouse/cli/index.js
 
-.PHONY: run test deps app-deps ui-deps ui test-deps e2e-deps lint unit ui-test html e2e bench fuzz
+.PHONY: run test deps app-deps ui-deps ui test-deps e2e-deps lint unit ui-test html a11y e2e bench fuzz
 
 # The desktop app on the sample blog.
 run: deps app-deps ui
 	$(CARGO) run --quiet -p hanji-app -- content
 
-test: deps app-deps test-deps e2e-deps ui lint unit ui-test html e2e
+test: deps app-deps test-deps e2e-deps ui lint unit ui-test html a11y e2e
 
 lint: ui-deps
 	$(CARGO) fmt --all --check
@@ -56,6 +58,15 @@ $(VNU):
 	@command -v java >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q default-jre-headless; }
 	@command -v npm >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q npm; }
 	npm install --prefix .cache/vnu --no-save --no-audit --no-fund vnu-jar@26.9.27
+
+# Lighthouse's accessibility score of the search page of the site `make html`
+# exported, at least 95 (tests/search/accessibility.sh).
+a11y: $(LIGHTHOUSE) html
+	tests/search/accessibility.sh .cache/sample-site $(LIGHTHOUSE)
+
+$(LIGHTHOUSE):
+	@command -v npm >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q npm; }
+	npm install --prefix .cache/lighthouse --no-save --no-audit --no-fund lighthouse@12.2.3
 
 bench: deps
 	$(CARGO) bench --bench core

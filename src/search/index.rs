@@ -24,7 +24,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use super::tokens::tokens;
+use super::tokens::each_token;
 
 /// About how big a shard is (bytes of its file).
 pub const SHARD_BYTES: usize = 32 * 1024;
@@ -82,7 +82,7 @@ impl Index {
     /// post's number is its place).
     pub fn build(entries: Vec<Entry>) -> Index {
         let count = entries.len();
-        let mut postings: HashMap<&str, Vec<(u32, u8)>> = HashMap::new();
+        let mut postings: HashMap<&str, Vec<(u32, u8)>, Fast> = HashMap::default();
         for (n, entry) in entries.iter().enumerate() {
             for (token, code) in entry.tokens.split('\0').zip(&entry.codes) {
                 postings.entry(token).or_default().push((n as u32, *code));
@@ -116,57 +116,88 @@ pub struct Entry {
 
 impl Entry {
     pub fn of(doc: &Doc) -> Entry {
-        let mut fields: HashMap<String, (u8, u32)> = HashMap::new();
+        // Each distinct token gets a number here, with its fields and count.
+        let mut numbers: HashMap<String, u32, Fast> = HashMap::default();
+        let mut found: Vec<(u8, u32)> = Vec::new();
         for (text, field) in [(doc.title.as_str(), TITLE), (doc.summary.as_str(), SUMMARY)]
             .into_iter()
             .chain(doc.tags.iter().map(|t| (t.as_str(), TAG)))
         {
-            for token in tokens(text) {
-                fields.entry(token).or_default().0 |= field;
-            }
+            each_token(text, |token| {
+                let n = number_of(&mut numbers, &mut found, token);
+                found[n].0 |= field;
+            });
         }
         let sentences = sentences(&doc.text);
         let mut sentence_tokens = Vec::with_capacity(sentences.len());
         let mut length = 0u32;
         for sentence in &sentences {
-            let tokens = tokens(sentence);
-            length += tokens.len() as u32;
-            let mut own = HashSet::new();
-            for token in tokens {
-                match fields.get_mut(&token) {
-                    Some(entry) => entry.1 += 1,
-                    None => {
-                        fields.insert(token.clone(), (0, 1));
-                    }
-                }
-                own.insert(token);
-            }
+            let mut own = Vec::new();
+            each_token(sentence, |token| {
+                let n = number_of(&mut numbers, &mut found, token);
+                found[n].1 += 1;
+                own.push(n as u32);
+            });
+            length += own.len() as u32;
+            own.sort_unstable();
+            own.dedup();
             sentence_tokens.push(own);
         }
-        let passages = passages(&sentences, &sentence_tokens);
+        let mut entry = Entry { tokens: String::new(), codes: Vec::with_capacity(found.len()), shown: String::new() };
+        let mut words = vec![false; found.len()];
+        for (token, n) in &numbers {
+            if !entry.tokens.is_empty() {
+                entry.tokens.push('\0');
+            }
+            entry.tokens.push_str(token);
+            let (field, count) = found[*n as usize];
+            entry.codes.push(weight(count, length) * 8 + field);
+            words[*n as usize] = token.chars().any(char::is_alphabetic);
+        }
         let shown = Shown {
             title: &doc.title,
             link: &doc.link,
             date: &doc.date,
             tags: &doc.tags,
             summary: &doc.summary,
-            passages,
+            passages: passages(&sentences, &sentence_tokens, &words),
         };
-        let mut entry = Entry {
-            tokens: String::new(),
-            codes: Vec::with_capacity(fields.len()),
-            shown: serde_json::to_string(&shown).expect("a post serializes"),
-        };
-        for (token, (field, count)) in fields {
-            if !entry.tokens.is_empty() {
-                entry.tokens.push('\0');
-            }
-            entry.tokens.push_str(&token);
-            entry.codes.push(weight(count, length) * 8 + field);
-        }
+        entry.shown = serde_json::to_string(&shown).expect("a post serializes");
         entry
     }
 }
+
+/// The number of `token` among a post's tokens, given it if it is new.
+fn number_of(numbers: &mut HashMap<String, u32, Fast>, found: &mut Vec<(u8, u32)>, token: &str) -> usize {
+    if let Some(&n) = numbers.get(token) {
+        return n as usize;
+    }
+    numbers.insert(token.to_string(), found.len() as u32);
+    found.push((0, 0));
+    found.len() - 1
+}
+
+/// FxHash (as rustc's): the index hashes every token of every post, and
+/// the standard hasher's defence against chosen keys costs more than all
+/// else there; these keys are the blog's own words.
+#[derive(Default, Clone, Copy)]
+pub struct FastHasher(u64);
+
+impl std::hash::Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type Fast = std::hash::BuildHasherDefault<FastHasher>;
 
 /// How much a token found `count` times in a text of `length` tokens counts,
 /// 0–15: BM25's share of the term frequency (k1 = 1.2, b = 0.75), against
@@ -191,10 +222,27 @@ fn posting_line(out: &mut String, token: &str, list: &[(u32, u8)]) {
         if i > 0 {
             out.push(',');
         }
-        let _ = write!(out, "{},{code}", post - previous);
+        number(out, post - previous);
+        out.push(',');
+        number(out, u32::from(*code));
         previous = *post;
     }
     out.push(']');
+}
+
+/// Writes `n` in decimal (millions of them: no formatting machinery).
+fn number(out: &mut String, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(&digits[at..]).expect("digits are ASCII"));
 }
 
 /// Cuts `tokens` (sorted, with their lines) into shards and writes them;
@@ -277,15 +325,15 @@ fn sentences(text: &str) -> Vec<&str> {
     out
 }
 
-/// The sentences a post's file keeps to show matches in: as many words of
+/// The sentences a post's entry keeps to show matches in: as many words of
 /// the text as [`PASSAGE_BYTES`] can hold, each sentence chosen for the
 /// words it adds for its length (greedy set cover; words, not numbers,
-/// count), kept in the text's order.
-fn passages<'a>(sentences: &[&'a str], tokens: &[HashSet<String>]) -> Vec<&'a str> {
-    let is_word = |t: &String| t.chars().any(char::is_alphabetic);
-    let mut covered: HashSet<&String> = HashSet::new();
-    let gain = |i: usize, covered: &HashSet<&String>| {
-        let new = tokens[i].iter().filter(|t| is_word(t) && !covered.contains(t)).count();
+/// count), kept in the text's order. `tokens` are each sentence's token
+/// numbers, `words` which numbers are words.
+fn passages<'a>(sentences: &[&'a str], tokens: &[Vec<u32>], words: &[bool]) -> Vec<&'a str> {
+    let mut covered = vec![false; words.len()];
+    let gain = |i: usize, covered: &[bool]| {
+        let new = tokens[i].iter().filter(|t| words[**t as usize] && !covered[**t as usize]).count();
         // Words added per kilobyte, then the earlier sentence.
         (new * 1024 * 1024 / sentences[i].len().max(1), std::cmp::Reverse(i))
     };
@@ -305,7 +353,9 @@ fn passages<'a>(sentences: &[&'a str], tokens: &[HashSet<String>]) -> Vec<&'a st
             continue;
         }
         used += sentences[i].len();
-        covered.extend(tokens[i].iter());
+        for t in &tokens[i] {
+            covered[*t as usize] = true;
+        }
         chosen.push(i);
     }
     chosen.sort_unstable();
@@ -360,9 +410,8 @@ mod tests {
 
     #[test]
     fn passages_keep_the_sentences_that_add_words() {
-        let s = ["GPU kernels are fast.", "GPU kernels are fast.", "NCCL rings move data."];
-        let t: Vec<HashSet<String>> = s.iter().map(|s| tokens(s).into_iter().collect()).collect();
-        assert_eq!(passages(&s, &t), ["GPU kernels are fast.", "NCCL rings move data."]);
+        let entry = Entry::of(&doc("T", &[], "GPU kernels are fast. GPU kernels are fast. NCCL rings move data."));
+        assert!(entry.shown.contains("\"passages\":[\"GPU kernels are fast.\",\"NCCL rings move data.\"]"), "{}", entry.shown);
         assert_eq!(
             sentences("One. Two! 셋이다. 2.13 released\nNext"),
             ["One.", "Two!", "셋이다.", "2.13 released", "Next"]

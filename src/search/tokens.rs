@@ -28,6 +28,9 @@
 //!    (no space after it), also matches as a prefix: a Latin word of two
 //!    letters or more, a Korean word of one syllable.
 
+use std::borrow::Cow;
+use std::ops::Range;
+
 use icu_normalizer::{ComposingNormalizerBorrowed, DecomposingNormalizerBorrowed};
 
 /// Korean particles and endings a query word may end in, longest first
@@ -123,64 +126,85 @@ fn is_latin(c: char) -> bool {
     c.is_alphanumeric() && !is_cjk(c)
 }
 
-/// One word of normalized text.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One word of normalized text, as [`scan`] reads it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Word {
-    /// A CJK run has one part; a Latin word one per piece between connectors.
-    pub parts: Vec<String>,
+    /// A CJK run as it is; a Latin word's parts one after the other (its
+    /// apostrophes and connectors left out), which is also its joined form.
+    pub text: String,
+    /// Where each part is in `text` (a CJK run has one).
+    pub parts: Vec<Range<usize>>,
     pub cjk: bool,
-    /// Nothing stands between this word and the one before (a change of script).
-    pub attached: bool,
-    /// This CJK word follows another with exactly one space between.
-    pub spaced: bool,
+    /// Written onto the Latin word before it, with nothing between (a
+    /// change of script: `PyTorch의`).
+    pub after_latin: bool,
+    /// The last character of the CJK word before, when this CJK word follows
+    /// it with exactly one space between (their join).
+    pub join: Option<char>,
+}
+
+impl Word {
+    pub fn parts(&self) -> impl Iterator<Item = &str> {
+        self.parts.iter().map(|range| &self.text[range.clone()])
+    }
+}
+
+/// Reads normalized text word by word, handing each to `each` (one `Word`
+/// is reused: copy what is kept).
+pub fn scan(text: &str, mut each: impl FnMut(&Word)) {
+    let mut word = Word::default();
+    let mut chars = text.chars().peekable();
+    // What stood between the last word and this point: nothing, one space,
+    // or anything else; and that word's kind and last character.
+    let (mut gap, mut last_cjk, mut last_latin) = (Gap::Start, None, false);
+    while let Some(c) = chars.next() {
+        word.text.clear();
+        word.parts.clear();
+        if is_cjk(c) {
+            word.text.push(c);
+            let mut last = c;
+            while let Some(&d) = chars.peek().filter(|d| is_cjk(**d)) {
+                word.text.push(d);
+                last = d;
+                chars.next();
+            }
+            word.parts.push(0..word.text.len());
+            word.cjk = true;
+            word.after_latin = gap == Gap::None && last_latin;
+            word.join = last_cjk.filter(|_| gap == Gap::Space);
+            each(&word);
+            (gap, last_cjk, last_latin) = (Gap::None, Some(last), false);
+        } else if is_latin(c) {
+            let mut start = 0;
+            word.text.push(c);
+            while let Some(&d) = chars.peek() {
+                let next_is_latin = || chars.clone().nth(1).is_some_and(is_latin);
+                if is_latin(d) {
+                    word.text.push(d);
+                } else if is_connector(d) && next_is_latin() {
+                    word.parts.push(start..word.text.len());
+                    start = word.text.len();
+                } else if !(is_apostrophe(d) && next_is_latin()) {
+                    break;
+                }
+                chars.next();
+            }
+            word.parts.push(start..word.text.len());
+            word.cjk = false;
+            word.after_latin = false;
+            word.join = None;
+            each(&word);
+            (gap, last_cjk, last_latin) = (Gap::None, None, true);
+        } else {
+            gap = if gap == Gap::None && c == ' ' { Gap::Space } else { Gap::Other };
+        }
+    }
 }
 
 /// The words of normalized text, in order.
 pub fn words(text: &str) -> Vec<Word> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut words: Vec<Word> = Vec::new();
-    let mut i = 0;
-    // The separators since the last word: none, one space, or anything else.
-    let mut gap = Gap::Start;
-    while i < chars.len() {
-        let c = chars[i];
-        if is_cjk(c) {
-            let start = i;
-            while i < chars.len() && is_cjk(chars[i]) {
-                i += 1;
-            }
-            let follows_cjk = words.last().is_some_and(|w| w.cjk);
-            words.push(Word {
-                parts: vec![chars[start..i].iter().collect()],
-                cjk: true,
-                attached: gap == Gap::None,
-                spaced: gap == Gap::Space && follows_cjk,
-            });
-            gap = Gap::None;
-        } else if is_latin(c) {
-            let mut parts = vec![String::new()];
-            while i < chars.len() {
-                let c = chars[i];
-                let next_is_latin = chars.get(i + 1).is_some_and(|n| is_latin(*n));
-                if is_latin(c) {
-                    parts.last_mut().expect("a part").push(c);
-                } else if is_connector(c) && next_is_latin {
-                    parts.push(String::new());
-                } else if !(is_apostrophe(c) && next_is_latin) {
-                    break;
-                }
-                i += 1;
-            }
-            words.push(Word { parts, cjk: false, attached: gap == Gap::None, spaced: false });
-            gap = Gap::None;
-        } else {
-            gap = match gap {
-                Gap::None if c == ' ' => Gap::Space,
-                _ => Gap::Other,
-            };
-            i += 1;
-        }
-    }
+    let mut words = Vec::new();
+    scan(text, |word| words.push(word.clone()));
     words
 }
 
@@ -195,22 +219,44 @@ enum Gap {
 /// Every token of `text`, in order and with repeats (a token's count is how
 /// often it is there): what the index holds.
 pub fn tokens(text: &str) -> Vec<String> {
-    let words = words(&normalize(text));
     let mut tokens = Vec::new();
-    for (n, word) in words.iter().enumerate() {
-        if word.cjk {
-            let run: Vec<char> = word.parts[0].chars().collect();
-            if word.spaced
-                && let Some(before) = words[n - 1].parts[0].chars().last()
-            {
-                tokens.push(format!("{before}{}", run[0]));
-            }
-            tokens.extend(grams(&run));
-        } else {
-            tokens.extend(latin_tokens(&word.parts));
-        }
-    }
+    each_token(text, |token| tokens.push(token.to_string()));
     tokens
+}
+
+/// Hands every token of `text` to `each`, in order and with repeats,
+/// allocating nothing per token (the index reads millions of them).
+pub fn each_token(text: &str, mut each: impl FnMut(&str)) {
+    let mut pair = String::new();
+    scan(&normalize(text), |word| {
+        if word.cjk {
+            let mut chars = word.text.char_indices();
+            let Some((_, first)) = chars.next() else { return };
+            if let Some(before) = word.join {
+                pair.clear();
+                pair.push(before);
+                pair.push(first);
+                each(&pair);
+            }
+            // Every two neighbouring characters, or the one of a one-character run.
+            let (mut start, mut pairs) = (0, 0);
+            for (at, c) in chars {
+                each(&word.text[start..at + c.len_utf8()]);
+                start = at;
+                pairs += 1;
+            }
+            if pairs == 0 {
+                each(&word.text);
+            }
+        } else {
+            for part in word.parts() {
+                each(&stem(part));
+            }
+            if word.parts.len() > 1 {
+                each(&stem(&word.text));
+            }
+        }
+    });
 }
 
 /// A CJK run's pairs of neighbouring characters, or its one character.
@@ -219,14 +265,6 @@ fn grams(run: &[char]) -> Vec<String> {
         return vec![run[0].to_string()];
     }
     run.windows(2).map(|pair| pair.iter().collect()).collect()
-}
-
-fn latin_tokens(parts: &[String]) -> Vec<String> {
-    let mut tokens: Vec<String> = parts.iter().map(|p| stem(p)).collect();
-    if parts.len() > 1 {
-        tokens.push(stem(&parts.concat()));
-    }
-    tokens
 }
 
 /// Light English stemming, on words ending in an ASCII letter and longer than
@@ -240,16 +278,16 @@ fn latin_tokens(parts: &[String]) -> Vec<String> {
 ///    consonant but `l`, `s`, `z` is made single (`running` → `run`);
 /// 3. a final `-e` goes from words still four characters long or longer
 ///    (`schedule` → `schedul`, `cache` → `cach`).
-pub fn stem(word: &str) -> String {
+pub fn stem(word: &str) -> Cow<'_, str> {
     let letters = word.chars().count();
     if letters <= 3 || !word.ends_with(|c: char| c.is_ascii_lowercase()) {
-        return word.to_string();
+        return Cow::Borrowed(word);
     }
     let mut w = word.to_string();
     if w.ends_with("ies") && letters > 4 {
         w.truncate(w.len() - 3);
         w.push('y');
-        return w;
+        return Cow::Owned(w);
     }
     if ["sses", "xes", "ches", "shes"].iter().any(|end| w.ends_with(end)) {
         w.truncate(w.len() - 2);
@@ -274,7 +312,7 @@ pub fn stem(word: &str) -> String {
     if w.ends_with('e') && w.chars().count() >= 4 {
         w.pop();
     }
-    w
+    if w == word { Cow::Borrowed(word) } else { Cow::Owned(w) }
 }
 
 fn is_consonant(b: u8) -> bool {
@@ -290,8 +328,8 @@ pub struct Term {
 }
 
 impl Term {
-    fn exact(text: impl Into<String>) -> Term {
-        Term { text: text.into(), prefix: false }
+    fn exact(text: impl ToString) -> Term {
+        Term { text: text.to_string(), prefix: false }
     }
 
     fn prefix(text: impl Into<String>) -> Term {
@@ -322,23 +360,18 @@ pub fn query(text: &str) -> Vec<QueryWord> {
     let typing = !normalized.ends_with(|c: char| !c.is_alphanumeric());
     let words = words(&normalized);
     let last = words.len().saturating_sub(1);
-    let mut out = Vec::new();
+    let mut out: Vec<QueryWord> = Vec::new();
     for (n, word) in words.iter().enumerate() {
         let typed = typing && n == last;
         let mut q = QueryWord::default();
         if word.cjk {
-            let run: Vec<char> = word.parts[0].chars().collect();
-            if word.spaced
-                && let Some(before) = words[n - 1].parts[0].chars().last()
-                && let Some(previous) = out.last_mut()
-            {
-                let previous: &mut QueryWord = previous;
+            let run: Vec<char> = word.text.chars().collect();
+            if let (Some(before), Some(previous)) = (word.join, out.last_mut()) {
                 previous.join = Some(Term::exact(format!("{before}{}", run[0])));
             }
             // The longest ending that leaves a stem of two syllables or more.
-            let ending = ENDINGS.iter().find(|e| word.parts[0].ends_with(*e) && run.len() >= e.chars().count() + 2);
-            let after_latin = word.attached && n > 0 && !words[n - 1].cjk;
-            if after_latin && ENDINGS.contains(&word.parts[0].as_str()) {
+            let ending = ENDINGS.iter().find(|e| word.text.ends_with(*e) && run.len() >= e.chars().count() + 2);
+            if word.after_latin && ENDINGS.contains(&word.text.as_str()) {
                 q.optional.extend(grams(&run).into_iter().map(Term::exact));
             } else if let Some(ending) = ending {
                 let stem = run.len() - ending.chars().count();
@@ -346,19 +379,18 @@ pub fn query(text: &str) -> Vec<QueryWord> {
                 q.all.extend(all[..stem - 1].iter().map(|g| vec![Term::exact(g.clone())]));
                 q.optional.extend(all[stem - 1..].iter().cloned().map(Term::exact));
             } else if run.len() == 1 && typed {
-                q.all.push(vec![Term::prefix(word.parts[0].clone())]);
+                q.all.push(vec![Term::prefix(word.text.clone())]);
             } else {
                 q.all.extend(grams(&run).into_iter().map(|g| vec![Term::exact(g)]));
             }
         } else {
-            let joined = word.parts.concat();
-            let mut any = vec![Term::exact(stem(&joined))];
-            if typed && joined.chars().count() >= 2 {
-                any.push(Term::prefix(joined));
+            let mut any = vec![Term::exact(stem(&word.text))];
+            if typed && word.text.chars().count() >= 2 {
+                any.push(Term::prefix(word.text.clone()));
             }
             q.all.push(any);
             if word.parts.len() > 1 {
-                q.optional.extend(word.parts.iter().map(|p| Term::exact(stem(p))));
+                q.optional.extend(word.parts().map(|p| Term::exact(stem(p))));
             }
         }
         out.push(q);
