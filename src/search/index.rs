@@ -116,44 +116,52 @@ pub struct Entry {
 
 impl Entry {
     pub fn of(doc: &Doc) -> Entry {
-        // Each distinct token gets a number here, with its fields and count.
-        let mut numbers: HashMap<String, u32, Fast> = HashMap::default();
-        let mut found: Vec<(u8, u32)> = Vec::new();
+        let mut tally = Tally::default();
         for (text, field) in [(doc.title.as_str(), TITLE), (doc.summary.as_str(), SUMMARY)]
             .into_iter()
             .chain(doc.tags.iter().map(|t| (t.as_str(), TAG)))
         {
             each_token(text, |token| {
-                let n = number_of(&mut numbers, &mut found, token);
-                found[n].0 |= field;
+                let n = tally.number(token);
+                tally.found[n].0 |= field;
             });
         }
         let sentences = sentences(&doc.text);
-        let mut sentence_tokens = Vec::with_capacity(sentences.len());
-        let mut length = 0u32;
+        // Each sentence's token numbers, one after the other: `ends` says where each ends.
+        let (mut numbers, mut ends) = (Vec::new(), Vec::with_capacity(sentences.len()));
         for sentence in &sentences {
-            let mut own = Vec::new();
+            let start = numbers.len();
             each_token(sentence, |token| {
-                let n = number_of(&mut numbers, &mut found, token);
-                found[n].1 += 1;
-                own.push(n as u32);
+                let n = tally.number(token);
+                tally.found[n].1 += 1;
+                numbers.push(n as u32);
             });
-            length += own.len() as u32;
-            own.sort_unstable();
-            own.dedup();
-            sentence_tokens.push(own);
+            numbers[start..].sort_unstable();
+            let mut end = start;
+            for i in start..numbers.len() {
+                if i == start || numbers[i] != numbers[end - 1] {
+                    numbers[end] = numbers[i];
+                    end += 1;
+                }
+            }
+            numbers.truncate(end);
+            ends.push(end);
         }
-        let mut entry = Entry { tokens: String::new(), codes: Vec::with_capacity(found.len()), shown: String::new() };
-        let mut words = vec![false; found.len()];
-        for (token, n) in &numbers {
-            if !entry.tokens.is_empty() {
+        let length: u32 = tally.found.iter().map(|(_, count)| count).sum();
+        let mut entry = Entry { tokens: String::new(), codes: Vec::with_capacity(tally.found.len()), shown: String::new() };
+        let mut words = Vec::with_capacity(tally.found.len());
+        for (n, range) in tally.ranges.iter().enumerate() {
+            let token = &tally.text[range.clone()];
+            if n > 0 {
                 entry.tokens.push('\0');
             }
             entry.tokens.push_str(token);
-            let (field, count) = found[*n as usize];
+            let (field, count) = tally.found[n];
             entry.codes.push(weight(count, length) * 8 + field);
-            words[*n as usize] = token.chars().any(char::is_alphabetic);
+            words.push(token.chars().any(char::is_alphabetic));
         }
+        let sentence_tokens: Vec<&[u32]> =
+            ends.iter().scan(0, |start, &end| Some(&numbers[std::mem::replace(start, end)..end])).collect();
         let shown = Shown {
             title: &doc.title,
             link: &doc.link,
@@ -167,14 +175,41 @@ impl Entry {
     }
 }
 
-/// The number of `token` among a post's tokens, given it if it is new.
-fn number_of(numbers: &mut HashMap<String, u32, Fast>, found: &mut Vec<(u8, u32)>, token: &str) -> usize {
-    if let Some(&n) = numbers.get(token) {
-        return n as usize;
+/// A post's distinct tokens, numbered as they come, with their fields and
+/// counts: kept in one string, found by their hashes.
+#[derive(Default)]
+struct Tally {
+    text: String,
+    ranges: Vec<std::ops::Range<usize>>,
+    found: Vec<(u8, u32)>,
+    /// Hash → number; a hash two tokens share goes on to the next hash.
+    by_hash: HashMap<u64, u32, Fast>,
+}
+
+impl Tally {
+    /// The number of `token`, given it if it is new.
+    fn number(&mut self, token: &str) -> usize {
+        let mut hash = {
+            use std::hash::{BuildHasher, Hasher};
+            let mut hasher = Fast::default().build_hasher();
+            hasher.write(token.as_bytes());
+            hasher.finish()
+        };
+        loop {
+            match self.by_hash.get(&hash) {
+                Some(&n) if self.text[self.ranges[n as usize].clone()] == *token => return n as usize,
+                Some(_) => hash = hash.wrapping_add(1),
+                None => break,
+            }
+        }
+        let n = self.found.len();
+        self.by_hash.insert(hash, n as u32);
+        let start = self.text.len();
+        self.text.push_str(token);
+        self.ranges.push(start..self.text.len());
+        self.found.push((0, 0));
+        n
     }
-    numbers.insert(token.to_string(), found.len() as u32);
-    found.push((0, 0));
-    found.len() - 1
 }
 
 /// FxHash (as rustc's): the index hashes every token of every post, and
@@ -330,7 +365,7 @@ fn sentences(text: &str) -> Vec<&str> {
 /// words it adds for its length (greedy set cover; words, not numbers,
 /// count), kept in the text's order. `tokens` are each sentence's token
 /// numbers, `words` which numbers are words.
-fn passages<'a>(sentences: &[&'a str], tokens: &[Vec<u32>], words: &[bool]) -> Vec<&'a str> {
+fn passages<'a>(sentences: &[&'a str], tokens: &[&[u32]], words: &[bool]) -> Vec<&'a str> {
     let mut covered = vec![false; words.len()];
     let gain = |i: usize, covered: &[bool]| {
         let new = tokens[i].iter().filter(|t| words[**t as usize] && !covered[**t as usize]).count();
@@ -353,7 +388,7 @@ fn passages<'a>(sentences: &[&'a str], tokens: &[Vec<u32>], words: &[bool]) -> V
             continue;
         }
         used += sentences[i].len();
-        for t in &tokens[i] {
+        for t in tokens[i] {
             covered[*t as usize] = true;
         }
         chosen.push(i);

@@ -87,17 +87,21 @@ pub fn normalize(text: &str) -> String {
     const NFC: ComposingNormalizerBorrowed<'static> = ComposingNormalizerBorrowed::new_nfc();
     let mut out = String::with_capacity(text.len());
     // Most text is ASCII and Hangul syllables, which normalizing leaves as they
-    // are: only the pieces between spaces that have anything else are normalized.
+    // are (and Hangul has no case): only the pieces between spaces that have
+    // anything else are normalized. Lowercasing piece by piece is lowercasing
+    // the whole, as a space ends a word (Greek's final sigma included).
     for piece in text.split_inclusive(|c: char| c.is_ascii_whitespace()) {
-        if piece.chars().all(|c| c.is_ascii() || is_hangul_syllable(c)) {
-            out.push_str(piece);
+        if piece.is_ascii() {
+            out.extend(piece.chars().map(|c| c.to_ascii_lowercase()));
+        } else if piece.chars().all(|c| c.is_ascii() || is_hangul_syllable(c)) {
+            out.extend(piece.chars().map(|c| c.to_ascii_lowercase()));
         } else {
             let decomposed = NFKD.normalize(piece);
             let plain: String = decomposed.chars().filter(|c| !('\u{300}'..='\u{36f}').contains(c)).collect();
-            out.push_str(&NFC.normalize(&plain));
+            out.push_str(&NFC.normalize(&plain).to_lowercase());
         }
     }
-    out.to_lowercase()
+    out
 }
 
 fn is_hangul_syllable(c: char) -> bool {
@@ -283,36 +287,35 @@ pub fn stem(word: &str) -> Cow<'_, str> {
     if letters <= 3 || !word.ends_with(|c: char| c.is_ascii_lowercase()) {
         return Cow::Borrowed(word);
     }
-    let mut w = word.to_string();
-    if w.ends_with("ies") && letters > 4 {
-        w.truncate(w.len() - 3);
-        w.push('y');
-        return Cow::Owned(w);
+    if let Some(rest) = word.strip_suffix("ies")
+        && letters > 4
+    {
+        return Cow::Owned(format!("{rest}y"));
     }
+    // Every other step only shortens the word: a slice of it.
+    let mut w = word;
     if ["sses", "xes", "ches", "shes"].iter().any(|end| w.ends_with(end)) {
-        w.truncate(w.len() - 2);
+        w = &w[..w.len() - 2];
     } else if w.ends_with('s') && !["ss", "is"].iter().any(|end| w.ends_with(end)) {
-        w.pop();
+        w = &w[..w.len() - 1];
     }
     for end in ["ing", "ed"] {
         if let Some(rest) = w.strip_suffix(end)
             && rest.chars().count() >= 3
             && rest.contains(['a', 'e', 'i', 'o', 'u', 'y'])
         {
-            let mut rest = rest.to_string();
             let bytes = rest.as_bytes();
             let n = bytes.len();
-            if n >= 2 && bytes[n - 1] == bytes[n - 2] && !b"lsz".contains(&bytes[n - 1]) && is_consonant(bytes[n - 1]) {
-                rest.pop();
-            }
-            w = rest;
+            let doubled =
+                n >= 2 && bytes[n - 1] == bytes[n - 2] && !b"lsz".contains(&bytes[n - 1]) && is_consonant(bytes[n - 1]);
+            w = if doubled { &rest[..n - 1] } else { rest };
             break;
         }
     }
     if w.ends_with('e') && w.chars().count() >= 4 {
-        w.pop();
+        w = &w[..w.len() - 1];
     }
-    if w == word { Cow::Borrowed(word) } else { Cow::Owned(w) }
+    Cow::Borrowed(w)
 }
 
 fn is_consonant(b: u8) -> bool {
