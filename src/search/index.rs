@@ -22,6 +22,7 @@
 use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
 use std::fmt::Write;
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use super::tokens::each_token;
@@ -294,7 +295,7 @@ fn shards(tokens: &[(&str, Vec<(u32, u8)>)], files: &mut BTreeMap<String, String
     // A power of two, so that it changes only when the blog doubles or halves.
     let every = (SHARD_BYTES / 2 / average).max(1).next_power_of_two() as u64;
     let big = |i: usize| sizes[i] >= SHARD_BYTES / 2;
-    let mut shards: Vec<(String, String)> = Vec::new();
+    let mut cuts: Vec<(std::ops::Range<usize>, String)> = Vec::new();
     let mut names = HashSet::new();
     let (mut start, mut size) = (0, 0);
     for i in 0..=tokens.len() {
@@ -302,24 +303,34 @@ fn shards(tokens: &[(&str, Vec<(u32, u8)>)], files: &mut BTreeMap<String, String
         let begins = i == tokens.len()
             || (i > 0 && (hash(tokens[i].0) % every == 0 || big(i) || big(i - 1) || size + line > 2 * SHARD_BYTES));
         if begins && i > start {
-            let first = tokens[start].0;
-            let name = format!("{:016x}", hash(first));
+            let name = format!("{:016x}", hash(tokens[start].0));
             // Two first tokens of one hash: the second shard stays in the first.
             if names.insert(name.clone()) || i == tokens.len() {
-                let mut text = format!("hanjiSearch.shard({name:?},{{");
-                for (n, (token, list)) in tokens[start..i].iter().enumerate() {
-                    if n > 0 {
-                        text.push_str(",\n");
-                    }
-                    posting_line(&mut text, token, list);
-                }
-                text.push_str("});\n");
-                files.insert(format!("index/{name}.js"), text);
-                shards.push((first.to_string(), name));
+                cuts.push((start..i, name));
                 (start, size) = (i, 0);
             }
         }
         size += line;
+    }
+    // Each shard's text, on every core.
+    let texts: Vec<String> = cuts
+        .par_iter()
+        .map(|(range, name)| {
+            let mut text = format!("hanjiSearch.shard({name:?},{{");
+            for (n, (token, list)) in tokens[range.clone()].iter().enumerate() {
+                if n > 0 {
+                    text.push_str(",\n");
+                }
+                posting_line(&mut text, token, list);
+            }
+            text.push_str("});\n");
+            text
+        })
+        .collect();
+    let mut shards = Vec::with_capacity(cuts.len());
+    for ((range, name), text) in cuts.into_iter().zip(texts) {
+        files.insert(format!("index/{name}.js"), text);
+        shards.push((tokens[range.start].0.to_string(), name));
     }
     shards
 }
@@ -375,6 +386,10 @@ fn passages<'a>(sentences: &[&'a str], tokens: &[&[u32]], words: &[bool]) -> Vec
     let mut heap: BinaryHeap<_> = (0..sentences.len()).map(|i| gain(i, &covered)).collect();
     let (mut chosen, mut used) = (Vec::new(), 0);
     while let Some((score, std::cmp::Reverse(i))) = heap.pop() {
+        // What no longer fits never will: dropped before any more work.
+        if used + sentences[i].len() > PASSAGE_BYTES {
+            continue;
+        }
         let now = gain(i, &covered);
         if now.0 == 0 {
             continue;
@@ -382,9 +397,6 @@ fn passages<'a>(sentences: &[&'a str], tokens: &[&[u32]], words: &[bool]) -> Vec
         if now < (score, std::cmp::Reverse(i)) && heap.peek().is_some_and(|top| *top > now) {
             // Worth less now than when it was queued: queue it again (lazy greedy).
             heap.push(now);
-            continue;
-        }
-        if used + sentences[i].len() > PASSAGE_BYTES {
             continue;
         }
         used += sentences[i].len();

@@ -127,7 +127,7 @@ fn is_apostrophe(c: char) -> bool {
 }
 
 fn is_latin(c: char) -> bool {
-    c.is_alphanumeric() && !is_cjk(c)
+    if c.is_ascii() { c.is_ascii_alphanumeric() } else { c.is_alphanumeric() && !is_cjk(c) }
 }
 
 /// One word of normalized text, as [`scan`] reads it.
@@ -157,21 +157,22 @@ impl Word {
 /// is reused: copy what is kept).
 pub fn scan(text: &str, mut each: impl FnMut(&Word)) {
     let mut word = Word::default();
-    let mut chars = text.chars().peekable();
     // What stood between the last word and this point: nothing, one space,
     // or anything else; and that word's kind and last character.
     let (mut gap, mut last_cjk, mut last_latin) = (Gap::Start, None, false);
-    while let Some(c) = chars.next() {
+    let mut at = 0;
+    while let Some(c) = char_at(text, at) {
         word.text.clear();
         word.parts.clear();
         if is_cjk(c) {
-            word.text.push(c);
+            let start = at;
             let mut last = c;
-            while let Some(&d) = chars.peek().filter(|d| is_cjk(**d)) {
-                word.text.push(d);
+            at += c.len_utf8();
+            while let Some(d) = char_at(text, at).filter(|d| is_cjk(*d)) {
                 last = d;
-                chars.next();
+                at += d.len_utf8();
             }
+            word.text.push_str(&text[start..at]);
             word.parts.push(0..word.text.len());
             word.cjk = true;
             word.after_latin = gap == Gap::None && last_latin;
@@ -179,21 +180,29 @@ pub fn scan(text: &str, mut each: impl FnMut(&Word)) {
             each(&word);
             (gap, last_cjk, last_latin) = (Gap::None, Some(last), false);
         } else if is_latin(c) {
-            let mut start = 0;
-            word.text.push(c);
-            while let Some(&d) = chars.peek() {
-                let next_is_latin = || chars.clone().nth(1).is_some_and(is_latin);
+            // Letters and digits, copied a run at a time; a connector starts
+            // a part, an apostrophe is left out (each only between two).
+            let (mut part, mut run) = (0, at);
+            at += c.len_utf8();
+            while let Some(d) = char_at(text, at) {
+                let next = at + d.len_utf8();
                 if is_latin(d) {
-                    word.text.push(d);
-                } else if is_connector(d) && next_is_latin() {
-                    word.parts.push(start..word.text.len());
-                    start = word.text.len();
-                } else if !(is_apostrophe(d) && next_is_latin()) {
+                    at = next;
+                    continue;
+                }
+                let joins = (is_connector(d) || is_apostrophe(d)) && char_at(text, next).is_some_and(is_latin);
+                if !joins {
                     break;
                 }
-                chars.next();
+                word.text.push_str(&text[run..at]);
+                if is_connector(d) {
+                    word.parts.push(part..word.text.len());
+                    part = word.text.len();
+                }
+                (at, run) = (next, next);
             }
-            word.parts.push(start..word.text.len());
+            word.text.push_str(&text[run..at]);
+            word.parts.push(part..word.text.len());
             word.cjk = false;
             word.after_latin = false;
             word.join = None;
@@ -201,7 +210,17 @@ pub fn scan(text: &str, mut each: impl FnMut(&Word)) {
             (gap, last_cjk, last_latin) = (Gap::None, None, true);
         } else {
             gap = if gap == Gap::None && c == ' ' { Gap::Space } else { Gap::Other };
+            at += c.len_utf8();
         }
+    }
+}
+
+/// The character at byte `at` of `text`, if any.
+fn char_at(text: &str, at: usize) -> Option<char> {
+    match text.as_bytes().get(at) {
+        Some(&b) if b < 0x80 => Some(char::from(b)),
+        Some(_) => text[at..].chars().next(),
+        None => None,
     }
 }
 
