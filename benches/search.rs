@@ -22,11 +22,18 @@ fn search(c: &mut Criterion) {
     group.bench_function(format!("entries of {} posts", texts.len()), |b| {
         b.iter(|| {
             use rayon::prelude::*;
-            site.posts().par_iter().zip(&texts).map(|(post, text)| site.search_entry(post, text.clone())).collect::<Vec<_>>()
+            site.posts()
+                .par_iter()
+                .zip(&texts)
+                .map(|(post, text)| site.search_entry(post, text.clone()))
+                .collect::<Vec<_>>()
         })
     });
-    let entries: Vec<_> = site.posts().iter().zip(&texts).rev().map(|(post, text)| site.search_entry(post, text.clone())).collect();
-    group.bench_function(format!("index of {} posts", entries.len()), |b| b.iter(|| SearchIndex::build(entries.clone())));
+    let entries: Vec<_> =
+        site.posts().iter().zip(&texts).rev().map(|(post, text)| site.search_entry(post, text.clone())).collect();
+    group.bench_function(format!("index of {} posts", entries.len()), |b| {
+        b.iter(|| SearchIndex::build(entries.clone()))
+    });
     group.finish();
 }
 

@@ -19,13 +19,13 @@
 //! that post alone, so an edited post changes its own file and the shards of
 //! the tokens it gained, lost or has more or less often.
 
-use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
 
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::tokens::each_token;
+use super::tokens::{each_token, is_cjk};
 
 /// About how big a shard is (bytes of its file).
 pub const SHARD_BYTES: usize = 32 * 1024;
@@ -117,7 +117,7 @@ pub struct Entry {
 
 impl Entry {
     pub fn of(doc: &Doc) -> Entry {
-        let mut tally = Tally::default();
+        let mut tally = Tally::with_capacity(doc.text.len() / 8);
         for (text, field) in [(doc.title.as_str(), TITLE), (doc.summary.as_str(), SUMMARY)]
             .into_iter()
             .chain(doc.tags.iter().map(|t| (t.as_str(), TAG)))
@@ -128,29 +128,23 @@ impl Entry {
             });
         }
         let sentences = sentences(&doc.text);
-        // Each sentence's token numbers, one after the other: `ends` says where each ends.
-        let (mut numbers, mut ends) = (Vec::new(), Vec::with_capacity(sentences.len()));
+        // How many words each sentence is the first to have.
+        let mut firsts = Vec::with_capacity(sentences.len());
         for sentence in &sentences {
-            let start = numbers.len();
+            let mut new = 0;
             each_token(sentence, |token| {
                 let n = tally.number(token);
-                tally.found[n].1 += 1;
-                numbers.push(n as u32);
-            });
-            numbers[start..].sort_unstable();
-            let mut end = start;
-            for i in start..numbers.len() {
-                if i == start || numbers[i] != numbers[end - 1] {
-                    numbers[end] = numbers[i];
-                    end += 1;
+                let (_, count) = &mut tally.found[n];
+                if *count == 0 && tally.words[n] {
+                    new += 1;
                 }
-            }
-            numbers.truncate(end);
-            ends.push(end);
+                *count += 1;
+            });
+            firsts.push(new);
         }
         let length: u32 = tally.found.iter().map(|(_, count)| count).sum();
-        let mut entry = Entry { tokens: String::new(), codes: Vec::with_capacity(tally.found.len()), shown: String::new() };
-        let mut words = Vec::with_capacity(tally.found.len());
+        let mut entry =
+            Entry { tokens: String::new(), codes: Vec::with_capacity(tally.found.len()), shown: String::new() };
         for (n, range) in tally.ranges.iter().enumerate() {
             let token = &tally.text[range.clone()];
             if n > 0 {
@@ -159,17 +153,14 @@ impl Entry {
             entry.tokens.push_str(token);
             let (field, count) = tally.found[n];
             entry.codes.push(weight(count, length) * 8 + field);
-            words.push(token.chars().any(char::is_alphabetic));
         }
-        let sentence_tokens: Vec<&[u32]> =
-            ends.iter().scan(0, |start, &end| Some(&numbers[std::mem::replace(start, end)..end])).collect();
         let shown = Shown {
             title: &doc.title,
             link: &doc.link,
             date: &doc.date,
             tags: &doc.tags,
             summary: &doc.summary,
-            passages: passages(&sentences, &sentence_tokens, &words),
+            passages: passages(&sentences, &firsts),
         };
         entry.shown = serde_json::to_string(&shown).expect("a post serializes");
         entry
@@ -183,11 +174,19 @@ struct Tally {
     text: String,
     ranges: Vec<std::ops::Range<usize>>,
     found: Vec<(u8, u32)>,
+    /// Which tokens are words (have a letter), not numbers.
+    words: Vec<bool>,
     /// Hash → number; a hash two tokens share goes on to the next hash.
     by_hash: HashMap<u64, u32, Fast>,
 }
 
 impl Tally {
+    fn with_capacity(tokens: usize) -> Tally {
+        let mut by_hash = HashMap::default();
+        by_hash.reserve(tokens);
+        Tally { by_hash, ..Tally::default() }
+    }
+
     /// The number of `token`, given it if it is new.
     fn number(&mut self, token: &str) -> usize {
         let mut hash = {
@@ -209,6 +208,7 @@ impl Tally {
         self.text.push_str(token);
         self.ranges.push(start..self.text.len());
         self.found.push((0, 0));
+        self.words.push(token.chars().any(|c| c.is_ascii_alphabetic() || is_cjk(c) || c.is_alphabetic()));
         n
     }
 }
@@ -371,39 +371,20 @@ fn sentences(text: &str) -> Vec<&str> {
     out
 }
 
-/// The sentences a post's entry keeps to show matches in: as many words of
-/// the text as [`PASSAGE_BYTES`] can hold, each sentence chosen for the
-/// words it adds for its length (greedy set cover; words, not numbers,
-/// count), kept in the text's order. `tokens` are each sentence's token
-/// numbers, `words` which numbers are words.
-fn passages<'a>(sentences: &[&'a str], tokens: &[&[u32]], words: &[bool]) -> Vec<&'a str> {
-    let mut covered = vec![false; words.len()];
-    let gain = |i: usize, covered: &[bool]| {
-        let new = tokens[i].iter().filter(|t| words[**t as usize] && !covered[**t as usize]).count();
-        // Words added per kilobyte, then the earlier sentence.
-        (new * 1024 * 1024 / sentences[i].len().max(1), std::cmp::Reverse(i))
-    };
-    let mut heap: BinaryHeap<_> = (0..sentences.len()).map(|i| gain(i, &covered)).collect();
+/// The sentences a post's entry keeps to show matches in: as many as
+/// [`PASSAGE_BYTES`] hold, those that bring the most new words for their
+/// length first (`firsts`: how many words each sentence is the first to
+/// have; numbers do not count), kept in the text's order.
+fn passages<'a>(sentences: &[&'a str], firsts: &[usize]) -> Vec<&'a str> {
+    let worth = |i: usize| firsts[i] * 1024 * 1024 / sentences[i].len().max(1);
+    let mut order: Vec<usize> = (0..sentences.len()).filter(|i| firsts[*i] > 0).collect();
+    order.sort_by_key(|i| (std::cmp::Reverse(worth(*i)), *i));
     let (mut chosen, mut used) = (Vec::new(), 0);
-    while let Some((score, std::cmp::Reverse(i))) = heap.pop() {
-        // What no longer fits never will: dropped before any more work.
-        if used + sentences[i].len() > PASSAGE_BYTES {
-            continue;
+    for i in order {
+        if used + sentences[i].len() <= PASSAGE_BYTES {
+            used += sentences[i].len();
+            chosen.push(i);
         }
-        let now = gain(i, &covered);
-        if now.0 == 0 {
-            continue;
-        }
-        if now < (score, std::cmp::Reverse(i)) && heap.peek().is_some_and(|top| *top > now) {
-            // Worth less now than when it was queued: queue it again (lazy greedy).
-            heap.push(now);
-            continue;
-        }
-        used += sentences[i].len();
-        for t in tokens[i] {
-            covered[*t as usize] = true;
-        }
-        chosen.push(i);
     }
     chosen.sort_unstable();
     chosen.into_iter().map(|i| sentences[i]).collect()
@@ -458,7 +439,11 @@ mod tests {
     #[test]
     fn passages_keep_the_sentences_that_add_words() {
         let entry = Entry::of(&doc("T", &[], "GPU kernels are fast. GPU kernels are fast. NCCL rings move data."));
-        assert!(entry.shown.contains("\"passages\":[\"GPU kernels are fast.\",\"NCCL rings move data.\"]"), "{}", entry.shown);
+        assert!(
+            entry.shown.contains("\"passages\":[\"GPU kernels are fast.\",\"NCCL rings move data.\"]"),
+            "{}",
+            entry.shown
+        );
         assert_eq!(
             sentences("One. Two! 셋이다. 2.13 released\nNext"),
             ["One.", "Two!", "셋이다.", "2.13 released", "Next"]

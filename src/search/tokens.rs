@@ -91,10 +91,10 @@ pub fn normalize(text: &str) -> String {
     // anything else are normalized. Lowercasing piece by piece is lowercasing
     // the whole, as a space ends a word (Greek's final sigma included).
     for piece in text.split_inclusive(|c: char| c.is_ascii_whitespace()) {
-        if piece.is_ascii() {
-            out.extend(piece.chars().map(|c| c.to_ascii_lowercase()));
-        } else if piece.chars().all(|c| c.is_ascii() || is_hangul_syllable(c)) {
-            out.extend(piece.chars().map(|c| c.to_ascii_lowercase()));
+        if piece.is_ascii() || piece.chars().all(|c| c.is_ascii() || is_hangul_syllable(c)) {
+            let start = out.len();
+            out.push_str(piece);
+            out[start..].make_ascii_lowercase();
         } else {
             let decomposed = NFKD.normalize(piece);
             let plain: String = decomposed.chars().filter(|c| !('\u{300}'..='\u{36f}').contains(c)).collect();
@@ -302,7 +302,7 @@ fn grams(run: &[char]) -> Vec<String> {
 /// 3. a final `-e` goes from words still four characters long or longer
 ///    (`schedule` → `schedul`, `cache` → `cach`).
 pub fn stem(word: &str) -> Cow<'_, str> {
-    let letters = word.chars().count();
+    let letters = if word.is_ascii() { word.len() } else { word.chars().count() };
     if letters <= 3 || !word.ends_with(|c: char| c.is_ascii_lowercase()) {
         return Cow::Borrowed(word);
     }
