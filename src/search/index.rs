@@ -15,9 +15,9 @@
 //!   show matches in.
 //!
 //! Posts are numbered oldest first, so a new post takes the next number and
-//! the others keep theirs; everything a post's file and codes hold comes from
-//! that post alone, so an edited post changes its own file and the shards of
-//! the tokens it gained, lost or has more or less often.
+//! the others keep theirs; everything a post's entry and codes hold comes
+//! from that post alone, so an edited post changes its group's file and the
+//! shards of the tokens it gained, lost or has more or less often.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
@@ -83,14 +83,38 @@ impl Index {
     /// post's number is its place).
     pub fn build(entries: Vec<Entry>) -> Index {
         let count = entries.len();
-        let mut postings: HashMap<&str, Vec<(u32, u8)>, Fast> = HashMap::default();
-        for (n, entry) in entries.iter().enumerate() {
-            for (token, code) in entry.tokens.split('\0').zip(&entry.codes) {
-                postings.entry(token).or_default().push((n as u32, *code));
-            }
-        }
-        let mut tokens: Vec<(&str, Vec<(u32, u8)>)> = postings.into_iter().collect();
-        tokens.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        // Each token's posts, gathered on every core: each takes the tokens
+        // of its share of the hashes (which the entries carry).
+        let shares = rayon::current_num_threads().max(1) as u64;
+        let mut tokens: Vec<(&str, Vec<(u32, u8)>)> = (0..shares)
+            .into_par_iter()
+            .flat_map_iter(|share| {
+                let mut at: HashMap<u64, u32, std::hash::BuildHasherDefault<Hashed>> = HashMap::default();
+                let mut lists: Vec<(&str, Vec<(u32, u8)>)> = Vec::new();
+                for (n, entry) in entries.iter().enumerate() {
+                    let tokens = entry.tokens.split('\0').zip(&entry.hashes).zip(&entry.codes);
+                    for ((token, &hash), &code) in tokens.filter(|((_, hash), _)| **hash % shares == share) {
+                        let mut key = hash;
+                        loop {
+                            match at.get(&key) {
+                                Some(&i) if lists[i as usize].0 == token => {
+                                    lists[i as usize].1.push((n as u32, code));
+                                    break;
+                                }
+                                Some(_) => key = key.wrapping_add(1),
+                                None => {
+                                    at.insert(key, lists.len() as u32);
+                                    lists.push((token, vec![(n as u32, code)]));
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                }
+                lists
+            })
+            .collect();
+        tokens.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
         let mut files = BTreeMap::new();
         let shards = shards(&tokens, &mut files);
         for (group, entries) in entries.chunks(GROUP).enumerate() {
@@ -111,6 +135,8 @@ impl Index {
 #[derive(Debug, Clone)]
 pub struct Entry {
     tokens: String,
+    /// Each token's hash (FxHash), for gathering them across posts.
+    hashes: Vec<u64>,
     codes: Vec<u8>,
     shown: String,
 }
@@ -143,8 +169,12 @@ impl Entry {
             firsts.push(new);
         }
         let length: u32 = tally.found.iter().map(|(_, count)| count).sum();
-        let mut entry =
-            Entry { tokens: String::new(), codes: Vec::with_capacity(tally.found.len()), shown: String::new() };
+        let mut entry = Entry {
+            tokens: String::with_capacity(tally.text.len() + tally.ranges.len()),
+            hashes: std::mem::take(&mut tally.hashes),
+            codes: Vec::with_capacity(tally.found.len()),
+            shown: String::new(),
+        };
         for (n, range) in tally.ranges.iter().enumerate() {
             let token = &tally.text[range.clone()];
             if n > 0 {
@@ -176,8 +206,9 @@ struct Tally {
     found: Vec<(u8, u32)>,
     /// Which tokens are words (have a letter), not numbers.
     words: Vec<bool>,
+    hashes: Vec<u64>,
     /// Hash → number; a hash two tokens share goes on to the next hash.
-    by_hash: HashMap<u64, u32, Fast>,
+    by_hash: HashMap<u64, u32, std::hash::BuildHasherDefault<Hashed>>,
 }
 
 impl Tally {
@@ -189,12 +220,13 @@ impl Tally {
 
     /// The number of `token`, given it if it is new.
     fn number(&mut self, token: &str) -> usize {
-        let mut hash = {
+        let own = {
             use std::hash::{BuildHasher, Hasher};
             let mut hasher = Fast::default().build_hasher();
             hasher.write(token.as_bytes());
             hasher.finish()
         };
+        let mut hash = own;
         loop {
             match self.by_hash.get(&hash) {
                 Some(&n) if self.text[self.ranges[n as usize].clone()] == *token => return n as usize,
@@ -208,6 +240,7 @@ impl Tally {
         self.text.push_str(token);
         self.ranges.push(start..self.text.len());
         self.found.push((0, 0));
+        self.hashes.push(own);
         self.words.push(token.chars().any(|c| c.is_ascii_alphabetic() || is_cjk(c) || c.is_alphabetic()));
         n
     }
@@ -234,6 +267,24 @@ impl std::hash::Hasher for FastHasher {
 }
 
 type Fast = std::hash::BuildHasherDefault<FastHasher>;
+
+/// For keys that are hashes already: the key is its own hash.
+#[derive(Default, Clone, Copy)]
+struct Hashed(u64);
+
+impl std::hash::Hasher for Hashed {
+    fn write(&mut self, _: &[u8]) {
+        unreachable!("only u64 keys are hashed here");
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 /// How much a token found `count` times in a text of `length` tokens counts,
 /// 0–15: BM25's share of the term frequency (k1 = 1.2, b = 0.75), against

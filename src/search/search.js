@@ -227,23 +227,12 @@
     return out;
   }
 
-  // token → Map(post → code), decoded once.
-  const decoded = new Map();
+  // A token's posts as the shard has them: [post, code, …], each post
+  // counted from the one before; none if the index has not the token.
   function postings(token) {
-    if (decoded.has(token)) return decoded.get(token);
     const at = shardOf(token);
     const shard = at < 0 ? undefined : data.shards.get(data.manifest.shards[at][1]);
-    const list = shard === undefined ? undefined : shard[token];
-    const map = new Map();
-    if (list) {
-      let post = 0;
-      for (let i = 0; i < list.length; i += 2) {
-        post += list[i];
-        map.set(post, list[i + 1]);
-      }
-    }
-    decoded.set(token, map);
-    return map;
+    return (shard && shard[token]) || [];
   }
 
   // The index's tokens a term matches.
@@ -268,94 +257,108 @@
     await Promise.all([...names].map((name) => load("index/" + name + ".js")));
   }
 
-  // How much a posting counts: its fields, then its text, times the token's rarity.
-  function score(code, df) {
+  // How much a token counts in each post: its rarity (BM25's idf) times its
+  // fields and its weight in the text.
+  function rarity(df) {
     const n = data.manifest.posts;
-    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    const fields = (code & TITLE ? 4 : 0) + (code & TAG ? 3 : 0) + (code & SUMMARY ? 1.5 : 0);
-    return idf * (fields + (code >> 3) / 15 * 2.2);
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
-  // A term's matches: post → [score, fields]. A longer token a prefix
-  // matched counts half.
+  function worth(code) {
+    return (code & TITLE ? 4 : 0) + (code & TAG ? 3 : 0) + (code & SUMMARY ? 1.5 : 0) + (code >> 3) / 15 * 2.2;
+  }
+
+  // A term's matches, one place per post: the best score of a token it
+  // matches (a longer token a prefix matched counts half) and whether that
+  // token is in the post's title or tags.
   function matches(term) {
-    const out = new Map();
+    const n = data.manifest.posts;
+    const scores = new Float64Array(n);
+    const top = new Uint8Array(n);
     for (const token of matching(term)) {
       const list = postings(token);
-      const factor = token === term.text ? 1 : 0.5;
-      for (const [post, code] of list) {
-        const s = score(code, list.size) * factor;
-        const had = out.get(post);
-        if (had === undefined || had[0] < s) out.set(post, [s, code & 7]);
+      const idf = rarity(list.length / 2) * (token === term.text ? 1 : 0.5);
+      let post = 0;
+      for (let i = 0; i < list.length; i += 2) {
+        post += list[i];
+        const s = idf * worth(list[i + 1]);
+        if (s > scores[post]) scores[post] = s;
+        if (list[i + 1] & (TITLE | TAG)) top[post] = 1;
       }
     }
-    return out;
+    return { scores, top };
   }
 
   // The posts that match every word of the query, best first: those with
   // more words in their title or tags first, then by score, then newest.
   async function search(text) {
     const ws = query(text);
-    if (ws.length === 0) return { words: ws, posts: [] };
+    if (ws.length === 0) return { words: ws, posts: [], ranks: [] };
     await ready(ws);
-    const found = new Map(); // post → {tier, score}
-    let first = true;
+    const n = data.manifest.posts;
+    const score = new Float64Array(n);
+    const tier = new Uint16Array(n);
+    const matched = new Uint16Array(n);
     const required = ws.filter((w) => w.all.length > 0);
     for (const w of required) {
-      // post → [score, in title or tags for every requirement]
-      let here = null;
+      // The word is there where every entry of `all` is (one of its terms),
+      // in the title or tags where each is there.
+      const here = new Float64Array(n);
+      const top = new Uint8Array(n).fill(1);
+      const count = new Uint16Array(n);
       for (const any of w.all) {
-        const union = new Map();
+        const best = new Float64Array(n);
+        const bestTop = new Uint8Array(n);
         for (const term of any) {
-          for (const [post, [s, fields]] of matches(term)) {
-            const had = union.get(post);
-            if (had === undefined || had[0] < s) union.set(post, [s, (fields & (TITLE | TAG)) !== 0]);
+          const m = matches(term);
+          for (let p = 0; p < n; p++) {
+            if (m.scores[p] > best[p]) best[p] = m.scores[p];
+            if (m.top[p]) bestTop[p] = 1;
           }
         }
-        if (here === null) here = union;
-        else {
-          const both = new Map();
-          for (const [post, [s, top]] of union) {
-            const had = here.get(post);
-            if (had !== undefined) both.set(post, [had[0] + s, had[1] && top]);
+        for (let p = 0; p < n; p++) {
+          if (best[p] > 0) {
+            count[p]++;
+            here[p] += best[p];
           }
-          here = both;
+          if (!bestTop[p]) top[p] = 0;
         }
       }
-      if (first) {
-        for (const [post, [s, top]] of here) found.set(post, { tier: top ? 1 : 0, score: s });
-        first = false;
-      } else {
-        for (const [post, entry] of found) {
-          const hit = here.get(post);
-          if (hit === undefined) found.delete(post);
-          else {
-            entry.score += hit[0];
-            if (hit[1]) entry.tier += 1;
-          }
+      for (let p = 0; p < n; p++) {
+        if (count[p] === w.all.length) {
+          matched[p]++;
+          score[p] += here[p];
+          if (top[p]) tier[p]++;
         }
       }
     }
+    const found = [];
+    for (let p = 0; p < n; p++) if (matched[p] === required.length) found.push(p);
+    const isFound = new Uint8Array(n);
+    for (const p of found) isFound[p] = 1;
     for (const w of ws) {
       for (const term of w.optional) {
-        for (const [post, [s]] of matches(term)) {
-          const entry = found.get(post);
-          if (entry !== undefined) entry.score += s / 2;
-          else if (required.length === 0) found.set(post, { tier: 0, score: s / 2 });
+        const m = matches(term);
+        for (let p = 0; p < n; p++) {
+          if (m.scores[p] === 0) continue;
+          if (!isFound[p] && required.length === 0) {
+            isFound[p] = 1;
+            found.push(p);
+          }
+          score[p] += m.scores[p] / 2;
         }
       }
       // Two words together, as typed: a word of their own for the tier.
       if (w.join) {
-        for (const [post, [s, fields]] of matches(w.join)) {
-          const entry = found.get(post);
-          if (entry === undefined) continue;
-          entry.score += s / 2;
-          if (fields & (TITLE | TAG)) entry.tier += 1;
+        const m = matches(w.join);
+        for (const p of found) {
+          score[p] += m.scores[p] / 2;
+          if (m.top[p]) tier[p]++;
         }
       }
     }
-    const ranked = [...found.entries()].sort((a, b) => b[1].tier - a[1].tier || b[1].score - a[1].score || b[0] - a[0]);
-    return { words: ws, posts: ranked.map(([post]) => post), ranks: ranked.map(([, rank]) => rank) };
+    found.sort((a, b) => tier[b] - tier[a] || score[b] - score[a] || b - a);
+    return { words: ws, posts: found, ranks: found.map((p) => ({ tier: tier[p], score: score[p] })) };
   }
 
   // What results show of these posts: their groups' files (index.js says how
@@ -537,6 +540,8 @@
       }
     }
 
+    // The index's list of shards, ready before the first word is typed.
+    load("index.js").catch(() => {});
     form.hidden = false;
     form.addEventListener("submit", (event) => {
       event.preventDefault();

@@ -86,6 +86,11 @@ pub fn normalize(text: &str) -> String {
     const NFKD: DecomposingNormalizerBorrowed<'static> = DecomposingNormalizerBorrowed::new_nfkd();
     const NFC: ComposingNormalizerBorrowed<'static> = ComposingNormalizerBorrowed::new_nfc();
     let mut out = String::with_capacity(text.len());
+    if text.chars().all(|c| c.is_ascii() || is_hangul_syllable(c)) {
+        out.push_str(text);
+        out.make_ascii_lowercase();
+        return out;
+    }
     // Most text is ASCII and Hangul syllables, which normalizing leaves as they
     // are (and Hangul has no case): only the pieces between spaces that have
     // anything else are normalized. Lowercasing piece by piece is lowercasing
