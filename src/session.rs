@@ -233,7 +233,8 @@ impl Session {
     fn search_file(&self, site_path: &str) -> Option<Answer> {
         let blog = self.blog();
         let built = self.built();
-        let site = Site::new(&blog.config, &blog.library, &blog.assets, &built.theme, self.options).with_shortcodes(&blog.shortcodes);
+        let site = Site::new(&blog.config, &blog.library, &blog.assets, &built.theme, self.options)
+            .with_shortcodes(&blog.shortcodes);
         let name = site_path.strip_prefix(&site.addresses().search()).filter(|_| site.has_search())?;
         let index =
             built.search.get_or_init(|| site.search_index(|post| site.search_entry(post, site.post_text(post))));

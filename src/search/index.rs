@@ -352,7 +352,8 @@ fn shards(tokens: &[(&str, Vec<(u32, u8)>)], files: &mut BTreeMap<String, String
     for i in 0..=tokens.len() {
         let line = sizes.get(i).copied().unwrap_or(0);
         let begins = i == tokens.len()
-            || (i > 0 && (hash(tokens[i].0).is_multiple_of(every) || big(i) || big(i - 1) || size + line > 2 * SHARD_BYTES));
+            || (i > 0
+                && (hash(tokens[i].0).is_multiple_of(every) || big(i) || big(i - 1) || size + line > 2 * SHARD_BYTES));
         if begins && i > start {
             let name = format!("{:016x}", hash(tokens[start].0));
             // Two first tokens of one hash: the second shard stays in the first.

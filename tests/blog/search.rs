@@ -399,15 +399,17 @@ fn an_edited_post_changes_only_its_part_of_the_index() {
 }
 
 #[test]
-fn drafts_and_posts_with_errors_are_never_in_the_index() {
+fn drafts_scheduled_posts_and_posts_with_errors_are_never_in_the_index() {
     let blog = BlogTest::sample()
         .write("posts/broken.md", "---\ntitle: [unclosed\n---\nBrokenword text.\n")
-        .write("posts/bad-date.md", "---\ntitle: Bad date quokka\ndate: 2026-13-45\n---\nQuokka text.\n");
+        .write("posts/bad-date.md", "---\ntitle: Bad date quokka\ndate: 2026-13-45\n---\nQuokka text.\n")
+        .write("posts/later.md", "---\ntitle: Scheduled wombat\ndate: 2999-01-01\n---\nWombat text.\n");
     let out = tempfile::tempdir().unwrap();
     export(&blog, out.path(), &[]);
     let index = index_of(out.path());
     let all: String = index.values().cloned().collect();
-    for word in ["Brokenword", "brokenword", "quokka", "fp8 학습 실험 노트"] {
+    assert!(!out.path().join("posts/later/index.html").exists(), "a scheduled post is not published");
+    for word in ["Brokenword", "brokenword", "quokka", "wombat", "fp8 학습 실험 노트"] {
         assert!(!all.contains(word), "{word} is in the index");
     }
     let shown =
