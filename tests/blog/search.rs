@@ -53,31 +53,19 @@ fn the_token_rule_is_the_same_in_rust_and_in_the_browser() {
     use hanji::search_tokens::{normalize, query, stem, tokens};
     let cases = cases("tokens.json");
     let mut wrong = Vec::new();
-    for case in cases["normalize"].as_array().unwrap() {
-        let (text, want) = (case[0].as_str().unwrap(), &case[1]);
-        if json!(normalize(text)) != *want {
-            wrong.push(format!("normalize({text:?}) = {:?}, not {want}", normalize(text)));
+    // Each case is [input, answer]: what the Rust side answers must be it.
+    let mut check = |kind: &str, answer: &dyn Fn(&str) -> Value| {
+        for case in cases[kind].as_array().unwrap() {
+            let got = answer(case[0].as_str().unwrap());
+            if got != case[1] {
+                wrong.push(format!("{kind}({}) = {got}, not {}", case[0], case[1]));
+            }
         }
-    }
-    for case in cases["stem"].as_array().unwrap() {
-        let (word, want) = (case[0].as_str().unwrap(), &case[1]);
-        if json!(stem(word)) != *want {
-            wrong.push(format!("stem({word:?}) = {:?}, not {want}", stem(word)));
-        }
-    }
-    for case in cases["tokens"].as_array().unwrap() {
-        let (text, want) = (case[0].as_str().unwrap(), &case[1]);
-        if json!(tokens(text)) != *want {
-            wrong.push(format!("tokens({text:?}) = {:?}, not {want}", tokens(text)));
-        }
-    }
-    for case in cases["query"].as_array().unwrap() {
-        let (text, want) = (case[0].as_str().unwrap(), &case[1]);
-        let got = written(&query(text));
-        if got != *want {
-            wrong.push(format!("query({text:?}) = {got}, not {want}"));
-        }
-    }
+    };
+    check("normalize", &|text| json!(normalize(text)));
+    check("stem", &|word| json!(stem(word)));
+    check("tokens", &|text| json!(tokens(text)));
+    check("query", &|text| written(&query(text)));
     assert!(wrong.is_empty(), "Rust disagrees with tests/search/tokens.json:\n{}", wrong.join("\n"));
 
     // The same cases, in the browser, through the exported search.js.
