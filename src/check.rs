@@ -19,13 +19,14 @@ pub fn check(blog: &Blog) -> Vec<Diagnostic> {
     // Links written as site paths are checked against the site as it is
     // published; a draft's, against the site with the drafts in it.
     let theme = Theme::new(&blog.templates).0;
-    let routes = |drafts| {
+    let site = |drafts| {
         let options = SiteOptions { drafts, search: true, ..SiteOptions::default() };
-        Routes::of(&Site::new(&blog.config, &blog.library, &blog.assets, &theme, options))
+        Site::new(&blog.config, &blog.library, &blog.assets, &theme, options)
     };
-    let (published, with_drafts) = (routes(false), routes(true));
+    let published_site = site(false);
     // Posts and pages the export would leave out, as it names them.
-    all.extend(Site::new(&blog.config, &blog.library, &blog.assets, &theme, SiteOptions::default()).files().problems);
+    all.extend(published_site.files().problems);
+    let (published, with_drafts) = (Routes::of(&published_site), Routes::of(&site(true)));
     let rendered: Vec<Vec<Diagnostic>> = posts
         .par_iter()
         .map(|post| {

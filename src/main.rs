@@ -112,11 +112,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 let date = post.date.map(|d| format!(", dated {}", d.date)).unwrap_or_default();
                 eprintln!("{}: left out, {held}{date}, as the blog's tool does", post.path.display());
             }
-            let pages = blog.library.posts().filter(|p| p.page).count();
+            let pages = blog.library.pages().count();
+            let posts = blog.library.len() - pages;
             let pages = if pages > 0 { format!("{pages} {}, ", plural(pages, "page", "pages")) } else { String::new() };
             eprintln!(
-                "{} posts, {pages}{errors} {}, {warnings} {}",
-                blog.library.len() - blog.library.posts().filter(|p| p.page).count(),
+                "{posts} posts, {pages}{errors} {}, {warnings} {}",
                 plural(errors, "error", "errors"),
                 plural(warnings, "warning", "warnings"),
             );

@@ -24,10 +24,8 @@ struct Published {
 /// Builds `blog` with the real Hugo and a theme that writes, for each page,
 /// `POST <address>` (`PAGE` outside every section) or `LIST <kind> <address> <pages>`.
 fn hugo(blog: &BlogTest) -> Published {
-    let settings = read(blog.path().join("hugo.toml"));
-    let settings: String = settings.lines().filter(|l| !l.starts_with("theme")).map(|l| format!("{l}\n")).collect();
     let blog = BlogTest::copy_of(blog.path())
-        .write("hugo.toml", settings)
+        .write("hugo.toml", without_line(&blog.path().join("hugo.toml"), "theme"))
         .write("layouts/_default/single.html", "{{ if .Section }}POST{{ else }}PAGE{{ end }} {{ .RelPermalink }}\n")
         .write("layouts/_default/list.html", "LIST {{ .Kind }} {{ .RelPermalink }} {{ len .Pages }}\n");
     let out = hugo_build(&blog);
@@ -54,6 +52,12 @@ fn hugo(blog: &BlogTest) -> Published {
 }
 
 /// The site the real Hugo builds from `blog`.
+/// The settings file at `path` without the lines that start with `key`
+/// (a theme the fixture does not hold).
+fn without_line(path: &Path, key: &str) -> String {
+    read(path).lines().filter(|l| !l.starts_with(key)).map(|l| format!("{l}\n")).collect()
+}
+
 fn hugo_build(blog: &BlogTest) -> tempfile::TempDir {
     let out = tempfile::tempdir().unwrap();
     let built = Command::new("hugo")
@@ -173,8 +177,7 @@ fn hugo_and_hanji_agree_on_tag_addresses_and_categories() {
 /// `POST <url>` or `PAGE <url>`, and a page that lists `TAG <name> <count>`
 /// and `CATEGORY <name> <count>` (Jekyll itself makes no tag pages).
 fn jekyll(blog: &BlogTest) -> Published {
-    let settings = read(blog.path().join("_config.yml"));
-    let settings: String = settings.lines().filter(|l| !l.starts_with("theme")).map(|l| format!("{l}\n")).collect();
+    let settings = without_line(&blog.path().join("_config.yml"), "theme");
     let terms = "---\nlayout: null\n---\n{% for t in site.tags %}TAG {{ t[0] }} {{ t[1].size }}\n{% endfor %}\
                  {% for c in site.categories %}CATEGORY {{ c[0] }} {{ c[1].size }}\n{% endfor %}";
     let blog = BlogTest::copy_of(blog.path())
@@ -303,21 +306,13 @@ fn hugo_and_hanji_render_a_blogs_own_shortcodes_alike() {
 
 #[test]
 fn hugo_and_hanji_write_the_same_aliases() {
-    let settings = read(BlogTest::fixture("layouts/hugo").path().join("hugo.toml"));
-    let settings: String = settings.lines().filter(|l| !l.starts_with("theme")).map(|l| format!("{l}\n")).collect();
-    let blog = BlogTest::fixture("layouts/hugo").write("hugo.toml", settings).write(
+    let fixture = BlogTest::fixture("layouts/hugo");
+    let settings = without_line(&fixture.path().join("hugo.toml"), "theme");
+    let blog = fixture.write("hugo.toml", settings).write(
         "content/posts/moved.md",
         "---\ntitle: Moved\ndate: 2026-03-09\naliases: [/old/moved/, /2019/01/moved.html, renamed]\n---\nHere now.\n",
     );
-    let out = tempfile::tempdir().unwrap();
-    let built = Command::new("hugo")
-        .args(["--quiet", "--source"])
-        .arg(blog.path())
-        .arg("--destination")
-        .arg(out.path())
-        .output()
-        .unwrap();
-    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let out = hugo_build(&blog);
     let redirects = |site: &Path| -> Vec<String> {
         let mut found: Vec<String> = files(site)
             .into_iter()
