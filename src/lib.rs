@@ -4,7 +4,7 @@
 //! layered; each uses only modules of the layers before it, and
 //! `tests/blog/layers.rs` keeps it so:
 //!
-//! 1. leaves: `text`, `slug`, `diagnostics`, `layout` (how a folder is laid out)
+//! 1. leaves: `text`, `slug`, `diagnostics`, `digest`, `layout` (how a folder is laid out)
 //! 2. disk: `fs`, the only module that reads or writes files
 //! 3. settings: `config`
 //! 4. rendering: `markdown`, `search` (the search tokens and index files)
@@ -25,6 +25,7 @@ mod config;
 mod content;
 mod detect;
 mod diagnostics;
+mod digest;
 mod export;
 mod fs;
 mod layout;
@@ -52,7 +53,7 @@ pub use slug::{slug, tag_slug};
 // Reading, checking, exporting, serving.
 pub use check::check;
 pub use export::{ExportError, ExportOptions, Summary as ExportSummary, export};
-pub use load::{LoadError, load};
+pub use load::{LoadError, LoadOptions, load, load_with};
 pub use serve::{ServeError, ServeOptions, Server};
 
 // The site and its addresses.

@@ -379,11 +379,61 @@ pub fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<bool> {
     Ok(true)
 }
 
-/// Size and modification time of a file, if it is there.
-pub fn stamp_of(path: &Path) -> Option<(u64, u128)> {
+/// What tells that a file changed without reading it: its size, the times
+/// it was last written and last changed (which no program can set back), and
+/// its inode (a file replaced by another has a new one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Stamp {
+    pub len: u64,
+    /// Nanoseconds since 1970.
+    pub modified: i64,
+    pub changed: i64,
+    pub inode: u64,
+}
+
+impl Stamp {
+    /// Whether the file could have been written again since `time` (ns since
+    /// 1970) without its stamp showing it: its times are that close to it
+    /// (within the coarsest clock a file system keeps, two seconds).
+    pub fn is_racy(&self, time: i64) -> bool {
+        const TWO_SECONDS: i64 = 2_000_000_000;
+        self.modified.max(self.changed) > time.saturating_sub(TWO_SECONDS)
+    }
+}
+
+/// The stamp of the file at `path`, if it is there (symlinks followed).
+pub fn stamp_of(path: &Path) -> Option<Stamp> {
+    use std::os::unix::fs::MetadataExt;
     let meta = fs::metadata(path).ok()?;
-    let modified = meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?;
-    Some((meta.len(), modified.as_nanos()))
+    let nanos = |seconds: i64, nanos: i64| seconds.saturating_mul(1_000_000_000).saturating_add(nanos);
+    Some(Stamp {
+        len: meta.len(),
+        modified: nanos(meta.mtime(), meta.mtime_nsec()),
+        changed: nanos(meta.ctime(), meta.ctime_nsec()),
+        inode: meta.ino(),
+    })
+}
+
+/// The running Hanji, as what it keeps between runs names it: its version
+/// and its binary's stamp, so that another build (which may read or render
+/// otherwise) trusts nothing kept by this one.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Program {
+    version: String,
+    binary: Option<Stamp>,
+}
+
+impl Program {
+    pub fn this() -> Program {
+        let binary = std::env::current_exe().ok().and_then(|exe| stamp_of(&exe));
+        Program { version: env!("CARGO_PKG_VERSION").to_string(), binary }
+    }
+}
+
+/// Now, in nanoseconds since 1970, as file stamps count.
+pub fn now() -> i64 {
+    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    i64::try_from(since.as_nanos()).unwrap_or(i64::MAX)
 }
 
 /// `path` made absolute and without `.`/`..`, following symlinks where the

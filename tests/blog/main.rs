@@ -10,6 +10,7 @@ mod differential;
 mod export;
 mod formats;
 mod hostile;
+mod incremental;
 mod layers;
 mod layouts;
 mod library;
