@@ -67,7 +67,7 @@ pub use search::index::Index as SearchIndex;
 pub use search::tokens as search_tokens;
 
 // The app's editing session and what it does to the blog's files.
-pub use author::history::{History, Limits as HistoryLimits, Version};
+pub use author::history::{Cause as VersionCause, History, Limits as HistoryLimits, Version};
 pub use author::journal::{Journal, Kept};
 pub use author::new_post::NewPost;
 pub use author::retag::RetagPlan;

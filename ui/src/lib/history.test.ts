@@ -35,6 +35,25 @@ describe("the history of saved versions", () => {
     expect(app.history.chosen).toBeNull();
   });
 
+  it("lists the text another program's write replaced, as soon as the watcher reports it", async () => {
+    const app = fakeApp();
+    app.core.blog.posts = [postItem(PATH, "가")];
+    app.core.put(PATH, FIRST);
+    await app.session.start();
+    await app.posts.openPost(PATH);
+    app.history.toggle();
+    await settle();
+    expect(app.history.versions).toEqual([]);
+
+    app.core.writeElsewhere(PATH, FIRST + "\n다른 편집기에서 더함.\n");
+    await settle();
+    expect(app.history.versions.map((v) => v.cause)).toEqual([{ kind: "outside" }]);
+    await app.history.choose(app.history.versions[0].id);
+    expect(app.history.chosen?.text).toBe(FIRST);
+    // The open post, unchanged here, took the new text.
+    expect(app.editor.text(PATH)).toBe(FIRST + "\n다른 편집기에서 더함.\n");
+  });
+
   it("says why a version cannot be read", async () => {
     const app = fakeApp();
     app.core.blog.posts = [postItem(PATH, "가")];
@@ -43,7 +62,7 @@ describe("the history of saved versions", () => {
     await app.posts.openPost(PATH);
     app.history.toggle();
     await settle();
-    app.history.versions = [{ id: "9", savedAt: 1, bytes: 1, added: 0, removed: 0 }];
+    app.history.versions = [{ id: "9", savedAt: 1, bytes: 1, added: 0, removed: 0, cause: { kind: "save" } }];
     await app.history.choose("9");
     expect(app.history.chosen).toBeNull();
     expect(app.history.error).toContain("no version 9");
