@@ -91,8 +91,10 @@ pub fn save_post(state: State<'_, AppState>, path: String, text: String, version
     Ok(Saved { path: view::path_text(&file), version })
 }
 
+/// Async, so that rendering runs beside the window's main thread, which
+/// meanwhile carries the IPC and the drawing of the key just typed.
 #[tauri::command]
-pub fn preview(state: State<'_, AppState>, path: String, text: String) -> Result<Preview> {
+pub async fn preview(state: State<'_, AppState>, path: String, text: String) -> Result<Preview> {
     let open = state.open_blog()?;
     let file = open.inside(&path)?;
     let rendered = open.session.preview(&file, text);

@@ -93,15 +93,38 @@ fn main_window<R: Runtime>(app: &tauri::AppHandle<R>) -> tauri::Result<tauri::We
             tauri::webview::NewWindowResponse::Deny
         })
         .build()?;
-    window.with_webview(spell_check)?;
+    window.with_webview(|webview| {
+        spell_check(&webview);
+        drawing(&webview);
+    })?;
     Ok(window)
 }
+
+/// Without a GPU (no render node: a virtual machine, a server, Xvfb)
+/// WebKitGTK's accelerated path runs its GL on the CPU (Mesa's llvmpipe), and
+/// each frame of the window costs tens of milliseconds more than drawing it
+/// on the CPU directly: keystroke to preview took a median of 82 ms against
+/// 31 ms so on a 2-core machine (README, Speed). With a GPU, WebKit's own
+/// choice stands.
+#[cfg(target_os = "linux")]
+fn drawing(webview: &tauri::webview::PlatformWebview) {
+    use webkit2gtk::{HardwareAccelerationPolicy, SettingsExt, WebViewExt};
+    let has_gpu = std::fs::read_dir("/dev/dri")
+        .map(|dir| dir.flatten().any(|entry| entry.file_name().to_string_lossy().starts_with("renderD")))
+        .unwrap_or(false);
+    if !has_gpu && let Some(settings) = webview.inner().settings() {
+        settings.set_hardware_acceleration_policy(HardwareAccelerationPolicy::Never);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn drawing(_: &tauri::webview::PlatformWebview) {}
 
 /// WebKitGTK checks spelling with the system's dictionaries (enchant:
 /// hunspell-ko, hunspell-en-us) in Korean and English; the editor turns it
 /// off where text is not prose, and the author may turn it off (`spellcheck`).
 #[cfg(target_os = "linux")]
-fn spell_check(webview: tauri::webview::PlatformWebview) {
+fn spell_check(webview: &tauri::webview::PlatformWebview) {
     use webkit2gtk::{WebContextExt, WebViewExt};
     if let Some(context) = webview.inner().context() {
         context.set_spell_checking_enabled(true);
@@ -110,7 +133,7 @@ fn spell_check(webview: tauri::webview::PlatformWebview) {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn spell_check(_: tauri::webview::PlatformWebview) {}
+fn spell_check(_: &tauri::webview::PlatformWebview) {}
 
 /// Where the app keeps its settings: `$HANJI_CONFIG_DIR`, else `hanji` in the
 /// user's config folder.

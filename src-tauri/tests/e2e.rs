@@ -295,6 +295,9 @@ fn the_app_end_to_end() {
         the_sidebar_shows_tag_counts(&session);
         typing_shows_in_the_preview(&session);
         keystroke_to_preview(&session);
+        if std::env::var_os("HANJI_E2E_LATENCY_ONLY").is_some() {
+            return;
+        }
         a_tag_added_in_the_form_is_saved_and_counted(&session, &blog);
         an_outside_change_reloads_the_open_post(&session, &blog);
         an_outside_change_with_unsaved_edits_asks_and_loses_nothing(&session, &blog);
@@ -337,24 +340,33 @@ fn typing_shows_in_the_preview(session: &Session) {
 }
 
 /// Measures, in the webview, the time from a key going down in the editor to
-/// the preview showing the text with it. The preview frame is patched in
-/// place, so a MutationObserver on its document sees each patch; once the
-/// patched page holds the editor's line as it is now, the next animation
-/// frame (the one the reader sees it in) ends the measure; the time to the
-/// patch alone (what the measure of the old, reloading frame counted) is
-/// printed beside it. One key at a time.
+/// the preview showing the text with it, one key at a time. The preview
+/// frame is patched in place, so a MutationObserver on its document sees
+/// each patch; once the patched page holds the editor's line as it is now,
+/// the measure waits for the next animation frame (the rendering update
+/// that lays out and paints the patched page) and ends when that update is
+/// over, at the first task after it (a message posted from the frame's
+/// callback). The time to the patch alone is printed beside it, and the
+/// stages between (marked by the UI in `window.__hanjiTrace`, see
+/// `ui/src/lib/trace.ts`) as medians from the key.
 /// Printed, not asserted: timings belong to measurements, and this machine is
 /// shared.
 fn keystroke_to_preview(session: &Session) {
-    let install = "window.__hanjiLatency = []; window.__hanjiPatched = []; let down = null; \
+    let install = "window.__hanjiLatency = []; window.__hanjiPatched = []; window.__hanjiTrace = []; let down = null; \
+        const trace = window.__hanjiTrace; \
         const view = document.querySelector('.cm-content').cmTile.root.view; \
         const frame = document.querySelector('iframe[data-testid=preview]'); \
-        document.querySelector('.cm-content').addEventListener('keydown', () => { if (down === null) down = performance.now(); }, true); \
+        document.querySelector('.cm-content').addEventListener('keydown', () => { \
+          if (down === null) { down = performance.now(); trace.push(['key', down]); } }, true); \
+        const painted = new MessageChannel(); let from = null; \
+        painted.port1.onmessage = () => { const now = performance.now(); trace.push(['painted', now]); \
+          window.__hanjiLatency.push(now - from); }; \
         const seen = () => { if (down === null) return; \
           const state = view.state; const line = state.doc.lineAt(state.selection.main.head).text.slice(-16); \
           if (!frame.contentDocument.body.textContent.includes(line)) return; \
-          const from = down; down = null; window.__hanjiPatched.push(performance.now() - from); \
-          requestAnimationFrame(() => window.__hanjiLatency.push(performance.now() - from)); }; \
+          from = down; down = null; const now = performance.now(); trace.push(['seen', now]); \
+          window.__hanjiPatched.push(now - from); \
+          requestAnimationFrame(() => { trace.push(['frame', performance.now()]); painted.port2.postMessage(0); }); }; \
         const observer = new MutationObserver(seen); \
         const watch = () => observer.observe(frame.contentDocument, { childList: true, subtree: true, characterData: true }); \
         watch(); frame.addEventListener('load', watch);";
@@ -367,6 +379,10 @@ fn keystroke_to_preview(session: &Session) {
         v.dispatch({ changes: { from: v.state.doc.length, insert: text } });";
     session.script(pad, json!([]));
     std::thread::sleep(Duration::from_millis(500));
+    session.script(
+        "window.__hanjiTrace.length = 0; window.__hanjiLatency.length = 0; window.__hanjiPatched.length = 0",
+        json!([]),
+    );
     let editor = session.find(".cm-content");
     let keys = 30;
     for key in "measuring-one-key-at-a-time-x".chars().take(keys) {
@@ -383,15 +399,49 @@ fn keystroke_to_preview(session: &Session) {
     };
     let (count, median, p95, min, max) = figures("__hanjiLatency");
     let (_, patched_median, patched_p95, _, _) = figures("__hanjiPatched");
+    let stages = stage_medians(&session.script("return window.__hanjiTrace", json!([])));
     let size = session.editor_text().len();
     let line = format!(
         "keystroke to preview, {size} byte post, {count} keys: median {median:.1} ms, p95 {p95:.1} ms, \
-         min {min:.1} ms, max {max:.1} ms (to the frame drawn with it; to the patched page: median \
-         {patched_median:.1} ms, p95 {patched_p95:.1} ms)"
+         min {min:.1} ms, max {max:.1} ms (to the end of the frame that paints it; to the patched page: median \
+         {patched_median:.1} ms, p95 {patched_p95:.1} ms; stages, median ms from the key: {stages})"
     );
     eprintln!("{line}");
     std::fs::create_dir_all(Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e")).unwrap();
     std::fs::write(Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e/preview-latency.txt"), line + "\n").unwrap();
+}
+
+/// From a trace of `[stage, ms]`, each stage's median time after the key
+/// before it (the first mark of that stage after each key).
+fn stage_medians(trace: &Value) -> String {
+    let mut by_stage: Vec<(String, Vec<f64>)> = Vec::new();
+    let mut key: Option<f64> = None;
+    let mut seen: Vec<String> = Vec::new();
+    for mark in trace.as_array().into_iter().flatten() {
+        let (Some(stage), Some(at)) = (mark[0].as_str(), mark[1].as_f64()) else { continue };
+        if stage == "key" {
+            key = Some(at);
+            seen.clear();
+            continue;
+        }
+        let Some(from) = key else { continue };
+        if seen.iter().any(|s| s == stage) {
+            continue;
+        }
+        seen.push(stage.to_string());
+        match by_stage.iter_mut().find(|(s, _)| s == stage) {
+            Some((_, times)) => times.push(at - from),
+            None => by_stage.push((stage.to_string(), vec![at - from])),
+        }
+    }
+    let parts: Vec<String> = by_stage
+        .into_iter()
+        .map(|(stage, mut times)| {
+            times.sort_by(f64::total_cmp);
+            format!("{stage} {:.1}", times[times.len() / 2])
+        })
+        .collect();
+    parts.join(", ")
 }
 
 fn a_tag_added_in_the_form_is_saved_and_counted(session: &Session, blog: &Path) {
@@ -758,3 +808,4 @@ fn tab_moves_between_table_cells(session: &Session) {
         |row: &str| row.chars().map(|c| if ('\u{AC00}'..='\u{D7A3}').contains(&c) { 2 } else { 1 }).sum::<usize>();
     assert!(rows.iter().all(|r| width(r) == width(rows[0])), "the columns are aligned: {rows:?}");
 }
+

@@ -8,6 +8,7 @@ import { asAppError, errorText } from "./errors";
 import { Latest } from "./latest";
 import { without, type OpenPosts, type PostTexts } from "./posts.svelte";
 import { withVersion } from "./preview-url";
+import { mark } from "./trace";
 import type { Session } from "./session.svelte";
 import type { Preview } from "./types";
 
@@ -53,7 +54,10 @@ export class PreviewPane {
 
   private readonly rendered: RenderedListener[] = [];
   private readonly runner = new Latest<Render, Preview>(
-    ({ path, text }) => this.api.preview(path, text),
+    ({ path, text }) => {
+      mark("invoke");
+      return this.api.preview(path, text);
+    },
     (input, result) => this.done(input, result),
     (input, error) => {
       if (input.path === this.posts.current) this.error = errorText(asAppError(error));
@@ -74,6 +78,7 @@ export class PreviewPane {
         this.render(path);
       },
       edited: (path, text) => {
+        mark("edited");
         if (path === this.posts.current) this.runner.request({ path, text });
       },
       moved: (from, to) => {
@@ -138,6 +143,7 @@ export class PreviewPane {
   }
 
   private done(input: Render, result: Preview): void {
+    mark("answered");
     if (!this.posts.isOpen(input.path)) return;
     this.byPath = { ...this.byPath, [input.path]: result };
     for (const listener of this.rendered) listener(input.path, input.text, result);
