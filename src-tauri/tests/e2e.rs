@@ -19,6 +19,7 @@ use support::{SAMPLE, copy, files_under};
 
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 const ENTER: &str = "\u{E007}";
+const ESCAPE: &str = "\u{E00C}";
 const CONTROL: &str = "\u{E009}";
 const SHIFT: &str = "\u{E008}";
 const TAB: &str = "\u{E004}";
@@ -308,6 +309,8 @@ fn the_app_end_to_end() {
         a_saved_version_is_restored_after_two_saves(&session, &blog);
         the_merge_view_takes_one_hunk_from_each_side(&session, &blog);
         tab_moves_between_table_cells(&session);
+        misspelt_words_are_underlined_in_prose_only(&session);
+        vim_keys_delete_a_line(&session);
         export_writes_the_site(&session, &site);
         unsaved_text_is_journaled_then_the_app_is_killed(&session, &blog, &config);
     }
@@ -809,3 +812,135 @@ fn tab_moves_between_table_cells(session: &Session) {
     assert!(rows.iter().all(|r| width(r) == width(rows[0])), "the columns are aligned: {rows:?}");
 }
 
+/// The editor's line holding `text`, as an element, once CodeMirror draws it.
+fn editor_line(session: &Session, text: &str) -> String {
+    let script = "return Array.from(document.querySelectorAll('.cm-line')).find(l => l.textContent.includes(arguments[0])) || null";
+    wait(&format!("a line with `{text}`"), Duration::from_secs(5), || {
+        session.script(script, json!([text]))[ELEMENT].as_str().map(str::to_string)
+    })
+}
+
+/// Where each of `words` is drawn in the editor's line holding it, as x
+/// ranges from the line's left edge (the first time each occurs).
+fn word_spans(session: &Session, line: &str, words: &[&str]) -> Vec<(f64, f64)> {
+    let script = "const line = arguments[0]; const box = line.getBoundingClientRect(); \
+        const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT); const spans = []; \
+        for (const word of arguments[1]) { walker.currentNode = line; let node; let span = null; \
+          while (!span && (node = walker.nextNode())) { const at = node.data.indexOf(word); if (at < 0) continue; \
+            const range = document.createRange(); range.setStart(node, at); range.setEnd(node, at + word.length); \
+            const r = range.getBoundingClientRect(); span = [r.left - box.left, r.right - box.left]; } \
+          spans.push(span); } return spans;";
+    let spans = session.script(script, json!([{ ELEMENT: line }, words]));
+    spans
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s[0].as_f64().expect("the word is drawn"), s[1].as_f64().expect("the word is drawn")))
+        .collect()
+}
+
+/// How many pixels of each x range of the element's screenshot are red, as
+/// WebKit draws a misspelt word's underline.
+fn red_pixels(session: &Session, element: &str, spans: &[(f64, f64)]) -> Vec<usize> {
+    let shot = session.call("GET", &format!("/element/{element}/screenshot"), None);
+    let png = base64::engine::general_purpose::STANDARD.decode(shot.as_str().expect("a screenshot")).unwrap();
+    let mut reader = png::Decoder::new(std::io::Cursor::new(png)).read_info().unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut pixels).unwrap();
+    let channels = info.line_size / info.width as usize;
+    let red = |x: usize, y: usize| {
+        let at = y * info.line_size + x * channels;
+        let (r, g, b) = (pixels[at], pixels[at + 1], pixels[at + 2]);
+        // WebKit's dotted line, smoothed: full red with green and blue alike
+        // (255, 125, 125); no text colour of the editor's theme is that.
+        r > 230 && g < 190 && g.abs_diff(b) < 24
+    };
+    spans
+        .iter()
+        .map(|&(from, to)| {
+            let (from, to) = (from.max(0.0) as usize, (to.ceil() as usize).min(info.width as usize));
+            (0..info.height as usize).map(|y| (from..to).filter(|&x| red(x, y)).count()).sum()
+        })
+        .collect()
+}
+
+/// Spelling is checked by WebKitGTK with the system's dictionaries (enchant
+/// and hunspell): a misspelt Korean word typed in prose gets WebKit's red
+/// underline (the Korean dictionary is found and used), words spelt right do
+/// not, and the same misspelt word in a fenced code block does not either.
+/// An English misspelling is not underlined beside the Korean dictionary:
+/// WebKit takes a word that any of its dictionaries accepts, and hunspell-ko
+/// accepts every word without Hangul (README, The app: Spell check).
+fn misspelt_words_are_underlined_in_prose_only(session: &Session) {
+    let editor = session.find(".cm-content");
+    let before = session.editor_text();
+    assert_eq!(session.script("return document.querySelector('.cm-content').spellcheck", json!([])), json!(true));
+    session.cursor_after("셋째 문단.");
+    // A space after each word: WebKit checks a word once the caret has left it.
+    let prose = "맞춤법 시험 됬다 그리고 wrld 끝 ";
+    session.type_keys(&editor, &format!("{ENTER}{ENTER}{prose}"));
+    session.type_keys(&editor, &format!("{ENTER}{ENTER}```{ENTER}코드 속 됬다 wrld {ENTER}```{ENTER}"));
+    let line = editor_line(session, "맞춤법 시험");
+    let code = editor_line(session, "코드 속");
+    let script = "return [arguments[0].closest('[spellcheck=false]') === null, arguments[1].closest('[spellcheck=false]') !== null]";
+    assert_eq!(
+        session.script(script, json!([{ ELEMENT: line }, { ELEMENT: code }])),
+        json!([true, true]),
+        "prose is checked, code is not"
+    );
+    let spans = word_spans(session, &line, &["됬다", "맞춤법", "시험", "wrld"]);
+    let underlined = wait("the misspelt word underlined", Duration::from_secs(10), || {
+        let red = red_pixels(session, &line, &spans);
+        (red[0] > 0).then_some(red)
+    });
+    assert_eq!(underlined[1..], [0, 0, 0], "words spelt right (or English ones) are not underlined: {underlined:?}");
+    let code_spans = word_spans(session, &code, &["됬다"]);
+    assert_eq!(red_pixels(session, &code, &code_spans), [0], "nothing is underlined in code");
+    // Put the post back as it was.
+    wait("the words typed undone", Duration::from_secs(10), || {
+        if session.editor_text() == before {
+            return Some(());
+        }
+        session.type_keys(&editor, &format!("{CONTROL}z"));
+        None
+    });
+}
+
+/// Vim keys, once turned on in the settings: `o` opens a line and types
+/// Korean into it, Esc goes back to normal mode, `dd` deletes the line.
+fn vim_keys_delete_a_line(session: &Session) {
+    let vim = |on: bool| {
+        session.click(&session.find("button[aria-label=Settings]"));
+        let checkbox = session.find("[data-testid=setting-vim]");
+        session.click(&checkbox);
+        wait("the vim setting", Duration::from_secs(5), || {
+            (session.script("return arguments[0].checked", json!([{ ELEMENT: checkbox }])) == json!(on)).then_some(())
+        });
+        session.click(&session.find("button[aria-label=Settings]"));
+    };
+    vim(true);
+    let editor = session.find(".cm-content");
+    let before = session.editor_text();
+    session.cursor_after("둘째 문단.");
+    session.type_keys(&editor, &format!("{ESCAPE}o빔으로 쓴 줄입니다.{ESCAPE}"));
+    wait("the line typed in insert mode", Duration::from_secs(5), || {
+        session.editor_text().contains("둘째 문단.\n빔으로 쓴 줄입니다.\n").then_some(())
+    });
+    session.type_keys(&editor, "dd");
+    wait("the line deleted by dd", Duration::from_secs(5), || (session.editor_text() == before).then_some(()));
+    // Normal mode: `x` deletes a character instead of typing one.
+    session.type_keys(&editor, "k0x");
+    wait("x deleted the first character", Duration::from_secs(5), || {
+        session.editor_text().contains("\n째 문단.\n").then_some(())
+    });
+    session.type_keys(&editor, "u");
+    wait("u undid it", Duration::from_secs(5), || (session.editor_text() == before).then_some(()));
+    vim(false);
+    session.cursor_after("둘째 문단.");
+    session.type_keys(&editor, "dd");
+    wait("without vim, keys type", Duration::from_secs(5), || {
+        session.editor_text().contains("둘째 문단.dd").then_some(())
+    });
+    session.type_keys(&editor, &format!("{CONTROL}z"));
+    wait("typing undone", Duration::from_secs(5), || (session.editor_text() == before).then_some(()));
+}
