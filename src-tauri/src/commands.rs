@@ -115,6 +115,15 @@ pub async fn preview(state: State<'_, AppState>, path: String, text: String) -> 
     })
 }
 
+/// The shown post's page is in `lang` (its `<html lang>`): spelling is
+/// checked with that language's dictionaries.
+#[tauri::command]
+pub fn spelling_language<R: Runtime>(window: WebviewWindow<R>, lang: String) -> Result<()> {
+    window
+        .with_webview(move |webview| crate::spelling::use_language(&webview, &lang))
+        .map_err(|e| AppError::new(ErrorKind::Io, format!("cannot set the spelling language: {e}")))
+}
+
 /// The address of a site page in the `preview:` protocol, as the webview names it.
 fn preview_url(site_path: &str) -> String {
     let path = hanji::encode_path(site_path);

@@ -7,6 +7,7 @@ pub mod commands;
 pub mod dialogs;
 pub mod error;
 pub mod protocol;
+pub mod spelling;
 pub mod state;
 pub mod store;
 pub mod view;
@@ -36,6 +37,7 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, state: AppState) -> tauri::Bu
             commands::read_post,
             commands::save_post,
             commands::preview,
+            commands::spelling_language,
             commands::versions,
             commands::read_version,
             commands::forget_unsaved,
@@ -94,7 +96,8 @@ fn main_window<R: Runtime>(app: &tauri::AppHandle<R>) -> tauri::Result<tauri::We
         })
         .build()?;
     window.with_webview(|webview| {
-        spell_check(&webview);
+        // Until the first post is shown: the site's language is not known yet.
+        spelling::use_language(&webview, "ko");
         drawing(&webview);
     })?;
     Ok(window)
@@ -119,21 +122,6 @@ fn drawing(webview: &tauri::webview::PlatformWebview) {
 
 #[cfg(not(target_os = "linux"))]
 fn drawing(_: &tauri::webview::PlatformWebview) {}
-
-/// WebKitGTK checks spelling with the system's dictionaries (enchant:
-/// hunspell-ko, hunspell-en-us) in Korean and English; the editor turns it
-/// off where text is not prose, and the author may turn it off (`spellcheck`).
-#[cfg(target_os = "linux")]
-fn spell_check(webview: &tauri::webview::PlatformWebview) {
-    use webkit2gtk::{WebContextExt, WebViewExt};
-    if let Some(context) = webview.inner().context() {
-        context.set_spell_checking_enabled(true);
-        context.set_spell_checking_languages(&["ko_KR", "en_US"]);
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn spell_check(_: &tauri::webview::PlatformWebview) {}
 
 /// Where the app keeps its settings: `$HANJI_CONFIG_DIR`, else `hanji` in the
 /// user's config folder.

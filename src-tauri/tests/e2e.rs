@@ -327,7 +327,7 @@ fn the_sidebar_shows_tag_counts(session: &Session) {
     wait("`nccl (5)` in the sidebar", Duration::from_secs(20), || tag_seen(session, "nccl (5)"));
 }
 
-const TYPED: &str = "A paragraph typed in the end-to-end test.";
+const TYPED: &str = "끝에서 끝까지 시험에서 쓴 문단, typed in the end-to-end test.";
 
 fn typing_shows_in_the_preview(session: &Session) {
     session.open_post("posts/rdma-complete-guide.md");
@@ -388,7 +388,8 @@ fn keystroke_to_preview(session: &Session) {
     );
     let editor = session.find(".cm-content");
     let keys = 30;
-    for key in "measuring-one-key-at-a-time-x".chars().take(keys) {
+    // No spaces: a space at the end of a line changes nothing the reader sees.
+    for key in "한글자씩재는중-one-key-at-a-time-끝".chars().take(keys) {
         session.type_keys(&editor, &key.to_string());
         std::thread::sleep(Duration::from_millis(250));
     }
@@ -865,12 +866,13 @@ fn red_pixels(session: &Session, element: &str, spans: &[(f64, f64)]) -> Vec<usi
 }
 
 /// Spelling is checked by WebKitGTK with the system's dictionaries (enchant
-/// and hunspell): a misspelt Korean word typed in prose gets WebKit's red
-/// underline (the Korean dictionary is found and used), words spelt right do
-/// not, and the same misspelt word in a fenced code block does not either.
-/// An English misspelling is not underlined beside the Korean dictionary:
-/// WebKit takes a word that any of its dictionaries accepts, and hunspell-ko
-/// accepts every word without Hangul (README, The app: Spell check).
+/// and hunspell), in the language of the shown post's page: in a Korean post
+/// a misspelt Korean word typed in prose gets WebKit's red underline (the
+/// Korean dictionary is found and used), words spelt right do not, and the
+/// same misspelt word in a fenced code block does not either. There an
+/// English misspelling is not underlined (WebKit takes a word that any of its
+/// dictionaries accepts, and hunspell-ko accepts every word without Hangul);
+/// once the post says `lang: en`, it is (the English dictionary is found).
 fn misspelt_words_are_underlined_in_prose_only(session: &Session) {
     let editor = session.find(".cm-content");
     let before = session.editor_text();
@@ -896,6 +898,23 @@ fn misspelt_words_are_underlined_in_prose_only(session: &Session) {
     assert_eq!(underlined[1..], [0, 0, 0], "words spelt right (or English ones) are not underlined: {underlined:?}");
     let code_spans = word_spans(session, &code, &["됬다"]);
     assert_eq!(red_pixels(session, &code, &code_spans), [0], "nothing is underlined in code");
+
+    // The post in English: its page says so, and English is checked.
+    session.cursor_after("date: 2026-11-02");
+    session.type_keys(&editor, &format!("{ENTER}lang: en"));
+    wait("the page in English", Duration::from_secs(5), || {
+        let lang = "return document.querySelector('iframe[data-testid=preview]').contentDocument.documentElement.lang";
+        (session.script(lang, json!([])) == json!("en")).then_some(())
+    });
+    session.cursor_after("넷째 문단.");
+    session.type_keys(&editor, &format!("{ENTER}{ENTER}An English line with wrld in it "));
+    let english = editor_line(session, "An English line");
+    let spans = word_spans(session, &english, &["wrld", "English", "line"]);
+    let underlined = wait("the misspelt English word underlined", Duration::from_secs(10), || {
+        let red = red_pixels(session, &english, &spans);
+        (red[0] > 0).then_some(red)
+    });
+    assert_eq!(underlined[1..], [0, 0], "English words spelt right are not underlined: {underlined:?}");
     // Put the post back as it was.
     wait("the words typed undone", Duration::from_secs(10), || {
         if session.editor_text() == before {

@@ -175,7 +175,7 @@ export class FakeCore {
 
     preview: vi.fn(async (path: string, text: string): Promise<Preview> => ({
       url: `preview://localhost/${path}`,
-      html: `<html><head></head><body>${text}</body></html>`,
+      html: `<html lang="${/^lang: (.*)$/m.exec(text)?.[1] ?? "ko"}"><head></head><body>${text}</body></html>`,
       outline: fakeOutline(text),
       fields: fakeFields(text),
       words: text.split(/\s+/).filter(Boolean).length,
@@ -183,6 +183,7 @@ export class FakeCore {
       problems: [],
     })),
     previewUrl: vi.fn((sitePath: string) => `preview://localhost/${sitePath}`),
+    spellingLanguage: vi.fn(async (_lang: string): Promise<void> => {}),
 
     setField: vi.fn(async (text: string, key: FieldKey, value: FieldValue): Promise<string> => {
       if (key !== "tags" || !Array.isArray(value)) throw new Error(`the fake sets tags only, not ${key}`);

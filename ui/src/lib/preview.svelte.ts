@@ -15,7 +15,7 @@ import type { Preview } from "./types";
 /** How long the editor's scrolling after a scroll of the preview is taken as its answer. */
 const ECHO_MS = 600;
 
-export type PreviewApi = Pick<typeof api, "preview" | "previewUrl">;
+export type PreviewApi = Pick<typeof api, "preview" | "previewUrl" | "spellingLanguage">;
 
 /** A render came back for `text` of `path` (the post is still open). */
 export type RenderedListener = (path: string, text: string, preview: Preview) => void;
@@ -150,6 +150,27 @@ export class PreviewPane {
     if (input.path === this.posts.current) {
       this.error = null;
       this.version++;
+      this.spellIn(pageLanguage(result.html));
     }
   }
+
+  /** The language spelling is checked in: the shown post's page's. */
+  private spelling: string | null = null;
+
+  private spellIn(lang: string | null): void {
+    if (lang === null || lang === this.spelling) return;
+    this.spelling = lang;
+    this.api.spellingLanguage(lang).catch(() => {
+      // Spelling is a help, not a promise: the next post tries again.
+      this.spelling = null;
+    });
+  }
+}
+
+/** The language a page says it is in (`<html lang="ko">`), as the theme wrote it. */
+export function pageLanguage(html: string): string | null {
+  const tag = /<html\b[^>]*>/i.exec(html)?.[0];
+  const lang = tag ? /\slang\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(tag) : null;
+  const value = lang ? (lang[1] ?? lang[2] ?? lang[3]).trim() : "";
+  return value === "" ? null : value;
 }
