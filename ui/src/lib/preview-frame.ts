@@ -110,7 +110,10 @@ export class PreviewFrame {
     mark("show");
     const next = this.parser.parseFromString(page, "text/html");
     mark("parsed");
-    morphdom(doc.documentElement, next.documentElement);
+    // A block the edit did not touch is equal as a whole: skip it without
+    // walking it (the browser compares natively), so a keystroke costs the
+    // changed blocks, not the page.
+    morphdom(doc.documentElement, next.documentElement, { onBeforeElUpdated: (from, to) => !from.isEqualNode(to) });
     mark("patched");
     this.shownPage = page;
     this.map = null;
