@@ -73,7 +73,7 @@ pub use author::new_post::NewPost;
 pub use author::retag::RetagPlan;
 pub use author::trash::TrashCan;
 pub use author::{AuthorError, inside, save_post};
-pub use fs::{OwnWrites, cache_dir, clean_temp_files, read as read_bytes, version_of, write_atomically};
+pub use fs::{OwnWrites, cache_dir, clean_temp_files, exists, read as read_bytes, version_of, write_atomically};
 pub use preview::{Answer, Fields, PostPreview, content_type, links_out_in_new_windows, post_preview};
 pub use session::{Opened, Session, SessionOptions};
 

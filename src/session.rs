@@ -423,9 +423,21 @@ fn keep_version(history: &History, limits: &Mutex<history::Limits>, root: &Path,
     }
 }
 
+/// More posts than this changed by other programs in one batch (a branch
+/// checked out, a script run over the folder) keep no versions: version
+/// control has them, and writing them all would hold up the app.
+const OUTSIDE_AT_ONCE: usize = 50;
+
+/// The posts another program changed whose replaced text is kept: each such
+/// post of the batch, unless there are more than `OUTSIDE_AT_ONCE`.
+fn outside_writes(set: &ChangeSet) -> Vec<&crate::watch::FileChange> {
+    let changed: Vec<_> = set.changed.iter().filter(|c| c.external && c.replaced.is_some()).collect();
+    if changed.len() > OUTSIDE_AT_ONCE { Vec::new() } else { changed }
+}
+
 /// Keeps, for each post another program changed, the text Hanji had of it.
 fn keep_outside_writes(history: &History, limits: &Mutex<history::Limits>, root: &Path, set: &ChangeSet, blog: &Blog) {
-    for change in set.changed.iter().filter(|c| c.external) {
+    for change in outside_writes(set) {
         let (Some(previous), Some(post)) = (&change.replaced, blog.library.post(&change.path)) else { continue };
         let replaced = Replaced { previous, next: post.source(), cause: &Cause::Outside };
         keep_version(history, limits, root, &change.path, replaced);
@@ -646,6 +658,22 @@ mod tests {
         );
         let causes: Vec<Cause> = session.versions(post).into_iter().map(|v| v.cause).collect();
         assert_eq!(causes, [Cause::Save, Cause::Outside]);
+    }
+
+    #[test]
+    fn many_outside_writes_at_once_keep_no_versions() {
+        let change = |n: usize, external: bool| crate::watch::FileChange {
+            path: PathBuf::from(format!("posts/{n}.md")),
+            external,
+            replaced: Some(format!("글 {n}")),
+        };
+        let mut set =
+            ChangeSet { changed: (0..OUTSIDE_AT_ONCE).map(|n| change(n, true)).collect(), ..Default::default() };
+        set.changed.push(change(OUTSIDE_AT_ONCE, false));
+        set.changed.push(crate::watch::FileChange { replaced: None, ..change(OUTSIDE_AT_ONCE + 1, true) });
+        assert_eq!(outside_writes(&set).len(), OUTSIDE_AT_ONCE, "Hanji's own writes and unreadable posts are left out");
+        set.changed.push(change(OUTSIDE_AT_ONCE + 2, true));
+        assert!(outside_writes(&set).is_empty(), "a checkout of many posts keeps none");
     }
 
     #[test]

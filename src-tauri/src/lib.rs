@@ -112,9 +112,8 @@ fn main_window<R: Runtime>(app: &tauri::AppHandle<R>) -> tauri::Result<tauri::We
 #[cfg(target_os = "linux")]
 fn drawing(webview: &tauri::webview::PlatformWebview) {
     use webkit2gtk::{HardwareAccelerationPolicy, SettingsExt, WebViewExt};
-    let has_gpu = std::fs::read_dir("/dev/dri")
-        .map(|dir| dir.flatten().any(|entry| entry.file_name().to_string_lossy().starts_with("renderD")))
-        .unwrap_or(false);
+    // Render nodes are numbered from 128, one a GPU.
+    let has_gpu = (128..136).any(|n| hanji::exists(std::path::Path::new(&format!("/dev/dri/renderD{n}"))));
     if !has_gpu && let Some(settings) = webview.inner().settings() {
         settings.set_hardware_acceleration_policy(HardwareAccelerationPolicy::Never);
     }

@@ -790,6 +790,12 @@ fn the_merge_view_takes_one_hunk_from_each_side(session: &Session, blog: &Path) 
     assert!(!now.contains("내가 고침.") && !now.contains("다섯째는 그들 것."), "one hunk from each side: {now}");
     assert!(session.try_find("[data-testid=conflict]").is_none());
     assert_eq!(session.editor_text(), now, "the editor holds what was saved");
+    // The text the other program replaced is in the History, marked so.
+    session.click(&session.find("[data-testid=show-history]"));
+    wait("the outside write in the History", Duration::from_secs(5), || {
+        session.texts("[data-testid=version-cause]").iter().any(|t| t == "Changed outside Hanji").then_some(())
+    });
+    session.click(&session.find("[data-testid=show-history]"));
 }
 
 fn tab_moves_between_table_cells(session: &Session) {
