@@ -310,6 +310,7 @@ fn the_app_end_to_end() {
         the_merge_view_takes_one_hunk_from_each_side(&session, &blog);
         tab_moves_between_table_cells(&session);
         misspelt_words_are_underlined_in_prose_only(&session);
+        english_misspellings_are_underlined_in_an_english_post(&session);
         vim_keys_delete_a_line(&session);
         export_writes_the_site(&session, &site);
         unsaved_text_is_journaled_then_the_app_is_killed(&session, &blog, &config);
@@ -876,9 +877,9 @@ fn red_pixels(session: &Session, element: &str, spans: &[(f64, f64)]) -> Vec<usi
 /// a misspelt Korean word typed in prose gets WebKit's red underline (the
 /// Korean dictionary is found and used), words spelt right do not, and the
 /// same misspelt word in a fenced code block does not either. There an
-/// English misspelling is not underlined (WebKit takes a word that any of its
-/// dictionaries accepts, and hunspell-ko accepts every word without Hangul);
-/// once the post says `lang: en`, it is (the English dictionary is found).
+/// English misspelling is not underlined: WebKit takes a word that any of
+/// its dictionaries accepts, and hunspell-ko accepts every word without
+/// Hangul (the next test holds what an English post gets).
 fn misspelt_words_are_underlined_in_prose_only(session: &Session) {
     let editor = session.find(".cm-content");
     let before = session.editor_text();
@@ -904,8 +905,16 @@ fn misspelt_words_are_underlined_in_prose_only(session: &Session) {
     assert_eq!(underlined[1..], [0, 0, 0], "words spelt right (or English ones) are not underlined: {underlined:?}");
     let code_spans = word_spans(session, &code, &["됬다"]);
     assert_eq!(red_pixels(session, &code, &code_spans), [0], "nothing is underlined in code");
+    undo_until(session, &before);
+}
 
-    // The post in English: its page says so, and English is checked.
+/// Regression: English misspellings were never underlined, since the Korean
+/// dictionary beside the English one accepted them. A post that says
+/// `lang: en` has its page in English, and English alone is checked there
+/// (the English dictionary is found and used).
+fn english_misspellings_are_underlined_in_an_english_post(session: &Session) {
+    let editor = session.find(".cm-content");
+    let before = session.editor_text();
     session.cursor_after("date: 2026-11-02");
     session.type_keys(&editor, &format!("{ENTER}lang: en"));
     wait("the page in English", Duration::from_secs(5), || {
@@ -921,9 +930,14 @@ fn misspelt_words_are_underlined_in_prose_only(session: &Session) {
         (red[0] > 0).then_some(red)
     });
     assert_eq!(underlined[1..], [0, 0], "English words spelt right are not underlined: {underlined:?}");
-    // Put the post back as it was.
-    wait("the words typed undone", Duration::from_secs(10), || {
-        if session.editor_text() == before {
+    undo_until(session, &before);
+}
+
+/// Undoes in the editor until it holds `text` again.
+fn undo_until(session: &Session, text: &str) {
+    let editor = session.find(".cm-content");
+    wait("the typing undone", Duration::from_secs(10), || {
+        if session.editor_text() == text {
             return Some(());
         }
         session.type_keys(&editor, &format!("{CONTROL}z"));
