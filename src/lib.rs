@@ -68,13 +68,13 @@ pub use search::index::Index as SearchIndex;
 pub use search::tokens as search_tokens;
 
 // The app's editing session and what it does to the blog's files.
-pub use author::history::{History, Limits as HistoryLimits, Version};
+pub use author::history::{Cause as VersionCause, History, Limits as HistoryLimits, Version};
 pub use author::journal::{Journal, Kept};
 pub use author::new_post::NewPost;
 pub use author::retag::RetagPlan;
 pub use author::trash::TrashCan;
 pub use author::{AuthorError, inside, save_post};
-pub use fs::{OwnWrites, cache_dir, clean_temp_files, read as read_bytes, version_of, write_atomically};
+pub use fs::{OwnWrites, cache_dir, clean_temp_files, exists, read as read_bytes, version_of, write_atomically};
 pub use preview::{Answer, Fields, PostPreview, content_type, links_out_in_new_windows, post_preview};
 pub use session::{Opened, Session, SessionOptions};
 

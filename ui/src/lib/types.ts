@@ -25,6 +25,7 @@ export type {
   Severity,
   StartInfo,
   TagItem,
+  VersionCause,
   VersionItem,
   WatchState,
   WatchUpdate,
