@@ -25,6 +25,9 @@ use crate::site::plan::LinkAnswer;
 
 const SHARDS: u64 = 16;
 
+/// How many output folders' states are kept (the last used).
+const FOLDERS: usize = 16;
+
 /// What heads each shard.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Head {
@@ -131,6 +134,10 @@ impl State {
             changed[n] |= counts[n] != shard.len();
         }
         let folder = self.folder;
+        fs::mark_used(&folder);
+        if let Some(all) = folder.parent() {
+            fs::keep_newest_folders(all, FOLDERS);
+        }
         shards.into_par_iter().enumerate().filter(|(n, _)| changed[*n]).for_each(|(n, entries)| {
             let mut text = serde_json::to_vec(head).expect("a head serializes");
             text.push(b'\n');

@@ -430,6 +430,27 @@ impl Program {
     }
 }
 
+/// Keeps the `keep` folders in `parent` used last (see `mark_used`) and
+/// removes the others, with all they hold: for caches kept per blog or per
+/// output folder, which would otherwise pile up for folders long gone.
+pub fn keep_newest_folders(parent: &Path, keep: usize) {
+    let mut folders: Vec<(std::time::SystemTime, PathBuf)> = folders_in(parent)
+        .into_iter()
+        .filter_map(|folder| Some((fs::metadata(&folder).ok()?.modified().ok()?, folder)))
+        .collect();
+    folders.sort_by(|a, b| b.0.cmp(&a.0));
+    for (_, folder) in folders.into_iter().skip(keep) {
+        let _ = fs::remove_dir_all(folder);
+    }
+}
+
+/// Marks a folder as used now (its modification time), for `keep_newest_folders`.
+pub fn mark_used(folder: &Path) {
+    if let Ok(handle) = File::open(folder) {
+        let _ = handle.set_modified(std::time::SystemTime::now());
+    }
+}
+
 /// Now, in nanoseconds since 1970, as file stamps count.
 pub fn now() -> i64 {
     let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
@@ -477,4 +498,32 @@ pub fn identity(path: &Path) -> Option<(u64, u64)> {
 #[cfg(not(unix))]
 pub fn identity(path: &Path) -> Option<(u64, u64)> {
     path.is_dir().then_some((0, 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_folders_used_last_are_kept() {
+        let parent = tempfile::tempdir().unwrap();
+        let day = std::time::Duration::from_secs(86_400);
+        for (n, name) in ["old", "older", "new"].iter().enumerate() {
+            let folder = parent.path().join(name);
+            fs::create_dir_all(&folder).unwrap();
+            fs::write(folder.join("kept"), "x").unwrap();
+            let age = [2, 3, 0][n];
+            File::open(&folder).unwrap().set_modified(std::time::SystemTime::now() - day * age).unwrap();
+        }
+        mark_used(&parent.path().join("older"));
+        keep_newest_folders(parent.path(), 2);
+        assert_eq!(folders_in(parent.path()), [parent.path().join("new"), parent.path().join("older")]);
+    }
+
+    #[test]
+    fn a_stamp_written_close_to_a_time_is_racy() {
+        let stamp = Stamp { len: 1, modified: 10_000_000_000, changed: 10_000_000_000, inode: 1 };
+        assert!(stamp.is_racy(11_000_000_000), "a second after: the file could change again unseen");
+        assert!(!stamp.is_racy(13_000_000_000), "three seconds after: any change shows in the stamp");
+    }
 }

@@ -23,6 +23,9 @@ use crate::fs::{self, Program, Stamp};
 /// How many files the entries are spread over.
 const SHARDS: u64 = 16;
 
+/// How many blogs' entries are kept (the last read).
+const BLOGS: usize = 16;
+
 /// What heads each shard: which Hanji kept it, and when.
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 struct Head {
@@ -91,6 +94,10 @@ impl Kept {
     /// reads those files again.
     pub fn save(self) {
         let mut changed = [false; SHARDS as usize];
+        fs::mark_used(&self.folder);
+        if let Some(all) = self.folder.parent() {
+            fs::keep_newest_folders(all, BLOGS);
+        }
         let untrusted = self.lines.keys().filter(|path| !self.trusted.contains(*path));
         for path in untrusted.chain(self.fresh.iter().map(|(path, _)| path)) {
             changed[shard_of(path)] = true;
