@@ -438,7 +438,7 @@ pub fn keep_newest_folders(parent: &Path, keep: usize) {
         .into_iter()
         .filter_map(|folder| Some((fs::metadata(&folder).ok()?.modified().ok()?, folder)))
         .collect();
-    folders.sort_by(|a, b| b.0.cmp(&a.0));
+    folders.sort_by_key(|(modified, _)| std::cmp::Reverse(*modified));
     for (_, folder) in folders.into_iter().skip(keep) {
         let _ = fs::remove_dir_all(folder);
     }
