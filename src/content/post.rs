@@ -42,6 +42,7 @@ pub struct Post {
     pub canonical_url: Option<String>,
     pub layout: Option<String>,
     /// Front matter keys Hanji does not know, in file order, for templates.
+    #[serde(with = "json_text")]
     pub extra: serde_json::Map<String, serde_json::Value>,
     pub format: Option<Format>,
     /// A bundle is `posts/<slug>/index.md` with its images beside it.
@@ -244,4 +245,20 @@ fn key_line(text: &str, key: &str) -> (usize, usize) {
     text.lines()
         .position(|l| l.starts_with(key) && l[key.len()..].trim_start().starts_with([':', '=']))
         .map_or((1, 1), |i| (i + 1, 1))
+}
+
+/// Values of any shape kept as their JSON text, so that a post is kept in
+/// formats that know only the shapes declared (the cache's).
+mod json_text {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    type Map = serde_json::Map<String, serde_json::Value>;
+
+    pub fn serialize<S: Serializer>(map: &Map, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&serde_json::to_string(map).map_err(serde::ser::Error::custom)?)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Map, D::Error> {
+        serde_json::from_str(&String::deserialize(deserializer)?).map_err(serde::de::Error::custom)
+    }
 }

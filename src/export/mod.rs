@@ -12,7 +12,7 @@
 
 mod state;
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -157,7 +157,7 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
     summary.left_out.extend(placed.left_out);
     let head = Head { program: Program::this(), links: site.links_digest() };
 
-    let copies = copies(blog, placed.pages.iter().map(|(page, _)| page));
+    let copies = copies(blog, placed.pages.iter().map(|(page, _, _)| page));
     let total = placed.pages.len() + copies.len();
     let done = AtomicUsize::new(0);
     let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
@@ -285,7 +285,7 @@ enum Outcome {
 /// answered the same, and its file untouched since.
 fn plan_pages<'s>(
     site: &'s Site,
-    pages: &'s [(Page, String)],
+    pages: &'s [(Page, String, String)],
     out: &Path,
     state: Option<&State>,
     head: &Head,
@@ -294,8 +294,8 @@ fn plan_pages<'s>(
     let links_unchanged = state.and_then(|state| state.head.as_ref()) == Some(head);
     pages
         .par_iter()
-        .map(|(page, file)| {
-            let plan = site.plan(page);
+        .map(|(page, path, file)| {
+            let plan = site.plan_at(page, path.clone());
             let digest = digest::of(&(shared, &plan));
             let kept = state.and_then(|state| state.made.get(file)).filter(|made| {
                 let From::Page { plan: made_from, links, .. } = &made.from else { return false };
@@ -478,11 +478,16 @@ fn post_with_text<'p>(blog: &Blog, post: &'p Post) -> Option<std::borrow::Cow<'p
 
 /// The files copied as they are: `static/` and the files beside shown posts.
 fn copies<'a>(blog: &Blog, pages: impl Iterator<Item = &'a Page>) -> Vec<(PathBuf, String)> {
-    let shown: BTreeSet<&Path> =
-        pages.filter_map(|p| if let Page::Post(path) = p { Some(path.as_path()) } else { None }).collect();
+    let shown: HashSet<&[u8]> = pages
+        .filter_map(|p| if let Page::Post(path) = p { Some(path.as_os_str().as_encoded_bytes()) } else { None })
+        .collect();
     // Files in the folder of a draft's bundle stay private with it.
-    let private: Vec<&Path> =
-        blog.library.posts().filter(|p| p.bundle && !shown.contains(p.path.as_path())).map(|p| p.folder()).collect();
+    let private: Vec<&Path> = blog
+        .library
+        .posts()
+        .filter(|p| p.bundle && !shown.contains(p.path.as_os_str().as_encoded_bytes()))
+        .map(|p| p.folder())
+        .collect();
     blog.assets
         .iter()
         .filter(|asset| !private.iter().any(|folder| asset.starts_with(folder)))

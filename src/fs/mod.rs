@@ -6,6 +6,7 @@
 //! the watcher tells it from changes made elsewhere.
 
 pub mod own_writes;
+pub mod records;
 
 use std::fs::{self, File, Permissions};
 use std::hash::{DefaultHasher, Hasher};
@@ -205,7 +206,6 @@ pub fn walk(root: &Path, folder: &Path, problems: &mut Vec<Diagnostic>) -> Vec<P
     let inside = Inside::new(root);
     let mut walker = walkdir::WalkDir::new(&start)
         .follow_links(true)
-        .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| e.depth() == 0 || !is_skipped(&e.file_name().to_string_lossy()));
     while let Some(entry) = walker.next() {
@@ -230,6 +230,8 @@ pub fn walk(root: &Path, folder: &Path, problems: &mut Vec<Diagnostic>) -> Vec<P
             files.push(relative.to_path_buf());
         }
     }
+    // Sorted once at the end: walkdir's own sorting takes each name apart.
+    files.sort_unstable_by(|a, b| crate::text::path_order(a, b));
     files
 }
 

@@ -119,7 +119,7 @@ fn read_posts_kept(root: &Path, paths: &[PathBuf], cache_dir: &Path) -> Vec<Pars
             let parsed = read_post(root, path);
             // Kept only if the file is as it was before it was read.
             let line = stamp.filter(|before| fs::stamp_of(&root.join(path)) == Some(*before));
-            let line = line.and_then(|stamp| kept::line_of(path, stamp, &parsed));
+            let line = line.and_then(|stamp| kept::entry_of(path, stamp, &parsed));
             (Parsed { post: parsed.post.map(Post::without_text), ..parsed }, line)
         })
         .collect();

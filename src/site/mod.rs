@@ -14,10 +14,11 @@ pub mod url;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::Hash;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use minijinja::{Value, context};
+use rayon::prelude::*;
 
 use crate::config::Config;
 use crate::content::{Library, Post, Tag};
@@ -28,7 +29,7 @@ use crate::search::index as search;
 use context::{FeedItem, PageInfo, Pagination, PostLink, PostPage, PostSummary, SiteInfo, SitemapEntry, TagInfo};
 use dates::DateFormat;
 use links::Links;
-use plan::{Body, Feed, LinkAnswer, LinkTo, Plan, PostPlan, Recorded, Sidebar, Values};
+use plan::{Body, Feed, LinkAnswer, LinkTo, Listed, Plan, PostPlan, Recorded, Sidebar, Values};
 use routes::Addresses;
 pub use routes::Page;
 use theme::{Theme, ThemeError};
@@ -46,11 +47,11 @@ pub struct SiteOptions {
     pub search: bool,
 }
 
-/// The pages of a site with the file each is written to, and the posts left
-/// out because another page has their file.
+/// The pages of a site with the site path and file of each, and the posts
+/// left out because another page has their file.
 #[derive(Debug, Default)]
 pub struct Placed {
-    pub pages: Vec<(Page, String)>,
+    pub pages: Vec<(Page, String, String)>,
     pub problems: Vec<Diagnostic>,
     /// Posts not written, each named in `problems` with an error.
     pub left_out: Vec<PathBuf>,
@@ -89,10 +90,12 @@ pub struct Site<'a> {
     /// Shown posts, newest first.
     posts: Vec<&'a Post>,
     /// How lists show each of `posts`, made when first needed.
-    summaries: Vec<OnceLock<PostSummary>>,
+    summaries: Vec<OnceLock<Listed>>,
     /// Shown pages (an About page), which no list shows.
     pages: Vec<&'a Post>,
-    position: HashMap<&'a Path, usize>,
+    /// Each shown post's place in `posts`, by its file's path (as bytes:
+    /// hashing a `Path` takes it apart, and this is asked for every list entry).
+    position: HashMap<&'a [u8], usize>,
     /// Shown tags, most used first, with their shown posts newest first.
     tags: Vec<(TagInfo, Vec<&'a Post>)>,
     tag_index: HashMap<String, usize>,
@@ -104,6 +107,8 @@ pub struct Site<'a> {
     sidebars: Mutex<HashMap<(String, String), Arc<str>>>,
     /// The digest of `tags`, which every sidebar shows.
     tags_digest: OnceLock<Digest>,
+    /// Every page with its site path (`paths`).
+    paths: OnceLock<Vec<(Page, String)>>,
     highlights: HighlightCache,
     /// The site's addresses, for links written as site paths to be written
     /// as the site has them (and checked); see `with_routes`.
@@ -169,7 +174,7 @@ impl<'a> Site<'a> {
         posts: Vec<&'a Post>,
         tags: Vec<(TagInfo, Vec<&'a Post>)>,
     ) -> Self {
-        let position = posts.iter().enumerate().map(|(i, p)| (p.path.as_path(), i)).collect();
+        let position = posts.iter().enumerate().map(|(i, p)| (p.path.as_os_str().as_encoded_bytes(), i)).collect();
         let tag_index = tags.iter().enumerate().map(|(i, (t, _))| (t.slug.clone(), i)).collect();
         let lang = config.locale.split(['-', '_']).next().unwrap_or("en").to_string();
         // The pages in the navigation: not one at the address of a page of the
@@ -211,6 +216,7 @@ impl<'a> Site<'a> {
             category_index: HashMap::new(),
             sidebars: Mutex::default(),
             tags_digest: OnceLock::new(),
+            paths: OnceLock::new(),
             highlights: HighlightCache::new(),
             routes: None,
             shortcodes: None,
@@ -281,16 +287,10 @@ impl<'a> Site<'a> {
     /// silently over the other. A page (an About page) where the theme has
     /// one of its own (a Jekyll blog's `tags.md` at `tags/`) gives way to it.
     pub fn files(&self) -> Placed {
-        let pages: Vec<(Page, String)> = self
-            .pages()
-            .into_iter()
-            .map(|page| {
-                let file = url::file_of(&self.path_of(&page));
-                (page, file)
-            })
-            .collect();
+        let pages: Vec<(Page, String, String)> =
+            self.paths().iter().map(|(page, path)| (page.clone(), path.clone(), url::file_of(path))).collect();
         let mut at: BTreeMap<&str, Vec<&Page>> = BTreeMap::new();
-        for (page, file) in &pages {
+        for (page, _, file) in &pages {
             at.entry(file).or_default().push(page);
         }
         let mut placed = Placed::default();
@@ -331,7 +331,7 @@ impl<'a> Site<'a> {
                 placed.left_out.push(path.clone());
             }
         }
-        placed.pages = pages.into_iter().filter(|(page, _)| !left_out.contains(page)).collect();
+        placed.pages = pages.into_iter().filter(|(page, _, _)| !left_out.contains(page)).collect();
         placed
     }
 
@@ -419,6 +419,20 @@ impl<'a> Site<'a> {
         self.addresses().page(page)
     }
 
+    /// Every page with where it is in the site, worked out once.
+    pub fn paths(&self) -> &[(Page, String)] {
+        self.paths.get_or_init(|| {
+            let addresses = self.addresses();
+            self.pages()
+                .into_par_iter()
+                .map(|page| {
+                    let path = addresses.page(&page);
+                    (page, path)
+                })
+                .collect()
+        })
+    }
+
     /// The address rules of this site.
     pub fn addresses(&self) -> Addresses<'a> {
         Addresses::new(self.config, self.library)
@@ -431,7 +445,11 @@ impl<'a> Site<'a> {
 
     /// What `page` is made from (see `plan`).
     pub fn plan(&self, page: &Page) -> Plan<'_> {
-        let path = self.path_of(page);
+        self.plan_at(page, self.path_of(page))
+    }
+
+    /// What `page`, at site path `path`, is made from.
+    pub fn plan_at(&self, page: &Page, path: String) -> Plan<'_> {
         // The 404 page is served at any address, so its links start from the top.
         let root = if *page == Page::NotFound { url::base_path(&self.config.base_url) } else { url::root_of(&path) };
         let template = |template, info, values| Body::Page { template, info, values };
@@ -592,7 +610,7 @@ impl<'a> Site<'a> {
     /// What a post's page is made from: the post at `path`, as lists show
     /// it, with its neighbours.
     pub fn post_plan<'p>(&'p self, post: &'p Post, path: String) -> PostPlan<'p> {
-        let (newer, older) = match self.position.get(post.path.as_path()) {
+        let (newer, older) = match self.position.get(post.path.as_os_str().as_encoded_bytes()) {
             _ if post.page => (None, None),
             Some(&i) => (i.checked_sub(1).and_then(|i| self.posts.get(i)).copied(), self.posts.get(i + 1).copied()),
             // Without the lists (`for_posts`), or a post not shown: as the library orders them.
@@ -648,7 +666,7 @@ impl<'a> Site<'a> {
         };
         let rendered = markdown::render(post.body(), &options);
         let page = PostPage {
-            summary: plan.summary.clone().into_owned(),
+            summary: plan.summary.summary.clone(),
             content: rendered.html,
             toc: rendered.toc.clone(),
             reading_minutes: rendered.reading_minutes,
@@ -713,16 +731,15 @@ impl<'a> Site<'a> {
     }
 
     /// How lists show `post`: made once per post.
-    fn summary_of<'p>(&'p self, post: &'p Post) -> Cow<'p, PostSummary> {
-        match self.position.get(post.path.as_path()) {
-            Some(&i) if std::ptr::eq(self.posts[i], post) => {
-                Cow::Borrowed(self.summaries[i].get_or_init(|| PostSummary::of(post, &self.dates, &self.addresses())))
-            }
-            _ => Cow::Owned(PostSummary::of(post, &self.dates, &self.addresses())),
+    fn summary_of<'p>(&'p self, post: &'p Post) -> Cow<'p, Listed> {
+        let listed = || Listed::new(PostSummary::of(post, &self.dates, &self.addresses()));
+        match self.position.get(post.path.as_os_str().as_encoded_bytes()) {
+            Some(&i) if std::ptr::eq(self.posts[i], post) => Cow::Borrowed(self.summaries[i].get_or_init(listed)),
+            _ => Cow::Owned(listed()),
         }
     }
 
-    fn page_of<'p>(&'p self, posts: &[&'p Post], n: usize) -> Vec<Cow<'p, PostSummary>> {
+    fn page_of<'p>(&'p self, posts: &[&'p Post], n: usize) -> Vec<Cow<'p, Listed>> {
         let per_page = self.config.posts_per_page;
         posts.iter().skip((n - 1) * per_page).take(per_page).map(|p| self.summary_of(p)).collect()
     }

@@ -52,7 +52,7 @@ pub enum Values<'s> {
     List {
         tag: Option<&'s TagInfo>,
         category: Option<&'s TagInfo>,
-        posts: Vec<Cow<'s, PostSummary>>,
+        posts: Vec<Cow<'s, Listed>>,
         pagination: Option<Pagination>,
         sidebar: Option<Sidebar<'s>>,
     },
@@ -63,6 +63,34 @@ pub enum Values<'s> {
         to: String,
         url: String,
     },
+}
+
+/// A post as lists show it, with the digest of that: a plan names the posts
+/// it shows by their digests (a list page shows five, and there are
+/// thousands of list pages).
+#[derive(Debug, Clone)]
+pub struct Listed {
+    pub summary: PostSummary,
+    pub digest: Digest,
+}
+
+impl Listed {
+    pub fn new(summary: PostSummary) -> Listed {
+        Listed { digest: crate::digest::of(&summary), summary }
+    }
+}
+
+impl Hash for Listed {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.digest.hash(state);
+    }
+}
+
+/// Templates see the summary itself.
+impl serde::Serialize for Listed {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.summary.serialize(serializer)
+    }
 }
 
 /// The sidebar of a list page: every tag (named by their digest, the same
@@ -90,7 +118,7 @@ pub struct Feed {
 pub struct PostPlan<'s> {
     pub post: &'s Post,
     pub path: String,
-    pub summary: Cow<'s, PostSummary>,
+    pub summary: Cow<'s, Listed>,
     pub newer: Option<PostLink>,
     pub older: Option<PostLink>,
     pub template: String,

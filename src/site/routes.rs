@@ -117,13 +117,13 @@ impl<'a> Addresses<'a> {
 
     fn post_at(&self, file: &Path, slug: &str) -> String {
         let post_file = PostFile::new(file);
-        // The folder the post's name is in: a bundle's is above its folder.
-        let folder = match post_file.bundle_folder() {
-            Some(bundle) => bundle.parent().unwrap_or(Path::new("")),
-            None => post_file.folder(),
-        };
         match self.config.layout.kind {
             Kind::Hugo | Kind::Zola => {
+                // The folder the post's name is in: a bundle's is above its folder.
+                let folder = match post_file.bundle_folder() {
+                    Some(bundle) => bundle.parent().unwrap_or(Path::new("")),
+                    None => post_file.folder(),
+                };
                 format!("{}{slug}/", slugged_folders(folder.strip_prefix(CONTENT_DIR).unwrap_or(Path::new(""))))
             }
             Kind::NextStarter => {
@@ -451,13 +451,13 @@ impl Routes {
     /// with errors (which show their problems instead).
     pub fn of(site: &super::Site) -> Routes {
         let (library, addresses) = (site.library, site.addresses());
-        let (aliases, pages): (Vec<Page>, Vec<Page>) =
-            site.pages().into_iter().partition(|page| matches!(page, Page::Alias(..)));
+        let (aliases, pages): (Vec<&(Page, String)>, Vec<&(Page, String)>) =
+            site.paths().iter().partition(|(page, _)| matches!(page, Page::Alias(..)));
         let mut targets: HashMap<String, Target> =
-            pages.into_iter().map(|page| (addresses.page(&page), Target::Page(page))).collect();
+            pages.into_iter().map(|(page, path)| (path.clone(), Target::Page(page.clone()))).collect();
         // An old address gives way to a page that is there now.
-        for alias in aliases {
-            targets.entry(addresses.page(&alias)).or_insert(Target::Page(alias));
+        for (alias, path) in aliases {
+            targets.entry(path.clone()).or_insert(Target::Page(alias.clone()));
         }
         for asset in site.assets {
             if let Some(path) = addresses.asset(asset) {
