@@ -451,12 +451,15 @@ impl Routes {
     /// with errors (which show their problems instead).
     pub fn of(site: &super::Site) -> Routes {
         let (library, addresses) = (site.library, site.addresses());
-        let (aliases, pages): (Vec<&(Page, String)>, Vec<&(Page, String)>) =
-            site.paths().iter().partition(|(page, _)| matches!(page, Page::Alias(..)));
-        let mut targets: HashMap<String, Target> =
-            pages.into_iter().map(|(page, path)| (path.clone(), Target::Page(page.clone()))).collect();
+        let is_alias = |page: &Page| matches!(page, Page::Alias(..));
+        let mut targets: HashMap<String, Target> = site
+            .paths()
+            .iter()
+            .filter(|(page, _)| !is_alias(page))
+            .map(|(page, path)| (path.clone(), Target::Page(page.clone())))
+            .collect();
         // An old address gives way to a page that is there now.
-        for (alias, path) in aliases {
+        for (alias, path) in site.paths().iter().filter(|(page, _)| is_alias(page)) {
             targets.entry(path.clone()).or_insert(Target::Page(alias.clone()));
         }
         for asset in site.assets {
