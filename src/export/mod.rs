@@ -371,7 +371,7 @@ fn render_page(blog: &Blog, site: &Site, out: &Path, planned: &Planned) -> Outco
     let (links, text) = match (&plan.body, page.post_text) {
         (Body::Post(post), text) => {
             // Posts only: a page (an About page) is in no list, nor in the search.
-            let text = text.filter(|_| !post.post.page).map(|text| (post.post.path.clone(), text));
+            let text = text.filter(|_| site.has_search() && !post.post.page).map(|text| (post.post.path.clone(), text));
             (Some(state::Links::of(&answers)), text)
         }
         _ => (None, None),
