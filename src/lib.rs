@@ -52,7 +52,7 @@ pub use slug::{slug, tag_slug};
 // Reading, checking, exporting, serving.
 pub use check::check;
 pub use export::{ExportError, ExportOptions, Summary as ExportSummary, export};
-pub use load::{LoadError, load};
+pub use load::{LoadError, Progress as LoadProgress, load};
 pub use serve::{ServeError, ServeOptions, Server};
 
 // The site and its addresses.

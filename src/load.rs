@@ -5,6 +5,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
@@ -29,9 +31,38 @@ pub enum LoadError {
     Unreadable { path: PathBuf, source: io::Error },
 }
 
+/// Who hears how far reading a blog has come: `(posts read, posts in all)`,
+/// called from the threads that read them, once for each post (the app
+/// shows it while a large blog opens).
+#[derive(Clone, Default)]
+pub struct Progress(Option<Arc<dyn Fn(usize, usize) + Send + Sync>>);
+
+impl Progress {
+    pub fn new(report: impl Fn(usize, usize) + Send + Sync + 'static) -> Self {
+        Progress(Some(Arc::new(report)))
+    }
+
+    fn report(&self, read: usize, total: usize) {
+        if let Some(report) = &self.0 {
+            report(read, total);
+        }
+    }
+}
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() { "Progress(reported)" } else { "Progress(none)" })
+    }
+}
+
 /// Reads the blog in `root`. Only a missing or unreadable folder is an error:
 /// every problem inside it becomes a diagnostic and the rest still loads.
 pub fn load(root: &Path) -> Result<Blog, LoadError> {
+    load_reporting(root, &Progress::default())
+}
+
+/// `load`, telling `progress` of each post read.
+pub fn load_reporting(root: &Path, progress: &Progress) -> Result<Blog, LoadError> {
     match fs::is_folder(root) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(LoadError::NotFound(root.into())),
         Err(source) => return Err(LoadError::Unreadable { path: root.into(), source }),
@@ -59,7 +90,16 @@ pub fn load(root: &Path) -> Result<Blog, LoadError> {
     // A file export would fail to copy, found now so that `check` names it.
     problems.extend(fs::unreadable_files(root, &assets));
     problems.extend(other_sections(root, &config));
-    let parsed: Vec<Parsed> = post_paths.par_iter().map(|path| read_post(root, path)).collect();
+    let (read, total) = (AtomicUsize::new(0), post_paths.len());
+    progress.report(0, total);
+    let parsed: Vec<Parsed> = post_paths
+        .par_iter()
+        .map(|path| {
+            let parsed = read_post(root, path);
+            progress.report(read.fetch_add(1, Ordering::Relaxed) + 1, total);
+            parsed
+        })
+        .collect();
     let library = Library::from_parsed(Rules::of(&config), parsed);
     let templates = read_templates(root, &config, &mut problems);
     let shortcodes = read_shortcodes(root, &config, &mut problems);
@@ -238,4 +278,29 @@ pub fn read_post(root: &Path, path: &Path) -> Parsed {
         );
     }
     Post::parse(path, &text)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+
+    #[test]
+    fn progress_counts_every_post_up_to_all_of_them() {
+        let heard = Arc::new(Mutex::new(Vec::new()));
+        let progress = {
+            let heard = heard.clone();
+            Progress::new(move |read, total| heard.lock().unwrap().push((read, total)))
+        };
+        let blog = load_reporting(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/content")), &progress).unwrap();
+        let mut heard = heard.lock().unwrap().clone();
+        // Every file read: the posts and the pages (an About page).
+        let files = blog.library.len();
+        assert!(files > 10, "the sample blog");
+        assert!(heard.iter().all(|&(_, total)| total == files), "{heard:?}");
+        heard.sort();
+        let reads: Vec<usize> = heard.iter().map(|&(read, _)| read).collect();
+        assert_eq!(reads, (0..=files).collect::<Vec<_>>(), "once at the start, then once for each file read");
+    }
 }

@@ -19,6 +19,7 @@ use crate::author::trash::TrashCan;
 use crate::author::{self, AuthorError};
 use crate::blog::Blog;
 use crate::fs::{self, OwnWrites, version_of};
+use crate::load::Progress;
 use crate::preview::{self, Answer, PostPreview, content_type};
 use crate::search::index::Index;
 use crate::site::routes::{Found, Routes, Target};
@@ -39,6 +40,8 @@ pub struct SessionOptions {
     pub journal: Option<Journal>,
     /// Where each save keeps the version it replaces (None: nowhere).
     pub history: Option<History>,
+    /// Who hears how far the first reading of the blog has come.
+    pub progress: Progress,
 }
 
 /// The theme and the saved blog's addresses, made once per change on disk:
@@ -100,7 +103,7 @@ impl Session {
         })));
         let watch = {
             let (shared, built) = (shared.clone(), built.clone());
-            Watch::start(root, options.watch, move |update| {
+            Watch::start_reporting(root, options.watch, &options.progress, move |update| {
                 let Some(blog) = shared.get() else { return };
                 let blog = blog.read().expect("blog lock");
                 let theme = match update {
