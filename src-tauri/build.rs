@@ -27,6 +27,7 @@ const COMMANDS: &[&str] = &[
     "save_settings",
     "recovered",
     "discard_recovered",
+    "start_spell_checking",
 ];
 
 fn main() {

@@ -6,6 +6,7 @@
 pub mod commands;
 pub mod dialogs;
 pub mod error;
+pub mod progress;
 pub mod protocol;
 pub mod state;
 pub mod store;
@@ -55,6 +56,7 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, state: AppState) -> tauri::Bu
             commands::save_settings,
             commands::recovered,
             commands::discard_recovered,
+            commands::start_spell_checking,
         ])
 }
 
@@ -66,6 +68,11 @@ pub fn run(start: Option<PathBuf>) {
     let state = AppState::new(Store::open(folder), start, Dialogs::from_env(), TrashCan::System, journal, history);
     app(tauri::Builder::default(), state)
         .setup(|app| {
+            // The first blog is read while the window and its page start.
+            let handle = app.handle().clone();
+            std::thread::Builder::new()
+                .name("hanji first blog".into())
+                .spawn(move || drop(handle.state::<AppState>().open_first(None)))?;
             main_window(app.handle())?;
             Ok(())
         })
@@ -93,15 +100,17 @@ fn main_window<R: Runtime>(app: &tauri::AppHandle<R>) -> tauri::Result<tauri::We
             tauri::webview::NewWindowResponse::Deny
         })
         .build()?;
-    window.with_webview(spell_check)?;
     Ok(window)
 }
 
 /// WebKitGTK checks spelling with the system's dictionaries (enchant:
 /// hunspell-ko, hunspell-en-us) in Korean and English; the editor turns it
 /// off where text is not prose, and the author may turn it off (`spellcheck`).
+/// Loading the Korean dictionary holds the window's thread for most of a
+/// second, so the UI asks for it once the blog is on screen
+/// (`start_spell_checking`), and not at all while spell checking is off.
 #[cfg(target_os = "linux")]
-fn spell_check(webview: tauri::webview::PlatformWebview) {
+pub(crate) fn spell_check(webview: tauri::webview::PlatformWebview) {
     use webkit2gtk::{WebContextExt, WebViewExt};
     if let Some(context) = webview.inner().context() {
         context.set_spell_checking_enabled(true);
@@ -110,7 +119,7 @@ fn spell_check(webview: tauri::webview::PlatformWebview) {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn spell_check(_: tauri::webview::PlatformWebview) {}
+pub(crate) fn spell_check(_: tauri::webview::PlatformWebview) {}
 
 /// Where the app keeps its settings: `$HANJI_CONFIG_DIR`, else `hanji` in the
 /// user's config folder.

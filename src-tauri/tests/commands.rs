@@ -71,7 +71,7 @@ impl App {
     }
 
     fn started(self) -> Self {
-        let start = self.ok("start", json!({}));
+        let start = self.ok("start", json!({ "progress": PROGRESS }));
         assert!(start["error"].is_null(), "{start}");
         self
     }
@@ -86,6 +86,9 @@ fn tag_line(blog: &Value, slug: &str) -> String {
     format!("{} ({})", tag["name"].as_str().unwrap(), tag["count"])
 }
 
+/// A channel of the UI's for progress messages (the mock window drops them).
+const PROGRESS: &str = "__CHANNEL__:1";
+
 const POST: &str = "posts/rdma-complete-guide.md";
 const RDMA_TAGS: [&str; 10] =
     ["rdma", "infiniband", "roce", "nccl", "gpu", "hpc", "ai-training", "networking", "low-latency", "zero-copy"];
@@ -93,7 +96,7 @@ const RDMA_TAGS: [&str; 10] =
 #[test]
 fn start_opens_the_blog_from_the_command_line() {
     let app = app();
-    let start = app.ok("start", json!({}));
+    let start = app.ok("start", json!({ "progress": PROGRESS }));
     assert_eq!(tag_line(&start["blog"], "nccl"), "nccl (5)");
     let posts = start["blog"]["posts"].as_array().unwrap();
     assert_eq!(posts.len(), 16, "15 posts and the About page, which the author edits like a post");
@@ -102,7 +105,7 @@ fn start_opens_the_blog_from_the_command_line() {
     assert_eq!(start["settings"]["autosave"], true);
     assert!(start["blog"]["layout"].is_null(), "a Hanji blog is not another tool's");
     // Asked again (the UI reloaded), the same blog answers.
-    assert_eq!(app.ok("start", json!({}))["blog"]["root"], start["blog"]["root"]);
+    assert_eq!(app.ok("start", json!({ "progress": PROGRESS }))["blog"]["root"], start["blog"]["root"]);
 }
 
 #[test]
@@ -110,7 +113,7 @@ fn another_tools_blog_opens_as_it_is_and_says_what_was_detected() {
     let app = app().started();
     let hugo = tempfile::tempdir().unwrap();
     copy(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/layouts/hugo")), hugo.path());
-    let blog = app.ok("open_blog", json!({ "path": hugo.path() }));
+    let blog = app.ok("open_blog", json!({ "path": hugo.path(), "progress": PROGRESS }));
     let layout = blog["layout"].as_str().unwrap();
     assert!(layout.starts_with("detected a Hugo blog"), "{layout}");
     assert!(!blog["posts"].as_array().unwrap().is_empty());
@@ -326,7 +329,7 @@ fn regression_a_tag_with_a_superscript_lists_its_posts() {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     let post = |blog: &Value| blog["posts"].as_array().unwrap().iter().find(|p| p["path"] == POST).unwrap().clone();
     let blog = loop {
-        let blog = app.ok("start", json!({}))["blog"].clone();
+        let blog = app.ok("start", json!({ "progress": PROGRESS }))["blog"].clone();
         if post(&blog)["tags"].as_array().unwrap().iter().any(|t| t == "CUDA²") {
             break blog;
         }

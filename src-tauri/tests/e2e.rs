@@ -150,8 +150,24 @@ impl Session {
         assert_eq!(self.script(script, json!([text])), json!(true), "`{text}` in the editor");
     }
 
+    /// The row of the post at `path`: the list draws only the rows in view,
+    /// so it is scrolled a page at a time, from the top, until the row is there.
+    fn post_row(&self, path: &str) -> String {
+        let css = format!("[data-testid=post][data-path=\"{path}\"]");
+        wait(&format!("the row of {path}"), Duration::from_secs(10), || {
+            if let Some(row) = self.try_find(&css) {
+                return Some(row);
+            }
+            let scroll = "const l = document.querySelector('[data-testid=post-list]'); if (!l) return false; \
+                          if (l.scrollTop + l.clientHeight >= l.scrollHeight) { l.scrollTop = 0; return false; } \
+                          l.scrollTop += l.clientHeight; return true";
+            self.script(scroll, json!([]));
+            None
+        })
+    }
+
     fn open_post(&self, path: &str) {
-        let row = self.find(&format!("[data-testid=post][data-path=\"{path}\"]"));
+        let row = self.post_row(path);
         self.click(&row);
         // Open when the editor's header names it.
         wait(&format!("{path} in the editor"), Duration::from_secs(10), || {
@@ -311,6 +327,150 @@ fn the_app_end_to_end() {
     let session = driver.session();
     let _shot = Shot(&session);
     the_next_start_offers_the_unsaved_text_back(&session, &blog);
+}
+
+/// The 10,000-post corpus of the benchmarks (`bench/gen_corpus.py`),
+/// generated once into the build folder (the app only reads it).
+fn big_blog() -> PathBuf {
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).parent().expect("the build folder").to_path_buf();
+    let dir = target.join("bench-corpus/c10000");
+    if !dir.join("posts").is_dir() {
+        let status = Command::new("python3")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/gen_corpus.py"))
+            .args(["--posts", "10000", "--seed", "1", "--format", "yaml", "--out"])
+            .arg(&dir)
+            .stdout(Stdio::null())
+            .status()
+            .expect("python3 runs bench/gen_corpus.py");
+        assert!(status.success(), "gen_corpus.py failed");
+    }
+    dir
+}
+
+/// The app opened on a 10,000-post blog, as a new user would: the time from
+/// launch to its list of posts and to its tag counts, and the memory the app
+/// and its web process hold then, are written to
+/// `target/tmp/e2e/big-blog.txt`. Asserted: only what cannot be flaky (the
+/// list and tags appear, the count of posts is the blog's, the list scrolls
+/// to its last post); the figures are measurements.
+#[test]
+#[ignore = "needs Xvfb, tauri-driver and WebKitWebDriver: run with `make e2e`"]
+fn a_big_blog_opens_at_once() {
+    let blog = big_blog();
+    let library = hanji::load(&blog).unwrap().library;
+    assert_eq!(library.len(), 10_000);
+    let last = library.posts().last().unwrap().path.to_string_lossy().into_owned();
+    let top = &library.tags(true)[0];
+    let top_tag = format!("{} ({})", top.name, top.count);
+
+    let temp = tempfile::tempdir().unwrap();
+    let config = temp.path().join("config");
+    std::fs::create_dir_all(&config).unwrap();
+    let browser = temp.path().join("browser.sh");
+    let (_processes, driver) = start(&blog, &config, &temp.path().join("site"), &browser);
+    let launched = Instant::now();
+    let session = driver.session();
+    let _shot = Shot(&session);
+    let first_row = wait("the first post in the list", Duration::from_secs(60), || {
+        session.try_find("[data-testid=post]").map(|_| launched.elapsed())
+    });
+    let tags = wait(&format!("`{top_tag}` in the sidebar"), Duration::from_secs(60), || {
+        tag_seen(&session, &top_tag).map(|_| launched.elapsed())
+    });
+    let count = session.texts("[data-testid=post-count]");
+    assert_eq!(count, ["10,000 posts"], "the count of posts shown");
+    let drawn = session.script("return document.querySelectorAll('[data-testid=post]').length", json!([]));
+    assert!(drawn.as_u64().is_some_and(|n| n > 0 && n < 200), "only the rows in view are drawn: {drawn}");
+
+    // Scrolled to its end, the list shows the blog's last (oldest) post.
+    session.script(
+        "const list = document.querySelector('[data-testid=post-list]'); list.scrollTop = list.scrollHeight",
+        json!([]),
+    );
+    wait(&format!("the last post, {last}, at the end of the list"), Duration::from_secs(10), || {
+        session.try_find(&format!("[data-testid=post][data-path=\"{last}\"]"))
+    });
+
+    std::thread::sleep(Duration::from_secs(2));
+    let memory = Memory::of_app(&blog);
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    let line = format!(
+        "10,000-post blog, launch to the first post listed {:.2} s, to the tag counts {:.2} s; \
+         after load the app holds {} (load average {})",
+        first_row.as_secs_f64(),
+        tags.as_secs_f64(),
+        memory,
+        load.split_whitespace().next().unwrap_or("?"),
+    );
+    eprintln!("{line}");
+    std::fs::create_dir_all(Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e")).unwrap();
+    std::fs::write(Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e/big-blog.txt"), line + "\n").unwrap();
+}
+
+/// Resident memory of the app on a blog and of its WebKit web process, in MB.
+struct Memory {
+    app_rss: u64,
+    web_rss: u64,
+    app_pss: u64,
+    web_pss: u64,
+}
+
+impl Memory {
+    /// The app process started on `blog` (found by its command line) and the
+    /// web processes it started.
+    fn of_app(blog: &Path) -> Memory {
+        let stat = |pid: &str| std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let parent = |pid: &str| {
+            stat(pid).rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(1).map(str::to_string))
+        };
+        let pids: Vec<String> = std::fs::read_dir("/proc")
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|name| name.chars().all(|c| c.is_ascii_digit()))
+            .collect();
+        let app = pids
+            .iter()
+            .find(|pid| {
+                let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+                let cmdline = String::from_utf8_lossy(&cmdline);
+                cmdline.contains("hanji-app") && cmdline.contains(&*blog.to_string_lossy())
+            })
+            .expect("the app's process")
+            .clone();
+        let web: Vec<&String> = pids.iter().filter(|pid| parent(pid).as_deref() == Some(app.as_str())).collect();
+        let field = |pid: &str, file: &str, key: &str| {
+            let text = std::fs::read_to_string(format!("/proc/{pid}/{file}")).unwrap_or_default();
+            text.lines()
+                .find_map(|l| {
+                    l.strip_prefix(key).map(|v| v.trim().trim_end_matches(" kB").trim().parse::<u64>().unwrap_or(0))
+                })
+                .unwrap_or(0)
+                / 1024
+        };
+        let sum = |pids: &[&String], file: &str, key: &str| pids.iter().map(|pid| field(pid, file, key)).sum();
+        Memory {
+            app_rss: field(&app, "status", "VmRSS:"),
+            app_pss: field(&app, "smaps_rollup", "Pss:"),
+            web_rss: sum(&web, "status", "VmRSS:"),
+            web_pss: sum(&web, "smaps_rollup", "Pss:"),
+        }
+    }
+}
+
+impl std::fmt::Display for Memory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "RSS {} MB (app {} MB, web process {} MB), PSS {} MB (app {} MB, web process {} MB)",
+            self.app_rss + self.web_rss,
+            self.app_rss,
+            self.web_rss,
+            self.app_pss + self.web_pss,
+            self.app_pss,
+            self.web_pss
+        )
+    }
 }
 
 fn tag_seen(session: &Session, label: &str) -> Option<()> {

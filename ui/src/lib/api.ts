@@ -9,6 +9,7 @@ import type {
   ExportSummary,
   FieldKey,
   FieldValue,
+  Loading,
   PostText,
   Preview,
   Recovered,
@@ -21,11 +22,19 @@ import type {
   WatchUpdate,
 } from "./types";
 
-/** The blog given on the command line, else the last one opened, else the sample. */
-export const start = () => invoke<StartInfo>("start");
+/** The blog given on the command line, else the last one opened, else the sample; `onLoading` hears how far reading it has come. */
+export function start(onLoading: (loading: Loading) => void) {
+  const progress = new Channel<Loading>();
+  progress.onmessage = onLoading;
+  return invoke<StartInfo>("start", { progress });
+}
 
-/** Opens a blog folder; without `path`, asks with a folder dialog (null if cancelled). */
-export const openBlog = (path?: string) => invoke<BlogView | null>("open_blog", { path: path ?? null });
+/** Opens a blog folder; without `path`, asks with a folder dialog (null if cancelled). `onLoading` hears how far reading it has come. */
+export function openBlog(path: string | undefined, onLoading: (loading: Loading) => void) {
+  const progress = new Channel<Loading>();
+  progress.onmessage = onLoading;
+  return invoke<BlogView | null>("open_blog", { path: path ?? null, progress });
+}
 
 /** Calls `onUpdate` for every change on disk until the blog is closed or another is opened. */
 export function watch(onUpdate: (update: WatchUpdate) => void): Promise<void> {
@@ -101,6 +110,9 @@ export const recovered = () => invoke<Recovered[]>("recovered");
 export const discardRecovered = (path: string) => invoke<void>("discard_recovered", { path });
 
 export const saveSettings = (settings: Settings) => invoke<void>("save_settings", { settings });
+
+/** Turns on the webview's spell checking (its dictionaries take a moment to load). */
+export const startSpellChecking = () => invoke<void>("start_spell_checking");
 
 /** The address of a site page in the preview protocol, e.g. `index.html`, `tags/index.html`. */
 export const previewUrl = (sitePath: string) => convertFileSrc(sitePath, "preview");

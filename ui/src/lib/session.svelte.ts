@@ -6,9 +6,13 @@
 import type * as api from "./api";
 import { asAppError } from "./errors";
 import type { Notices } from "./notices.svelte";
-import type { AppError, BlogView, Settings, WatchUpdate } from "./types";
+import { applyPostsChange } from "./posts-list";
+import type { AppError, BlogView, Loading, Settings, WatchUpdate } from "./types";
 
-export type SessionApi = Pick<typeof api, "start" | "openBlog" | "watch" | "saveSettings" | "onCloseRequested">;
+export type SessionApi = Pick<
+  typeof api,
+  "start" | "openBlog" | "watch" | "saveSettings" | "onCloseRequested" | "startSpellChecking"
+>;
 
 export type BlogChange = Extract<WatchUpdate, { kind: "changed" }>;
 
@@ -33,10 +37,14 @@ export class Session {
   settings = $state.raw<Settings | null>(null);
   startError = $state.raw<AppError | null>(null);
   starting = $state(true);
+  /** How far reading the blog being opened has come; null when none is being opened. */
+  loading = $state.raw<Loading | null>(null);
   /** Set while the blog folder is gone from disk. */
   folderGone = $state.raw<string | null>(null);
 
   private readonly listeners: Partial<SessionListener>[] = [];
+  /** Whether the webview's spell checking was started (once: its dictionaries stay loaded). */
+  private spellChecking = false;
   /** Counts watch streams: updates from an earlier blog's stream are dropped. */
   private watchGeneration = 0;
   private changes: Promise<void> = Promise.resolve();
@@ -53,7 +61,7 @@ export class Session {
   /** The blog from the command line, the last one, or the sample; and the close guard of the window. */
   async start(): Promise<void> {
     try {
-      const info = await this.api.start();
+      const info = await this.api.start((loading) => (this.loading = loading));
       this.recent = info.recent;
       this.settings = info.settings;
       this.startError = info.error;
@@ -67,6 +75,7 @@ export class Session {
       this.startError = asAppError(error);
     } finally {
       this.starting = false;
+      this.loading = null;
     }
     this.api
       .onCloseRequested(async () => {
@@ -91,9 +100,11 @@ export class Session {
       return;
     }
     try {
-      const view = await this.api.openBlog(path);
+      const view = await this.api.openBlog(path, (loading) => (this.loading = loading));
+      this.loading = null;
       if (view) await this.switchTo(view);
     } catch (error) {
+      this.loading = null;
       this.notices.notifyError(error);
     }
   }
@@ -109,6 +120,17 @@ export class Session {
     } catch (error) {
       this.notices.notifyError(error);
     }
+  }
+
+  /**
+   * Starts the webview's spell checking if the settings want it and it has
+   * not started: called once the blog is on screen, as loading the
+   * dictionaries holds the window for a moment.
+   */
+  startSpellChecking(): void {
+    if (this.spellChecking || !this.settings?.spellcheck) return;
+    this.spellChecking = true;
+    this.api.startSpellChecking().catch((error) => this.notices.notifyError(error));
   }
 
   private async switchTo(view: BlogView): Promise<void> {
@@ -145,7 +167,11 @@ export class Session {
   private received(update: WatchUpdate): void {
     switch (update.kind) {
       case "changed": {
-        this.blog = update.blog;
+        const blog = this.blog;
+        if (blog) {
+          const { title, tags, problems, layout, watch } = update;
+          this.blog = { ...blog, title, tags, problems, layout, watch, posts: applyPostsChange(blog.posts, update.posts) };
+        }
         this.folderGone = null;
         const generation = this.watchGeneration;
         // One change at a time: a rename is followed before a later change under the new name.
