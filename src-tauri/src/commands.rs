@@ -21,7 +21,7 @@ use crate::view::{
 };
 
 /// Opens the blog to start with (the command line's, else the last one,
-/// else the sample), off the window's thread, telling `progress` how far
+/// else nothing), off the window's thread, telling `progress` how far
 /// reading it has come: the window is drawn meanwhile.
 #[tauri::command]
 pub async fn start<R: Runtime>(app: AppHandle<R>, progress: Channel<Loading>) -> Result<StartInfo> {

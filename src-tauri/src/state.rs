@@ -16,16 +16,13 @@ use crate::progress::LoadingReport;
 use crate::store::Store;
 use crate::view::{AppError, BlogView, ErrorKind, Loading, WatchUpdate};
 
-/// The sample blog beside the source, opened when nothing else is known.
-const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../content");
-
 /// What the preview shows: drafts too, as the author sees the blog.
 pub const PREVIEW: SiteOptions = SiteOptions { drafts: true, source_lines: false, search: false };
 
 pub struct AppState {
     pub blog: Mutex<Option<Arc<OpenBlog>>>,
     pub store: Store,
-    /// The blog to open at start (the command line's, else the last one, else the sample).
+    /// The blog to open at start (the command line's; else the last one is).
     pub start: Option<PathBuf>,
     pub dialogs: Dialogs,
     pub trash: TrashCan,
@@ -71,8 +68,10 @@ impl AppState {
         }
     }
 
-    /// Opens the blog to start with: the command line's, else the last one,
-    /// else the sample; None if there is none. Asked again (the window
+    /// Opens the blog to start with: the command line's, else the last one;
+    /// None if there is none (the UI welcomes the author with a way to open
+    /// one). An installed app has no sample blog beside it: `make run` names
+    /// the sample on the command line. Asked again (the window
     /// starting reads it early, then the UI asks), the one reading waits
     /// for it, `progress` hearing how far it has come.
     pub fn open_first(&self, progress: Option<Channel<Loading>>) -> Option<Result<Arc<OpenBlog>>> {
@@ -95,11 +94,7 @@ impl AppState {
         }
         *first = First::Opening(report.clone());
         drop(first);
-        let root = self
-            .start
-            .clone()
-            .or_else(|| self.store.recent().into_iter().find(|p| p.is_dir()))
-            .or_else(|| Path::new(SAMPLE).is_dir().then(|| PathBuf::from(SAMPLE)));
+        let root = self.start.clone().or_else(|| self.store.recent().into_iter().find(|p| p.is_dir()));
         let result = root.map(|root| self.open(&root, report.progress(&root)));
         *self.first.lock().expect("first blog") = First::Done(result.clone());
         self.first_read.notify_all();

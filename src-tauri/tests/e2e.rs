@@ -206,8 +206,19 @@ fn free_display() -> u32 {
     (90..200).find(|n| !Path::new(&format!("/tmp/.X{n}-lock")).exists()).expect("a free X display")
 }
 
-/// Starts Xvfb, tauri-driver and a session with the app on `blog`.
+/// Starts Xvfb, tauri-driver and a session with the app built here on `blog`.
 fn start(blog: &Path, config: &Path, dialog_answer: &Path, browser: &Path) -> (Processes, Driver) {
+    start_app(Path::new(env!("CARGO_BIN_EXE_hanji-app")), blog, config, dialog_answer, browser)
+}
+
+/// Starts Xvfb, tauri-driver and a session with the app `application` on `blog`.
+fn start_app(
+    application: &Path,
+    blog: &Path,
+    config: &Path,
+    dialog_answer: &Path,
+    browser: &Path,
+) -> (Processes, Driver) {
     let display = free_display();
     let mut processes = Processes(Vec::new());
     let xvfb = Command::new("Xvfb")
@@ -254,12 +265,13 @@ fn start(blog: &Path, config: &Path, dialog_answer: &Path, browser: &Path) -> (P
         .http_status_as_error(false)
         .build()
         .into();
-    (processes, Driver { port, blog: blog.to_path_buf(), agent })
+    (processes, Driver { port, application: application.to_path_buf(), blog: blog.to_path_buf(), agent })
 }
 
 /// tauri-driver, ready for sessions: each starts the app on the blog.
 struct Driver {
     port: u16,
+    application: PathBuf,
     blog: PathBuf,
     agent: ureq::Agent,
 }
@@ -267,7 +279,7 @@ struct Driver {
 impl Driver {
     fn session(&self) -> Session {
         let capabilities = json!({ "capabilities": { "alwaysMatch": { "tauri:options": {
-            "application": env!("CARGO_BIN_EXE_hanji-app"),
+            "application": self.application,
             "args": [self.blog],
         } } } });
         let url = format!("http://127.0.0.1:{}/session", self.port);
@@ -327,6 +339,36 @@ fn the_app_end_to_end() {
     let session = driver.session();
     let _shot = Shot(&session);
     the_next_start_offers_the_unsaved_text_back(&session, &blog);
+}
+
+/// The app as people install it: `make package-test` installs the .deb that
+/// `make package` made and names the installed binary in
+/// `HANJI_INSTALLED_APP`; started on a copy of the sample blog named on its
+/// command line (an installed app has no sample of its own), it shows the
+/// blog's tags.
+#[test]
+#[ignore = "needs the .deb installed: run with `make package-test`"]
+fn the_installed_app_opens_a_blog() {
+    let app =
+        std::env::var_os("HANJI_INSTALLED_APP").map(PathBuf::from).expect("HANJI_INSTALLED_APP (make package-test)");
+    assert!(app.is_absolute() && app.is_file(), "the installed app at {}", app.display());
+    assert!(
+        !app.starts_with(Path::new(env!("CARGO_BIN_EXE_hanji-app")).parent().unwrap()),
+        "installed, not built here"
+    );
+    let temp = tempfile::tempdir().unwrap();
+    let blog = temp.path().join("blog");
+    copy(Path::new(SAMPLE), &blog);
+    let config = temp.path().join("config");
+    std::fs::create_dir_all(&config).unwrap();
+    let (_processes, driver) =
+        start_app(&app, &blog, &config, &temp.path().join("site"), &temp.path().join("browser.sh"));
+    let session = driver.session();
+    let _shot = Shot(&session);
+    the_sidebar_shows_tag_counts(&session);
+    // The window is named for the blog it opened.
+    let title = hanji::load(&blog).unwrap().config.title;
+    assert_eq!(session.script("return document.title", json!([])), json!(title));
 }
 
 /// The 10,000-post corpus of the benchmarks (`bench/gen_corpus.py`),

@@ -22,7 +22,7 @@ import type {
   WatchUpdate,
 } from "./types";
 
-/** The blog given on the command line, else the last one opened, else the sample; `onLoading` hears how far reading it has come. */
+/** The blog given on the command line, else the last one opened (else none); `onLoading` hears how far reading it has come. */
 export function start(onLoading: (loading: Loading) => void) {
   const progress = new Channel<Loading>();
   progress.onmessage = onLoading;
