@@ -337,7 +337,13 @@ impl Session {
 
     /// The post's text is saved (or thrown away): nothing left to keep.
     pub fn forget_unsaved(&self, path: &Path) {
-        self.unsaved.lock().expect("unsaved").remove(path);
+        let mut unsaved = self.unsaved.lock().expect("unsaved");
+        unsaved.remove(path);
+        if unsaved.is_empty() {
+            // Nothing unsaved: the site is the saved one, and its copy is let go.
+            *self.overlay.lock().expect("overlay") = None;
+        }
+        drop(unsaved);
         if let Some(journal) = &self.journal {
             journal.forget(&self.root, path);
         }
