@@ -285,9 +285,12 @@ impl Session {
     fn search_file(&self, site_path: &str) -> Option<Answer> {
         let blog = self.blog();
         let built = self.built();
+        // Asked of every request: the site's lists (in time proportional to
+        // the blog) are made only for a file of the search.
+        let bare = Site::for_posts(&blog.config, &blog.library, &blog.assets, &built.theme, self.options);
+        let name = site_path.strip_prefix(&bare.addresses().search()).filter(|_| bare.has_search())?;
         let site = Site::new(&blog.config, &blog.library, &blog.assets, &built.theme, self.options)
             .with_shortcodes(&blog.shortcodes);
-        let name = site_path.strip_prefix(&site.addresses().search()).filter(|_| site.has_search())?;
         let index =
             built.search.get_or_init(|| site.search_index(|post| site.search_entry(post, site.post_text(post))));
         let text = index.files.get(name)?;

@@ -385,3 +385,20 @@ fn saves_keep_the_versions_they_replace_and_the_preview_carries_its_page_and_out
     let html = preview["html"].as_str().unwrap();
     assert!(html.contains("data-line=\"7\"") && html.contains("본문."), "the page with its source lines");
 }
+
+/// Regression: with no blog named and none opened before, the app opened the
+/// sample blog of the source tree it was built from, a folder an installed
+/// app has no business in (and on another machine, none at all). It opens
+/// nothing now: the UI welcomes the author with *Open folder…*.
+#[test]
+fn an_app_with_nothing_to_open_opens_no_folder_of_its_build() {
+    let state = AppState::new(Store::open(None), None, Dialogs::System, TrashCan::Blog, None, None);
+    let app = hanji_app::app(mock_builder(), state).build(mock_context(noop_assets())).unwrap();
+    let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
+    let app = App { _blog: None, root: PathBuf::new(), app, window };
+    assert!(Path::new(SAMPLE).is_dir(), "the sample is there to be opened");
+    let start = app.ok("start", json!({ "progress": PROGRESS }));
+    assert!(start["blog"].is_null(), "no blog opened: {}", start["blog"]);
+    assert!(start["error"].is_null(), "and nothing went wrong: {}", start["error"]);
+    assert!(app.app.state::<AppState>().open_blog().is_err());
+}
