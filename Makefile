@@ -30,10 +30,11 @@ ui-test: ui-deps
 	cd ui && npm test --silent
 
 # The real app in its real webview, driven through tauri-driver and
-# WebKitWebDriver under Xvfb (see src-tauri/tests/e2e.rs).
+# WebKitWebDriver under Xvfb (see src-tauri/tests/e2e.rs). Built as `unit`
+# builds the workspace (the test builds the app binary it runs), so the app
+# and its dependencies are compiled once for both, with the same features.
 e2e: ui
-	$(CARGO) build --locked -p hanji-app
-	$(CARGO) test --locked -p hanji-app --test e2e -- --ignored --test-threads=1 --skip the_installed_app
+	$(CARGO) test --workspace --locked --test e2e -- --ignored --test-threads=1 --skip the_installed_app
 
 # Where cargo builds (CARGO_TARGET_DIR if set), and where Tauri's bundler puts the packages.
 TARGET_DIR = $(shell $(CARGO) metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
@@ -44,7 +45,7 @@ BUNDLE = $(TARGET_DIR)/debug/bundle
 # and desktop entry, of the debug build the tests use (a release build would
 # take many minutes more); README "Installing the app".
 package: deps app-deps ui
-	ui/node_modules/.bin/tauri build --debug --ci --bundles deb,rpm
+	ui/node_modules/.bin/tauri build --debug --ci --bundles deb,rpm -- --workspace --locked
 	@ls $(BUNDLE)/deb/*.deb $(BUNDLE)/rpm/*.rpm
 
 # Installs the .deb on this machine (apt-get, with what it depends on) and
@@ -52,7 +53,7 @@ package: deps app-deps ui
 package-test: package e2e-deps
 	$(SUDO) apt-get install -y -q --reinstall $(firstword $(wildcard $(BUNDLE)/deb/Hanji_*_amd64.deb))
 	HANJI_INSTALLED_APP=$$(dpkg -L hanji | grep '^/usr/bin/hanji-app$$') \
-	  $(CARGO) test --locked -p hanji-app --test e2e -- --ignored --exact the_installed_app_opens_a_blog
+	  $(CARGO) test --workspace --locked --test e2e -- --ignored --exact the_installed_app_opens_a_blog
 
 # The UI, built into ui/dist, which the app embeds.
 ui: ui-deps

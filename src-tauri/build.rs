@@ -8,6 +8,7 @@ const COMMANDS: &[&str] = &[
     "read_post",
     "save_post",
     "preview",
+    "spelling_language",
     "versions",
     "read_version",
     "forget_unsaved",
@@ -27,7 +28,6 @@ const COMMANDS: &[&str] = &[
     "save_settings",
     "recovered",
     "discard_recovered",
-    "start_spell_checking",
 ];
 
 fn main() {

@@ -117,13 +117,13 @@ impl<'a> Addresses<'a> {
 
     fn post_at(&self, file: &Path, slug: &str) -> String {
         let post_file = PostFile::new(file);
-        // The folder the post's name is in: a bundle's is above its folder.
-        let folder = match post_file.bundle_folder() {
-            Some(bundle) => bundle.parent().unwrap_or(Path::new("")),
-            None => post_file.folder(),
-        };
         match self.config.layout.kind {
             Kind::Hugo | Kind::Zola => {
+                // The folder the post's name is in: a bundle's is above its folder.
+                let folder = match post_file.bundle_folder() {
+                    Some(bundle) => bundle.parent().unwrap_or(Path::new("")),
+                    None => post_file.folder(),
+                };
                 format!("{}{slug}/", slugged_folders(folder.strip_prefix(CONTENT_DIR).unwrap_or(Path::new(""))))
             }
             Kind::NextStarter => {
@@ -677,6 +677,14 @@ impl Routes {
         if self.others.get(address).is_some_and(Vec::is_empty) {
             self.others.remove(address);
         }
+    }
+
+    /// Adds every address and what is there to `state`, in address order.
+    pub fn hash_into(&self, state: &mut impl std::hash::Hasher) {
+        use std::hash::Hash;
+        let mut targets: Vec<(&String, &Target)> = self.targets.iter().collect();
+        targets.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        targets.hash(state);
     }
 
     /// What is at `site_path` exactly.

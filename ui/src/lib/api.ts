@@ -55,6 +55,9 @@ export const overwritePost = (path: string, text: string) => invoke<Saved>("save
 /** Renders the post from its unsaved text; site pages in the preview show it too. */
 export const preview = (path: string, text: string) => invoke<Preview>("preview", { path, text });
 
+/** The shown post's page is in `lang`: spelling is checked in that language. */
+export const spellingLanguage = (lang: string) => invoke<void>("spelling_language", { lang });
+
 /** The saved versions of a post (the texts its saves replaced), newest first. */
 export const versions = (path: string) => invoke<VersionItem[]>("versions", { path });
 
@@ -110,9 +113,6 @@ export const recovered = () => invoke<Recovered[]>("recovered");
 export const discardRecovered = (path: string) => invoke<void>("discard_recovered", { path });
 
 export const saveSettings = (settings: Settings) => invoke<void>("save_settings", { settings });
-
-/** Turns on the webview's spell checking (its dictionaries take a moment to load). */
-export const startSpellChecking = () => invoke<void>("start_spell_checking");
 
 /** The address of a site page in the preview protocol, e.g. `index.html`, `tags/index.html`. */
 export const previewUrl = (sitePath: string) => convertFileSrc(sitePath, "preview");

@@ -9,10 +9,7 @@ import type { Notices } from "./notices.svelte";
 import { applyPostsChange } from "./posts-list";
 import type { AppError, BlogView, Loading, Settings, WatchUpdate } from "./types";
 
-export type SessionApi = Pick<
-  typeof api,
-  "start" | "openBlog" | "watch" | "saveSettings" | "onCloseRequested" | "startSpellChecking"
->;
+export type SessionApi = Pick<typeof api, "start" | "openBlog" | "watch" | "saveSettings" | "onCloseRequested">;
 
 export type BlogChange = Extract<WatchUpdate, { kind: "changed" }>;
 
@@ -43,8 +40,6 @@ export class Session {
   folderGone = $state.raw<string | null>(null);
 
   private readonly listeners: Partial<SessionListener>[] = [];
-  /** Whether the webview's spell checking was started (once: its dictionaries stay loaded). */
-  private spellChecking = false;
   /** Counts watch streams: updates from an earlier blog's stream are dropped. */
   private watchGeneration = 0;
   private changes: Promise<void> = Promise.resolve();
@@ -120,17 +115,6 @@ export class Session {
     } catch (error) {
       this.notices.notifyError(error);
     }
-  }
-
-  /**
-   * Starts the webview's spell checking if the settings want it and it has
-   * not started: called once the blog is on screen, as loading the
-   * dictionaries holds the window for a moment.
-   */
-  startSpellChecking(): void {
-    if (this.spellChecking || !this.settings?.spellcheck) return;
-    this.spellChecking = true;
-    this.api.startSpellChecking().catch((error) => this.notices.notifyError(error));
   }
 
   private async switchTo(view: BlogView): Promise<void> {

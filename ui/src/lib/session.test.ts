@@ -178,21 +178,3 @@ describe("a large blog", () => {
     expect(app.session.blog?.posts.map((p) => p.path)).toEqual(["posts/b.md", PATH]);
   });
 });
-
-describe("spell checking", () => {
-  it("starts once when asked, and never while the settings have it off", async () => {
-    const on = await startedWith({ autosave: false, autosaveDelayMs: 1000, newPostAsBundle: false, ...EDITOR_SETTINGS });
-    expect(on.api.startSpellChecking).not.toHaveBeenCalled();
-    on.session.startSpellChecking();
-    on.session.startSpellChecking();
-    expect(on.api.startSpellChecking).toHaveBeenCalledTimes(1);
-
-    const settings = { autosave: false, autosaveDelayMs: 1000, newPostAsBundle: false, ...EDITOR_SETTINGS };
-    const off = await startedWith({ ...settings, spellcheck: false });
-    off.session.startSpellChecking();
-    expect(off.api.startSpellChecking).not.toHaveBeenCalled();
-    await off.session.updateSettings({ spellcheck: true });
-    off.session.startSpellChecking();
-    expect(off.api.startSpellChecking).toHaveBeenCalledTimes(1);
-  });
-});

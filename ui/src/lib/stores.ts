@@ -44,6 +44,6 @@ export function makeStores(api: AppApi, texts: PostTexts): Stores {
   const sidebar = new Sidebar(api, session, posts, notices);
   const problems = new Problems(session, posts, preview, panels, notices);
   const siteExport = new SiteExport(api, session, posts, notices);
-  const history = new History(api, posts, texts, notices);
+  const history = new History(api, posts, texts, notices, session);
   return { notices, panels, session, posts, journal, preview, form, sidebar, problems, siteExport, history };
 }

@@ -28,6 +28,7 @@ export type {
   Severity,
   StartInfo,
   TagItem,
+  VersionCause,
   VersionItem,
   WatchState,
   WatchUpdate,
