@@ -9,13 +9,13 @@ VNU := .cache/vnu/node_modules/vnu-jar/build/dist/vnu.jar
 # Lighthouse 12.2 (13 needs Node 22).
 LIGHTHOUSE := .cache/lighthouse/node_modules/lighthouse/cli/index.js
 
-.PHONY: run test deps app-deps ui-deps ui test-deps e2e-deps lint unit ui-test html a11y e2e bench fuzz
+.PHONY: run test deps app-deps ui-deps ui test-deps e2e-deps lint unit ui-test html a11y e2e package package-test bench fuzz
 
 # The desktop app on the sample blog.
 run: deps app-deps ui
 	$(CARGO) run --quiet -p hanji-app -- content
 
-test: deps app-deps test-deps e2e-deps ui lint unit ui-test html a11y e2e
+test: deps app-deps test-deps e2e-deps ui lint unit ui-test html a11y e2e package-test
 
 lint: ui-deps
 	$(CARGO) fmt --all --check
@@ -34,7 +34,26 @@ ui-test: ui-deps
 # builds the workspace (the test builds the app binary it runs), so the app
 # and its dependencies are compiled once for both, with the same features.
 e2e: ui
-	$(CARGO) test --workspace --locked --test e2e -- --ignored --test-threads=1
+	$(CARGO) test --workspace --locked --test e2e -- --ignored --test-threads=1 --skip the_installed_app
+
+# Where cargo builds (CARGO_TARGET_DIR if set), and where Tauri's bundler puts the packages.
+TARGET_DIR = $(shell $(CARGO) metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+BUNDLE = $(TARGET_DIR)/debug/bundle
+
+# The app as people install it: Tauri's own bundler (@tauri-apps/cli, from
+# the UI's npm packages) makes a .deb and an .rpm, with the app's name, icon
+# and desktop entry, of the debug build the tests use (a release build would
+# take many minutes more); README "Installing the app".
+package: deps app-deps ui
+	ui/node_modules/.bin/tauri build --debug --ci --bundles deb,rpm -- --workspace --locked
+	@ls $(BUNDLE)/deb/*.deb $(BUNDLE)/rpm/*.rpm
+
+# Installs the .deb on this machine (apt-get, with what it depends on) and
+# starts the installed app once under Xvfb on a copy of the sample blog.
+package-test: package e2e-deps
+	$(SUDO) apt-get install -y -q --reinstall $(firstword $(wildcard $(BUNDLE)/deb/Hanji_*_amd64.deb))
+	HANJI_INSTALLED_APP=$$(dpkg -L hanji | grep '^/usr/bin/hanji-app$$') \
+	  $(CARGO) test --workspace --locked --test e2e -- --ignored --exact the_installed_app_opens_a_blog
 
 # The UI, built into ui/dist, which the app embeds.
 ui: ui-deps

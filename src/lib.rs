@@ -53,7 +53,7 @@ pub use slug::{slug, tag_slug};
 // Reading, checking, exporting, serving.
 pub use check::check;
 pub use export::{ExportError, ExportOptions, Summary as ExportSummary, export};
-pub use load::{LoadError, LoadOptions, load, load_with};
+pub use load::{LoadError, LoadOptions, Progress as LoadProgress, load, load_with};
 pub use serve::{ServeError, ServeOptions, Server};
 
 // The site and its addresses.

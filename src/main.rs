@@ -125,7 +125,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Export { dir, out, force, strict, quiet } => {
             // The posts' texts are read again page by page, and what was read
             // from each file is kept between exports: see `hanji::load_with`.
-            let options = hanji::LoadOptions { without_texts: true, cache_dir: hanji::cache_dir() };
+            let options =
+                hanji::LoadOptions { without_texts: true, cache_dir: hanji::cache_dir(), ..Default::default() };
             let blog = hanji::load_with(&dir, &options)
                 .with_context(|| format!("cannot open the blog in `{}`", dir.display()))?;
             let out = out.unwrap_or_else(|| dir.join(&blog.config.output_dir));

@@ -3,11 +3,10 @@
 //! its list of problems), and a post rendered from the author's unsaved text.
 //! `hanji serve` and the app's `preview:` protocol both answer from here.
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::blog::Blog;
-use crate::content::Post;
+use crate::content::Library;
 use crate::content::file::MAX_POST_BYTES;
 use crate::content::front_matter;
 use crate::diagnostics::Diagnostic;
@@ -42,17 +41,26 @@ impl Answer {
     }
 }
 
-/// Answers `site_path` (decoded, without the leading `/`) from `blog`.
-pub fn answer(blog: &Blog, theme: &Theme, routes: &Routes, site_path: &str, options: SiteOptions) -> Answer {
+/// Answers `site_path` (decoded, without the leading `/`) from `blog`, its
+/// posts as `library` has them (the saved ones, or the author's unsaved
+/// texts put over them) and `routes` the addresses of those.
+pub fn answer(
+    blog: &Blog,
+    library: &Library,
+    theme: &Theme,
+    routes: &Routes,
+    site_path: &str,
+    options: SiteOptions,
+) -> Answer {
     let target = match routes.find(site_path) {
         Found::At(target) => target,
         Found::Redirect(location) => {
             return Answer { status: 308, content_type: "text/plain", body: Vec::new(), location: Some(location) };
         }
-        Found::Nowhere => return render(blog, theme, &Page::NotFound, options, 404),
+        Found::Nowhere => return render(blog, library, theme, &Page::NotFound, options, 404),
     };
     match target {
-        Target::Page(page) => render(blog, theme, page, options, 200),
+        Target::Page(page) => render(blog, library, theme, page, options, 200),
         Target::Asset(file) => match fs::read_file(&blog.root, file) {
             Ok(body) => Answer { status: 200, content_type: content_type(site_path), body, location: None },
             Err(e) => Answer {
@@ -63,7 +71,7 @@ pub fn answer(blog: &Blog, theme: &Theme, routes: &Routes, site_path: &str, opti
             },
         },
         Target::Broken(file) => {
-            let problems = blog.library.diagnostics_of(file);
+            let problems = library.diagnostics_of(file);
             let title = format!("{} has errors", file.display());
             let text = "The post is left out of the site until they are fixed; this page reloads when it is saved.";
             Answer::html(500, problem_page(&title, text, &problems))
@@ -71,8 +79,8 @@ pub fn answer(blog: &Blog, theme: &Theme, routes: &Routes, site_path: &str, opti
     }
 }
 
-fn render(blog: &Blog, theme: &Theme, page: &Page, options: SiteOptions, status: u16) -> Answer {
-    let site = Site::new(&blog.config, &blog.library, &blog.assets, theme, options).with_shortcodes(&blog.shortcodes);
+fn render(blog: &Blog, library: &Library, theme: &Theme, page: &Page, options: SiteOptions, status: u16) -> Answer {
+    let site = Site::new(&blog.config, library, &blog.assets, theme, options).with_shortcodes(&blog.shortcodes);
     match site.render(page) {
         Ok(rendered) => Answer {
             status,
@@ -85,15 +93,6 @@ fn render(blog: &Blog, theme: &Theme, page: &Page, options: SiteOptions, status:
             Answer::html(500, problem_page("Template error", text, &[error.to_diagnostic()]))
         }
     }
-}
-
-/// The blog with the author's unsaved texts (by post file) put over the saved ones.
-pub fn with_unsaved(blog: &Blog, unsaved: &HashMap<PathBuf, String>) -> Blog {
-    let mut blog = blog.clone();
-    for (path, text) in unsaved {
-        blog.library.insert(Post::parse(path, text));
-    }
-    blog
 }
 
 /// The front matter fields the app's form shows, read from a post's text.

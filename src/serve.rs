@@ -87,7 +87,7 @@ impl Server {
         let site = SiteOptions { drafts: options.drafts, search: true, ..SiteOptions::default() };
         let session = Session::open(
             root,
-            SessionOptions { watch: options.watch, site, journal: None, history: None },
+            SessionOptions { watch: options.watch, site, ..SessionOptions::default() },
             move |update, _| {
                 watching.update(update);
                 on_update(update);

@@ -1,11 +1,12 @@
 //! An editing session on one blog: the blog watched, the theme and the
-//! addresses of its site built again after each change on disk, the author's
-//! unsaved texts (put over the saved posts in the preview, and kept in the
-//! journal against a crash), the tag renames that can be undone, and the
-//! search of the posts' text. The app holds one while a blog is open;
-//! `hanji serve` holds one with no unsaved text.
+//! addresses of its site kept current after each change on disk (the theme
+//! built again when a template changes; the addresses moved for the files
+//! that changed only), the author's unsaved texts (put over the saved posts
+//! in the preview, and kept in the journal against a crash), the tag renames
+//! that can be undone, and the search of the posts' text. The app holds one
+//! while a blog is open; `hanji serve` holds one with no unsaved text.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock, RwLockReadGuard};
@@ -18,13 +19,15 @@ use crate::author::retag::{RetagBatch, RetagPlan};
 use crate::author::trash::TrashCan;
 use crate::author::{self, AuthorError};
 use crate::blog::Blog;
+use crate::content::{Library, Post};
 use crate::fs::{self, OwnWrites, version_of};
+use crate::load::Progress;
 use crate::preview::{self, Answer, PostPreview, content_type};
 use crate::search::index::Index;
 use crate::site::routes::{Found, Routes, Target};
 use crate::site::theme::Theme;
 use crate::site::{Page, Site, SiteOptions};
-use crate::watch::{ChangeSet, SharedBlog, Update, Watch, WatchError, WatchOptions, WatchState};
+use crate::watch::{ChangeSet, FileChange, SharedBlog, Update, Watch, WatchError, WatchOptions, WatchState};
 
 /// How often unsaved text is written to the journal.
 const JOURNAL_EVERY: Duration = Duration::from_secs(2);
@@ -39,15 +42,33 @@ pub struct SessionOptions {
     pub journal: Option<Journal>,
     /// Where each save keeps the version it replaces (None: nowhere).
     pub history: Option<History>,
+    /// Who hears how far the first reading of the blog has come.
+    pub progress: Progress,
 }
 
-/// The theme and the saved blog's addresses, made once per change on disk:
-/// files and the theme's style do not depend on unsaved text.
+/// The theme and the saved blog's addresses, kept current after each change
+/// on disk: files and the theme's style do not depend on unsaved text.
 pub struct Built {
     pub theme: Arc<Theme>,
-    pub routes: Arc<Routes>,
+    pub routes: Routes,
     /// The search index of the saved blog, made when first asked for.
     search: OnceLock<Index>,
+    /// Counts the changes on disk: what was made from the saved blog knows
+    /// which one it was made after.
+    version: u64,
+}
+
+/// The saved blog's posts with the author's unsaved texts put over them, and
+/// the addresses of that site: made once after a change on disk, then kept
+/// as the unsaved texts change, so that a page of the preview's site costs
+/// its rendering only.
+struct Overlay {
+    /// The `Built::version` it was made at.
+    version: u64,
+    library: Library,
+    routes: Routes,
+    /// The unsaved text put in for each post file.
+    texts: HashMap<PathBuf, String>,
 }
 
 /// A post's text as it is on disk, with the version to save over.
@@ -61,7 +82,8 @@ pub struct Session {
     root: PathBuf,
     watch: Watch,
     options: SiteOptions,
-    built: Arc<RwLock<Arc<Built>>>,
+    built: Arc<RwLock<Built>>,
+    overlay: Mutex<Option<Overlay>>,
     /// Unsaved texts by post file (relative).
     unsaved: Mutex<HashMap<PathBuf, String>>,
     /// The last post preview: its site path and page.
@@ -94,25 +116,25 @@ impl Session {
     ) -> Result<Arc<Session>, WatchError> {
         let shared: Arc<OnceLock<SharedBlog>> = Arc::default();
         let site = options.site;
-        let built = Arc::new(RwLock::new(Arc::new(Built {
+        let built = Arc::new(RwLock::new(Built {
             theme: Arc::new(Theme::new(&Default::default()).0),
-            routes: Arc::default(),
+            routes: Routes::default(),
             search: OnceLock::new(),
-        })));
+            version: 0,
+        }));
         let history_limits: Arc<Mutex<history::Limits>> = Arc::default();
         let watch = {
             let (shared, built) = (shared.clone(), built.clone());
             let outside = options.history.clone().map(|history| (history, history_limits.clone(), root.to_path_buf()));
-            Watch::start(root, options.watch, move |update| {
+            Watch::start_reporting(root, options.watch, &options.progress, move |update| {
                 let Some(blog) = shared.get() else { return };
                 let blog = blog.read().expect("blog lock");
-                let theme = match update {
-                    Update::Changed(set) => set.templates || set.config || set.rescanned,
-                    Update::Back { .. } => true,
-                    Update::Gone { .. } | Update::Notice { .. } => false,
-                };
-                if !matches!(update, Update::Notice { .. } | Update::Gone { .. }) {
-                    rebuild(&built, &blog, site, theme);
+                match update {
+                    Update::Changed(set) if !(set.templates || set.config || set.rescanned) => {
+                        follow(&built, &blog, site, set);
+                    }
+                    Update::Changed(_) | Update::Back { .. } => rebuild(&built, &blog, site),
+                    Update::Gone { .. } | Update::Notice { .. } => {}
                 }
                 // Kept before the app hears of it, so that its History shows it.
                 if let (Update::Changed(set), Some((history, limits, root))) = (update, &outside) {
@@ -122,12 +144,13 @@ impl Session {
             })?
         };
         let _ = shared.set(watch.blog().clone());
-        rebuild(&built, &watch.blog().read().expect("blog lock"), site, true);
+        rebuild(&built, &watch.blog().read().expect("blog lock"), site);
         let session = Arc::new(Session {
             root: root.to_path_buf(),
             watch,
             options: site,
             built,
+            overlay: Mutex::default(),
             unsaved: Mutex::default(),
             last_preview: Mutex::default(),
             retags: Mutex::default(),
@@ -172,8 +195,8 @@ impl Session {
         self.watch.own_writes()
     }
 
-    pub fn built(&self) -> Arc<Built> {
-        self.built.read().expect("built").clone()
+    pub fn built(&self) -> RwLockReadGuard<'_, Built> {
+        self.built.read().expect("built")
     }
 
     /// What the page at `site_path` shows, as the saved site is now.
@@ -221,17 +244,46 @@ impl Session {
         {
             return Answer::html(200, html);
         }
+        let unsaved = self.unsaved.lock().expect("unsaved").clone();
         let blog = self.blog();
         let built = self.built();
-        let unsaved = self.unsaved.lock().expect("unsaved").clone();
         let depends_on_text =
             !matches!(built.routes.get(site_path), Some(Target::Asset(_)) | Some(Target::Page(Page::Style)));
         if unsaved.is_empty() || !depends_on_text {
-            return preview::answer(&blog, &built.theme, &built.routes, site_path, self.options);
+            return preview::answer(&blog, &blog.library, &built.theme, &built.routes, site_path, self.options);
         }
-        let blog = preview::with_unsaved(&blog, &unsaved);
-        let routes = preview::routes(&blog, &built.theme, self.options);
-        preview::answer(&blog, &built.theme, &routes, site_path, self.options)
+        let mut overlay = self.overlay.lock().expect("overlay");
+        let overlay = match &mut *overlay {
+            Some(overlay) if overlay.version == built.version => overlay,
+            stale => stale.insert(Overlay {
+                version: built.version,
+                library: blog.library.clone(),
+                routes: built.routes.clone(),
+                texts: HashMap::new(),
+            }),
+        };
+        // The texts that changed since, put in; those saved or thrown away since, taken out.
+        let mut changed = BTreeSet::new();
+        for (path, text) in &unsaved {
+            if overlay.texts.get(path) != Some(text) {
+                overlay.library.insert(Post::parse(path, text));
+                overlay.texts.insert(path.clone(), text.clone());
+                changed.insert(path.clone());
+            }
+        }
+        for path in overlay.texts.keys().filter(|path| !unsaved.contains_key(*path)).cloned().collect::<Vec<_>>() {
+            match blog.library.contains(&path) {
+                true => overlay.library.insert(blog.library.entry(&path)),
+                false => drop(overlay.library.remove(&path)),
+            }
+            overlay.texts.remove(&path);
+            changed.insert(path);
+        }
+        if !changed.is_empty() {
+            let site = Site::for_posts(&blog.config, &overlay.library, &blog.assets, &built.theme, self.options);
+            overlay.routes.update(&site, &changed);
+        }
+        preview::answer(&blog, &overlay.library, &built.theme, &overlay.routes, site_path, self.options)
     }
 
     /// A file of the search index (`search/index.js`, …), as the export
@@ -240,9 +292,12 @@ impl Session {
     fn search_file(&self, site_path: &str) -> Option<Answer> {
         let blog = self.blog();
         let built = self.built();
+        // Asked of every request: the site's lists (in time proportional to
+        // the blog) are made only for a file of the search.
+        let bare = Site::for_posts(&blog.config, &blog.library, &blog.assets, &built.theme, self.options);
+        let name = site_path.strip_prefix(&bare.addresses().search()).filter(|_| bare.has_search())?;
         let site = Site::new(&blog.config, &blog.library, &blog.assets, &built.theme, self.options)
             .with_shortcodes(&blog.shortcodes);
-        let name = site_path.strip_prefix(&site.addresses().search()).filter(|_| site.has_search())?;
         let index =
             built.search.get_or_init(|| site.search_index(|post| site.search_entry(post, site.post_text(post))));
         let text = index.files.get(name)?;
@@ -295,7 +350,13 @@ impl Session {
 
     /// The post's text is saved (or thrown away): nothing left to keep.
     pub fn forget_unsaved(&self, path: &Path) {
-        self.unsaved.lock().expect("unsaved").remove(path);
+        let mut unsaved = self.unsaved.lock().expect("unsaved");
+        unsaved.remove(path);
+        if unsaved.is_empty() {
+            // Nothing unsaved: the site is the saved one, and its copy is let go.
+            *self.overlay.lock().expect("overlay") = None;
+        }
+        drop(unsaved);
         if let Some(journal) = &self.journal {
             journal.forget(&self.root, path);
         }
@@ -444,12 +505,30 @@ fn keep_outside_writes(history: &History, limits: &Mutex<history::Limits>, root:
     }
 }
 
-/// Builds the saved blog's addresses again, and the theme if `theme`.
-fn rebuild(built: &RwLock<Arc<Built>>, blog: &Blog, options: SiteOptions, theme: bool) {
-    let theme =
-        if theme { Arc::new(Theme::new(&blog.templates).0) } else { built.read().expect("built").theme.clone() };
-    let routes = Arc::new(preview::routes(blog, &theme, options));
-    *built.write().expect("built") = Arc::new(Built { theme, routes, search: OnceLock::new() });
+/// Builds the theme and the saved blog's addresses again: the templates or
+/// the settings changed, or the whole folder was read again.
+fn rebuild(built: &RwLock<Built>, blog: &Blog, options: SiteOptions) {
+    let theme = Arc::new(Theme::new(&blog.templates).0);
+    let routes = preview::routes(blog, &theme, options);
+    let mut built = built.write().expect("built");
+    let version = built.version + 1;
+    *built = Built { theme, routes, search: OnceLock::new(), version };
+}
+
+/// Moves the saved blog's addresses of the files `set` changed, and only
+/// those (see `Routes::update`).
+fn follow(built: &RwLock<Built>, blog: &Blog, options: SiteOptions, set: &ChangeSet) {
+    let files = |changes: &[FileChange]| changes.iter().map(|c| c.path.clone()).collect::<Vec<_>>();
+    let mut changed: BTreeSet<PathBuf> = files(&set.added).into_iter().chain(files(&set.changed)).collect();
+    changed.extend(files(&set.removed));
+    changed.extend(set.renamed.iter().flat_map(|r| [r.from.clone(), r.to.clone()]));
+    changed.extend(set.assets.iter().cloned());
+    let mut built = built.write().expect("built");
+    let theme = built.theme.clone();
+    let site = Site::for_posts(&blog.config, &blog.library, &blog.assets, &theme, options);
+    built.routes.update(&site, &changed);
+    built.search = OnceLock::new();
+    built.version += 1;
 }
 
 #[cfg(test)]
@@ -508,6 +587,36 @@ mod tests {
         session.forget_unsaved(Path::new("posts/a.md"));
         *session.last_preview.lock().unwrap() = None;
         assert!(!home(&session).contains("Alpha, unsaved"), "thrown away: the saved title again");
+    }
+
+    #[test]
+    fn site_pages_follow_each_unsaved_text_and_the_disk() {
+        let dir = blog();
+        let (session, updates) = open(dir.path(), None);
+        let post = Path::new("posts/a.md");
+        let text =
+            |title: &str, tag: &str| format!("---\ntitle: {title}\ndate: 2026-07-17\ntags: [{tag}]\n---\nAlpha.\n");
+        let page = |session: &Session, path: &str| {
+            let answer = session.answer(path);
+            (answer.status, String::from_utf8(answer.body).unwrap())
+        };
+        session.preview(post, text("First", "fresh"));
+        assert!(page(&session, "").1.contains("First"));
+        let (status, tag) = page(&session, "tags/fresh/");
+        assert!(status == 200 && tag.contains("First"), "the unsaved tag has its page: {status}");
+        session.preview(post, text("Second", "other"));
+        let home = page(&session, "").1;
+        assert!(home.contains("Second") && !home.contains("First"), "the next text, not the one before");
+        assert_eq!(page(&session, "tags/fresh/").0, 404, "the tag no post has now");
+        assert_eq!(page(&session, "tags/other/").0, 200);
+        std::fs::write(dir.path().join("posts/b.md"), "---\ntitle: Beta\ndate: 2026-07-18\n---\nBeta.\n").unwrap();
+        wait_for(&updates, "b added", |u| matches!(u, Update::Changed(set) if !set.added.is_empty()));
+        let home = page(&session, "");
+        assert!(home.1.contains("Beta") && home.1.contains("Second"), "the disk's change and the unsaved text");
+        assert_eq!(page(&session, "posts/b/").0, 200);
+        session.forget_unsaved(post);
+        *session.last_preview.lock().unwrap() = None;
+        assert!(page(&session, "").1.contains("Alpha") && page(&session, "tags/other/").0 == 404, "thrown away");
     }
 
     #[test]

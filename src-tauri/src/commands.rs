@@ -4,54 +4,53 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tauri::ipc::Channel;
-use tauri::{Runtime, State, WebviewWindow};
+use tauri::{AppHandle, Manager, Runtime, State, WebviewWindow};
 
 use hanji::front_matter::{FieldValue, remove_field, set_field as set_front_matter_field};
 use hanji::{ExportOptions, PostDate, version_of};
 
 use crate::error::Result;
+use crate::progress::{LoadingReport, Paced};
 use crate::state::{AppState, OpenBlog};
 use crate::view::{
-    self, AppError, BlogView, ErrorKind, ExportProgress, ExportSummary, Heading, PostText, Preview, Recovered,
+    self, AppError, BlogView, ErrorKind, ExportProgress, ExportSummary, Heading, Loading, PostText, Preview, Recovered,
     RetagDone, RetagPlan, Saved, Settings, StartInfo, VersionItem, WatchUpdate,
 };
 
-/// The sample blog beside the source, opened when nothing else is known.
-const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../content");
-
+/// Opens the blog to start with (the command line's, else the last one,
+/// else nothing), off the window's thread, telling `progress` how far
+/// reading it has come: the window is drawn meanwhile.
 #[tauri::command]
-pub fn start(state: State<'_, AppState>) -> StartInfo {
-    let recent = state.store.recent();
+pub async fn start<R: Runtime>(app: AppHandle<R>, progress: Channel<Loading>) -> Result<StartInfo> {
+    off_the_window(move || start_info(&app.state::<AppState>(), progress)).await
+}
+
+fn start_info(state: &AppState, progress: Channel<Loading>) -> StartInfo {
     let settings = state.store.settings();
     let strings = |paths: &[PathBuf]| paths.iter().map(|p| p.to_string_lossy().into_owned()).collect();
     if let Some(open) = state.blog.lock().expect("app state").clone() {
-        // The UI was reloaded: the blog is open already.
-        return StartInfo { blog: Some(open.view()), recent: strings(&recent), settings, error: None };
+        // Open already: read while the window started, or the UI was reloaded.
+        return StartInfo { blog: Some(open.view()), recent: strings(&state.store.recent()), settings, error: None };
     }
-    let first = state
-        .start
-        .clone()
-        .or_else(|| recent.iter().find(|p| p.is_dir()).cloned())
-        .or_else(|| Path::new(SAMPLE).is_dir().then(|| PathBuf::from(SAMPLE)));
-    let (blog, error) = match first {
-        Some(root) => match state.open(&root) {
-            Ok(open) => (Some(open.view()), None),
-            Err(error) => (None, Some(error)),
-        },
+    let (blog, error) = match state.open_first(Some(progress)) {
+        Some(Ok(open)) => (Some(open.view()), None),
+        Some(Err(error)) => (None, Some(error)),
         None => (None, None),
     };
     StartInfo { blog, recent: strings(&state.store.recent()), settings, error }
 }
 
+/// Opens the blog at `path` (asked for with a folder dialog without it),
+/// telling `progress` how far reading it has come.
 #[tauri::command]
 pub async fn open_blog<R: Runtime>(
     window: WebviewWindow<R>,
     state: State<'_, AppState>,
     path: Option<String>,
+    progress: Channel<Loading>,
 ) -> Result<Option<BlogView>> {
     let root = match path {
         Some(path) => PathBuf::from(path),
@@ -60,7 +59,22 @@ pub async fn open_blog<R: Runtime>(
             None => return Ok(None),
         },
     };
-    Ok(Some(state.open(&root)?.view()))
+    let app = window.app_handle().clone();
+    off_the_window(move || {
+        let state = app.state::<AppState>();
+        let report = LoadingReport::default();
+        report.listen(progress);
+        Ok(Some(state.open(&root, report.progress(&root))?.view()))
+    })
+    .await?
+}
+
+/// Runs `work` on a thread of its own, so that the window is drawn and
+/// answers meanwhile.
+async fn off_the_window<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T> {
+    tauri::async_runtime::spawn_blocking(work)
+        .await
+        .map_err(|e| AppError::new(ErrorKind::Io, format!("opening the blog stopped: {e}")))
 }
 
 #[tauri::command]
@@ -313,12 +327,9 @@ pub async fn export_blog<R: Runtime>(
 }
 
 fn export_to(open: &Arc<OpenBlog>, out: &Path, progress: &Channel<ExportProgress>) -> Result<ExportSummary> {
-    // A few progress messages a second are plenty for a bar.
-    let last = std::sync::Mutex::new(Instant::now() - Duration::from_secs(1));
+    let paced = Paced::default();
     let report = |done: usize, total: usize| {
-        let mut last = last.lock().expect("progress");
-        if done == total || last.elapsed() >= Duration::from_millis(50) {
-            *last = Instant::now();
+        if paced.due(done, total) {
             let _ = progress.send(ExportProgress { done, total });
         }
     };

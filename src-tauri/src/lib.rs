@@ -6,6 +6,7 @@
 pub mod commands;
 pub mod dialogs;
 pub mod error;
+pub mod progress;
 pub mod protocol;
 pub mod spelling;
 pub mod state;
@@ -68,6 +69,11 @@ pub fn run(start: Option<PathBuf>) {
     let state = AppState::new(Store::open(folder), start, Dialogs::from_env(), TrashCan::System, journal, history);
     app(tauri::Builder::default(), state)
         .setup(|app| {
+            // The first blog is read while the window and its page start.
+            let handle = app.handle().clone();
+            std::thread::Builder::new()
+                .name("hanji first blog".into())
+                .spawn(move || drop(handle.state::<AppState>().open_first(None)))?;
             main_window(app.handle())?;
             Ok(())
         })
@@ -95,11 +101,11 @@ fn main_window<R: Runtime>(app: &tauri::AppHandle<R>) -> tauri::Result<tauri::We
             tauri::webview::NewWindowResponse::Deny
         })
         .build()?;
-    window.with_webview(|webview| {
-        // Until the first post is shown: the site's language is not known yet.
-        spelling::use_language(&webview, "ko");
-        drawing(&webview);
-    })?;
+    // No dictionary is loaded here: the Korean one holds the window's thread
+    // for most of a second, so it loads when the first post is shown (the
+    // preview sets the post's language, `spelling_language`), not before the
+    // blog is on screen.
+    window.with_webview(|webview| drawing(&webview))?;
     Ok(window)
 }
 

@@ -3,10 +3,13 @@
 //! error every command returns. The UI's types are generated from these
 //! (`ui/src/lib/ipc.ts`, see `tests/ipc.rs`); defaults live here only.
 
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use hanji::{Blog, ChangeSet, Diagnostic, Fields, VersionCause, WatchState};
+use hanji::{Blog, ChangeSet, Diagnostic, Fields, Post, VersionCause, WatchState};
 
 fn text_of(path: &std::path::Path) -> String {
     path.to_string_lossy().replace('\\', "/")
@@ -26,7 +29,6 @@ pub struct PostItem {
     pub draft: bool,
     /// The post has an error: listed, never published.
     pub has_errors: bool,
-    pub summary: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, TS)]
@@ -58,36 +60,112 @@ pub struct BlogView {
 
 impl BlogView {
     pub fn of(blog: &Blog, watch: WatchState) -> Self {
-        let posts = blog
-            .library
-            .posts()
-            .map(|post| PostItem {
-                path: text_of(&post.path),
-                slug: post.slug.clone(),
-                title: post.title.clone(),
-                date: post.date.map(|d| d.date.to_string()),
-                tags: post.tags.clone(),
-                tag_slugs: blog.library.tag_slugs_of(post).collect(),
-                draft: post.draft,
-                has_errors: post.has_errors,
-                summary: post.summary.clone(),
-            })
-            .collect();
-        let tags = blog
-            .library
-            .tags(true)
-            .into_iter()
-            .map(|tag| TagItem { slug: tag.slug, name: tag.name, count: tag.count, draft_count: tag.draft_count })
-            .collect();
+        let mut slugs = TagSlugs::of(blog);
+        let posts = blog.library.posts().map(|post| PostItem::of(post, &mut slugs)).collect();
         BlogView {
             root: blog.root.to_string_lossy().into_owned(),
             title: blog.config.title.clone(),
             posts,
-            tags,
+            tags: TagItem::all(blog),
             problems: blog.diagnostics(),
             watch,
             layout: blog.layout().describe(&blog.config.posts_dir),
         }
+    }
+}
+
+impl PostItem {
+    fn of(post: &Post, slugs: &mut TagSlugs) -> Self {
+        PostItem {
+            path: text_of(&post.path),
+            slug: post.slug.clone(),
+            title: post.title.clone(),
+            date: post.date.map(|d| d.date.to_string()),
+            tags: post.tags.clone(),
+            tag_slugs: post.tags.iter().map(|name| slugs.of_name(name)).collect(),
+            draft: post.draft,
+            has_errors: post.has_errors,
+        }
+    }
+}
+
+impl TagItem {
+    /// The blog's tags, most used first, drafts counted apart.
+    fn all(blog: &Blog) -> Vec<TagItem> {
+        blog.library
+            .tags(true)
+            .into_iter()
+            .map(|tag| TagItem { slug: tag.slug, name: tag.name, count: tag.count, draft_count: tag.draft_count })
+            .collect()
+    }
+}
+
+/// The core's tag slugs, each name's made once: a blog has far fewer tag
+/// names than its posts have tags.
+struct TagSlugs<'a> {
+    blog: &'a Blog,
+    made: HashMap<String, String>,
+}
+
+impl<'a> TagSlugs<'a> {
+    fn of(blog: &'a Blog) -> Self {
+        TagSlugs { blog, made: HashMap::new() }
+    }
+
+    fn of_name(&mut self, name: &str) -> String {
+        if let Some(slug) = self.made.get(name) {
+            return slug.clone();
+        }
+        let slug = self.blog.library.tag_slug(name);
+        self.made.insert(name.to_string(), slug.clone());
+        slug
+    }
+}
+
+/// A post at its place in the list of posts (newest first).
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
+pub struct PlacedPost {
+    pub at: usize,
+    pub post: PostItem,
+}
+
+/// How the list of posts changed, so that a change to one post sends that
+/// post, not the whole list.
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
+pub struct PostsChange {
+    /// Every post, newest first, when the whole blog was read again: the
+    /// list is this (and `put` and `removed` are empty).
+    pub all: Option<Vec<PostItem>>,
+    /// Posts added or changed, in the order of their places in the list as
+    /// it is now: take each out of the list (where it was), then put each at
+    /// its place, first place first.
+    pub put: Vec<PlacedPost>,
+    /// Posts no longer in the list.
+    pub removed: Vec<String>,
+}
+
+impl PostsChange {
+    /// What `set` did to the list of `blog`'s posts.
+    pub fn of(set: &ChangeSet, blog: &Blog) -> Self {
+        let mut slugs = TagSlugs::of(blog);
+        if set.rescanned || set.config {
+            let all = blog.library.posts().map(|post| PostItem::of(post, &mut slugs)).collect();
+            return PostsChange { all: Some(all), put: Vec::new(), removed: Vec::new() };
+        }
+        let files = |changes: &'_ [hanji::FileChange]| changes.iter().map(|c| c.path.clone()).collect::<Vec<_>>();
+        let mut touched: BTreeSet<PathBuf> = files(&set.added).into_iter().chain(files(&set.changed)).collect();
+        touched.extend(files(&set.removed));
+        touched.extend(set.renamed.iter().flat_map(|r| [r.from.clone(), r.to.clone()]));
+        let mut put = Vec::new();
+        if !touched.is_empty() {
+            for (at, post) in blog.library.posts().enumerate() {
+                if touched.remove(&post.path) {
+                    put.push(PlacedPost { at, post: PostItem::of(post, &mut slugs) });
+                }
+            }
+        }
+        // What is left of the files touched has no post now.
+        PostsChange { all: None, put, removed: touched.iter().map(|path| text_of(path)).collect() }
     }
 }
 
@@ -248,26 +326,30 @@ pub struct Renamed {
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum WatchUpdate {
-    Changed {
-        blog: Box<BlogView>,
-        added: Vec<FileChange>,
-        changed: Vec<FileChange>,
-        removed: Vec<FileChange>,
-        renamed: Vec<Renamed>,
-    },
-    Gone {
-        message: String,
-    },
-    Back {
-        message: String,
-    },
-    Notice {
-        message: String,
-    },
+    Changed(Box<BlogChange>),
+    Gone { message: String },
+    Back { message: String },
+    Notice { message: String },
+}
+
+/// The blog changed: its list of posts as `posts` says, the rest of what
+/// the sidebar and status bar show as it is now, and the files.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct BlogChange {
+    pub posts: PostsChange,
+    pub title: String,
+    pub tags: Vec<TagItem>,
+    pub problems: Vec<Diagnostic>,
+    pub layout: Option<String>,
+    pub watch: WatchState,
+    pub added: Vec<FileChange>,
+    pub changed: Vec<FileChange>,
+    pub removed: Vec<FileChange>,
+    pub renamed: Vec<Renamed>,
 }
 
 impl WatchUpdate {
-    pub fn changed(set: &ChangeSet, blog: BlogView) -> Self {
+    pub fn changed(set: &ChangeSet, blog: &Blog, watch: WatchState) -> Self {
         let files = |changes: &[hanji::FileChange]| {
             changes.iter().map(|c| FileChange { path: text_of(&c.path), external: c.external }).collect()
         };
@@ -276,13 +358,18 @@ impl WatchUpdate {
             .iter()
             .map(|r| Renamed { from: text_of(&r.from), to: text_of(&r.to), external: r.external })
             .collect();
-        WatchUpdate::Changed {
-            blog: Box::new(blog),
+        WatchUpdate::Changed(Box::new(BlogChange {
+            posts: PostsChange::of(set, blog),
+            title: blog.config.title.clone(),
+            tags: TagItem::all(blog),
+            problems: blog.diagnostics(),
+            layout: blog.layout().describe(&blog.config.posts_dir),
+            watch,
             added: files(&set.added),
             changed: files(&set.changed),
             removed: files(&set.removed),
             renamed,
-        }
+        }))
     }
 }
 
@@ -304,6 +391,15 @@ pub struct RetagDone {
     /// Pass to `undo_retag` to put every file back.
     pub batch: usize,
     pub files: Vec<String>,
+}
+
+/// How far opening a blog has come: its posts read, of all of them.
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
+pub struct Loading {
+    /// The blog folder, as it was asked for.
+    pub root: String,
+    pub read: usize,
+    pub total: usize,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, TS)]
@@ -385,6 +481,8 @@ pub fn typescript() -> String {
         PostItem::decl(&cfg),
         TagItem::decl(&cfg),
         BlogView::decl(&cfg),
+        PlacedPost::decl(&cfg),
+        PostsChange::decl(&cfg),
         Settings::decl(&cfg),
         StartInfo::decl(&cfg),
         PostText::decl(&cfg),
@@ -396,9 +494,11 @@ pub fn typescript() -> String {
         VersionItem::decl(&cfg),
         FileChange::decl(&cfg),
         Renamed::decl(&cfg),
+        BlogChange::decl(&cfg),
         WatchUpdate::decl(&cfg),
         RetagPlan::decl(&cfg),
         RetagDone::decl(&cfg),
+        Loading::decl(&cfg),
         ExportProgress::decl(&cfg),
         ExportSummary::decl(&cfg),
         ErrorKind::decl(&cfg),
@@ -414,4 +514,77 @@ pub fn typescript() -> String {
         text.push('\n');
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    /// The list as the UI keeps it, changed as `PostsChange` says (the UI's
+    /// `applyPostsChange` does the same).
+    fn follow(list: &mut Vec<PostItem>, change: PostsChange) {
+        if let Some(all) = change.all {
+            *list = all;
+            return;
+        }
+        list.retain(|p| !change.removed.contains(&p.path) && !change.put.iter().any(|put| put.post.path == p.path));
+        for placed in change.put {
+            list.insert(placed.at, placed.post);
+        }
+    }
+
+    #[test]
+    fn a_change_sends_only_its_posts_and_the_list_follows_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let write = |name: &str, text: String| std::fs::write(root.join("posts").join(name), text).unwrap();
+        let post = |title: &str, date: &str, tags: &str| {
+            format!("---\ntitle: {title}\ndate: {date}\ntags: [{tags}]\n---\nText.\n")
+        };
+        std::fs::create_dir_all(root.join("posts")).unwrap();
+        for (i, name) in ["a", "b", "c", "d", "e", "f"].iter().enumerate() {
+            write(&format!("{name}.md"), post(&name.to_uppercase(), &format!("2026-07-1{i}"), "x"));
+        }
+        let mut blog = hanji::load(root).unwrap();
+        let mut list = BlogView::of(&blog, WatchState::Watching).posts;
+        let own = hanji::OwnWrites::new();
+        type Step<'a> = (&'a str, Box<dyn Fn() + 'a>);
+        let steps: Vec<Step> = vec![
+            ("the oldest post becomes the newest", Box::new(|| write("a.md", post("A", "2026-08-01", "x, 분산 학습")))),
+            ("a post added in the middle", Box::new(|| write("g.md", post("G", "2026-07-13", "y")))),
+            ("a post removed", Box::new(|| std::fs::remove_file(root.join("posts/c.md")).unwrap())),
+            (
+                "a post renamed",
+                Box::new(|| std::fs::rename(root.join("posts/d.md"), root.join("posts/dd.md")).unwrap()),
+            ),
+            ("a post that can no longer be read", Box::new(|| write("e.md", "---\ntitle: [\n---\n".into()))),
+            ("and read again, undated", Box::new(|| write("e.md", "---\ntitle: E\n---\n".into()))),
+        ];
+        let touched = |names: &[&str]| hanji::Batch {
+            paths: names.iter().map(|n| Path::new("posts").join(n)).collect(),
+            rescan: false,
+        };
+        let batches = [
+            touched(&["a.md"]),
+            touched(&["g.md"]),
+            touched(&["c.md"]),
+            touched(&["d.md", "dd.md"]),
+            touched(&["e.md"]),
+            touched(&["e.md"]),
+        ];
+        for ((what, step), batch) in steps.iter().zip(batches) {
+            step();
+            let set = hanji::apply(&mut blog, &batch, &own).unwrap();
+            let change = PostsChange::of(&set, &blog);
+            assert!(change.all.is_none(), "{what}: not the whole list");
+            assert!(change.put.len() + change.removed.len() <= 2, "{what}: only its posts: {change:?}");
+            follow(&mut list, change);
+            assert_eq!(list, BlogView::of(&blog, WatchState::Watching).posts, "{what}");
+        }
+        let set = hanji::rescan(&mut blog, &own).unwrap();
+        let change = PostsChange::of(&set, &blog);
+        assert!(change.all.is_some(), "read again: the whole list");
+    }
 }

@@ -231,6 +231,16 @@ impl Library {
         }
     }
 
+    /// What was read from the file at `path`, as `insert` took it (its post
+    /// and its problems; neither if it is not in the library).
+    pub fn entry(&self, path: &Path) -> Parsed {
+        Parsed {
+            path: path.to_path_buf(),
+            post: self.post(path).cloned(),
+            problems: self.problems.get(path).cloned().unwrap_or_default(),
+        }
+    }
+
     /// Forgets the file at `path`; gives back its post if it had one.
     pub fn remove(&mut self, path: &Path) -> Option<Post> {
         self.problems.remove(path);
@@ -456,6 +466,12 @@ impl Library {
         let entry = self.tags.by_slug.get(slug)?;
         let count = if self.shared_slugs == 0 { entry.published.len() } else { self.published_of(entry).count() };
         Some(TagCount { name: entry.name()?, count, draft_count: entry.drafts.len() })
+    }
+
+    /// A category's name and counts, as `tag_count`.
+    pub fn category_count(&self, slug: &str) -> Option<TagCount> {
+        let entry = self.categories.by_slug.get(slug)?;
+        Some(TagCount { name: entry.name()?, count: self.published_of(entry).count(), draft_count: entry.drafts.len() })
     }
 
     /// The files whose post has `slug` (more than one is a problem).

@@ -9,6 +9,8 @@ mod kept;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
@@ -34,6 +36,30 @@ pub enum LoadError {
     Unreadable { path: PathBuf, source: io::Error },
 }
 
+/// Who hears how far reading a blog has come: `(posts read, posts in all)`,
+/// called from the threads that read them, once for each post (the app
+/// shows it while a large blog opens).
+#[derive(Clone, Default)]
+pub struct Progress(Option<Arc<dyn Fn(usize, usize) + Send + Sync>>);
+
+impl Progress {
+    pub fn new(report: impl Fn(usize, usize) + Send + Sync + 'static) -> Self {
+        Progress(Some(Arc::new(report)))
+    }
+
+    fn report(&self, read: usize, total: usize) {
+        if let Some(report) = &self.0 {
+            report(read, total);
+        }
+    }
+}
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() { "Progress(reported)" } else { "Progress(none)" })
+    }
+}
+
 /// How a blog is read.
 #[derive(Debug, Clone, Default)]
 pub struct LoadOptions {
@@ -45,12 +71,19 @@ pub struct LoadOptions {
     /// (`fs::cache_dir()`), so that only the files that changed since are
     /// read again; None reads every file. Only with `without_texts`.
     pub cache_dir: Option<PathBuf>,
+    /// Who hears how far reading the posts has come.
+    pub progress: Progress,
 }
 
 /// Reads the blog in `root`. Only a missing or unreadable folder is an error:
 /// every problem inside it becomes a diagnostic and the rest still loads.
 pub fn load(root: &Path) -> Result<Blog, LoadError> {
     load_with(root, &LoadOptions::default())
+}
+
+/// `load`, telling `progress` of each post read.
+pub fn load_reporting(root: &Path, progress: &Progress) -> Result<Blog, LoadError> {
+    load_with(root, &LoadOptions { progress: progress.clone(), ..LoadOptions::default() })
 }
 
 /// Reads the blog in `root` as `options` say (see `load`).
@@ -82,12 +115,19 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Blog, LoadError> 
     // A file export would fail to copy, found now so that `check` names it.
     problems.extend(fs::unreadable_files(root, &assets));
     problems.extend(other_sections(root, &config));
+    let (read, total) = (AtomicUsize::new(0), post_paths.len());
+    options.progress.report(0, total);
     let parsed = match (&options.cache_dir, options.without_texts) {
-        (Some(cache_dir), true) => read_posts_kept(root, &post_paths, cache_dir),
+        (Some(cache_dir), true) => {
+            let kept = read_posts_kept(root, &post_paths, cache_dir);
+            options.progress.report(total, total);
+            kept
+        }
         (_, without_texts) => post_paths
             .par_iter()
             .map(|path| {
                 let parsed = read_post(root, path);
+                options.progress.report(read.fetch_add(1, Ordering::Relaxed) + 1, total);
                 if without_texts { Parsed { post: parsed.post.map(Post::without_text), ..parsed } } else { parsed }
             })
             .collect(),
@@ -305,4 +345,29 @@ pub fn read_post(root: &Path, path: &Path) -> Parsed {
         );
     }
     Post::parse(path, &text)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+
+    #[test]
+    fn progress_counts_every_post_up_to_all_of_them() {
+        let heard = Arc::new(Mutex::new(Vec::new()));
+        let progress = {
+            let heard = heard.clone();
+            Progress::new(move |read, total| heard.lock().unwrap().push((read, total)))
+        };
+        let blog = load_reporting(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/content")), &progress).unwrap();
+        let mut heard = heard.lock().unwrap().clone();
+        // Every file read: the posts and the pages (an About page).
+        let files = blog.library.len();
+        assert!(files > 10, "the sample blog");
+        assert!(heard.iter().all(|&(_, total)| total == files), "{heard:?}");
+        heard.sort();
+        let reads: Vec<usize> = heard.iter().map(|&(read, _)| read).collect();
+        assert_eq!(reads, (0..=files).collect::<Vec<_>>(), "once at the start, then once for each file read");
+    }
 }

@@ -410,7 +410,7 @@ impl<'a> Site<'a> {
         markdown::render(post.body(), &options).text
     }
 
-    fn page_count(&self, posts: usize) -> usize {
+    pub(crate) fn page_count(&self, posts: usize) -> usize {
         posts.div_ceil(self.config.posts_per_page).max(1)
     }
 
@@ -799,7 +799,7 @@ fn v(value: &impl serde::Serialize) -> Value {
 
 /// Whether a post is on the site: not if it has errors or shares its slug,
 /// and drafts only in a preview.
-fn shown(library: &Library, post: &Post, options: SiteOptions) -> bool {
+pub(crate) fn shown(library: &Library, post: &Post, options: SiteOptions) -> bool {
     !post.has_errors && (options.drafts || !post.draft) && !library.shares_slug(&post.path)
 }
 

@@ -110,7 +110,17 @@ impl Watch {
     /// missed), and calls `on_update` after every change from then on.
     pub fn start(
         root: &Path,
+        options: WatchOptions,
+        on_update: impl FnMut(&Update) + Send + 'static,
+    ) -> Result<Watch, WatchError> {
+        Watch::start_reporting(root, options, &load::Progress::default(), on_update)
+    }
+
+    /// `start`, telling `progress` how far the first reading of the blog has come.
+    pub fn start_reporting(
+        root: &Path,
         mut options: WatchOptions,
+        progress: &load::Progress,
         on_update: impl FnMut(&Update) + Send + 'static,
     ) -> Result<Watch, WatchError> {
         let (signals, receiver) = mpsc::channel();
@@ -134,7 +144,7 @@ impl Watch {
             signals: signals.clone(),
             watcher: Some(watcher),
             state: Arc::new(Mutex::new(state)),
-            blog: Arc::new(RwLock::new(load::load(root)?)),
+            blog: Arc::new(RwLock::new(load::load_reporting(root, progress)?)),
             own_writes: Arc::new(OwnWrites::new()),
             on_update: Box::new(on_update),
         };

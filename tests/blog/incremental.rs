@@ -161,7 +161,8 @@ fn make(blog: &Path, edit: &Edit, step: usize) -> bool {
 /// Exports `blog` as the command line does (posts without their texts,
 /// what was read and written kept in `cache`), into `out`.
 fn export(blog: &Path, out: &Path, cache: Option<&Path>) -> hanji::ExportSummary {
-    let options = hanji::LoadOptions { without_texts: true, cache_dir: cache.map(Path::to_path_buf) };
+    let options =
+        hanji::LoadOptions { without_texts: true, cache_dir: cache.map(Path::to_path_buf), ..Default::default() };
     let loaded = hanji::load_with(blog, &options).unwrap();
     let options = hanji::ExportOptions { force: false, cache_dir: cache.map(Path::to_path_buf) };
     hanji::export(&loaded, out, &options, &|_, _| {}).unwrap()

@@ -9,6 +9,7 @@ import type {
   ExportSummary,
   FieldKey,
   FieldValue,
+  Loading,
   PostText,
   Preview,
   Recovered,
@@ -21,11 +22,19 @@ import type {
   WatchUpdate,
 } from "./types";
 
-/** The blog given on the command line, else the last one opened, else the sample. */
-export const start = () => invoke<StartInfo>("start");
+/** The blog given on the command line, else the last one opened (else none); `onLoading` hears how far reading it has come. */
+export function start(onLoading: (loading: Loading) => void) {
+  const progress = new Channel<Loading>();
+  progress.onmessage = onLoading;
+  return invoke<StartInfo>("start", { progress });
+}
 
-/** Opens a blog folder; without `path`, asks with a folder dialog (null if cancelled). */
-export const openBlog = (path?: string) => invoke<BlogView | null>("open_blog", { path: path ?? null });
+/** Opens a blog folder; without `path`, asks with a folder dialog (null if cancelled). `onLoading` hears how far reading it has come. */
+export function openBlog(path: string | undefined, onLoading: (loading: Loading) => void) {
+  const progress = new Channel<Loading>();
+  progress.onmessage = onLoading;
+  return invoke<BlogView | null>("open_blog", { path: path ?? null, progress });
+}
 
 /** Calls `onUpdate` for every change on disk until the blog is closed or another is opened. */
 export function watch(onUpdate: (update: WatchUpdate) => void): Promise<void> {

@@ -11,6 +11,7 @@ import type {
   BlogView,
   FieldKey,
   FieldValue,
+  Loading,
   PostItem,
   PostText,
   Preview,
@@ -44,7 +45,7 @@ export const SETTINGS: Settings = { autosave: true, autosaveDelayMs: 1500, newPo
 
 export function postItem(path: string, title: string, tags: string[] = [], tagSlugs = tags.map(fakeSlug)): PostItem {
   const slug = path.replace(/^posts\//, "").replace(/(\/index)?\.md$/, "");
-  return { path, slug, title, date: "2026-07-17", tags, tagSlugs, draft: false, hasErrors: false, summary: null };
+  return { path, slug, title, date: "2026-07-17", tags, tagSlugs, draft: false, hasErrors: false };
 }
 
 /** The fake core's slug rule; the UI never has one. */
@@ -76,6 +77,27 @@ const conflict = (path: string, theirs: PostText | null): AppError => ({
   ...(theirs ? { theirs } : {}),
 });
 
+type Changed = Extract<WatchUpdate, { kind: "changed" }>;
+
+/** A change on disk as the core streams it for `blog` (the whole list of posts sent again). */
+export function changed(blog: BlogView, files: Partial<Pick<Changed, "added" | "changed" | "removed" | "renamed">>): Changed {
+  const { title, tags, problems, layout, watch } = blog;
+  return {
+    kind: "changed",
+    posts: { all: blog.posts, put: [], removed: [] },
+    title,
+    tags,
+    problems,
+    layout,
+    watch,
+    added: [],
+    changed: [],
+    removed: [],
+    renamed: [],
+    ...files,
+  };
+}
+
 /** The blog folder and its core. */
 export class FakeCore {
   /** The files of the blog: path → text and version. */
@@ -105,21 +127,14 @@ export class FakeCore {
     if (before) this.keep(path, before.text, { kind: "outside" });
     const post = this.put(path, text);
     const change = [{ path, external: true }];
-    this.emit({
-      kind: "changed",
-      blog: this.blog,
-      added: existed ? [] : change,
-      changed: existed ? change : [],
-      removed: [],
-      renamed: [],
-    });
+    this.emit(changed(this.blog, { added: existed ? [] : change, changed: existed ? change : [] }));
     return post;
   }
 
   /** The watcher reports `path` removed (by another program unless `external` is false). */
   removed(path: string, external: boolean): void {
     this.disk.delete(path);
-    this.emit({ kind: "changed", blog: this.blog, added: [], changed: [], removed: [{ path, external }], renamed: [] });
+    this.emit(changed(this.blog, { removed: [{ path, external }] }));
   }
 
   emit(update: WatchUpdate): void {
@@ -127,10 +142,15 @@ export class FakeCore {
   }
 
   readonly api = {
-    start: vi.fn(async (): Promise<StartInfo> => {
+    start: vi.fn(async (_onLoading?: (loading: Loading) => void): Promise<StartInfo> => {
       return this.startInfo ?? { blog: this.blog, recent: [this.blog.root], settings: SETTINGS, error: null };
     }),
-    openBlog: vi.fn(async (path?: string): Promise<BlogView | null> => ({ ...this.blog, root: path ?? "/other" })),
+    openBlog: vi.fn(
+      async (path?: string, _onLoading?: (loading: Loading) => void): Promise<BlogView | null> => ({
+        ...this.blog,
+        root: path ?? "/other",
+      }),
+    ),
     watch: vi.fn((onUpdate: (update: WatchUpdate) => void): Promise<void> => {
       this.onUpdate = onUpdate;
       return new Promise<void>(() => {});

@@ -29,7 +29,7 @@ tagSlugs: Array<string>, draft: boolean,
 /**
  * The post has an error: listed, never published.
  */
-hasErrors: boolean, summary: string | null, };
+hasErrors: boolean, };
 
 export type TagItem = { slug: string, name: string, 
 /**
@@ -58,6 +58,25 @@ tags: Array<TagItem>, problems: Array<Diagnostic>, watch: WatchState,
  * Another tool's blog, as detected: `detected a Hugo blog (hugo.toml): posts in content/posts`.
  */
 layout: string | null, };
+
+export type PlacedPost = { at: number, post: PostItem, };
+
+export type PostsChange = { 
+/**
+ * Every post, newest first, when the whole blog was read again: the
+ * list is this (and `put` and `removed` are empty).
+ */
+all: Array<PostItem> | null, 
+/**
+ * Posts added or changed, in the order of their places in the list as
+ * it is now: take each out of the list (where it was), then put each at
+ * its place, first place first.
+ */
+put: Array<PlacedPost>, 
+/**
+ * Posts no longer in the list.
+ */
+removed: Array<string>, };
 
 export type Settings = { autosave: boolean, 
 /**
@@ -166,7 +185,9 @@ export type Renamed = { from: string, to: string,
  */
 external: boolean, };
 
-export type WatchUpdate = { "kind": "changed", blog: BlogView, added: Array<FileChange>, changed: Array<FileChange>, removed: Array<FileChange>, renamed: Array<Renamed>, } | { "kind": "gone", message: string, } | { "kind": "back", message: string, } | { "kind": "notice", message: string, };
+export type BlogChange = { posts: PostsChange, title: string, tags: Array<TagItem>, problems: Array<Diagnostic>, layout: string | null, watch: WatchState, added: Array<FileChange>, changed: Array<FileChange>, removed: Array<FileChange>, renamed: Array<Renamed>, };
+
+export type WatchUpdate = { "kind": "changed" } & BlogChange | { "kind": "gone", message: string, } | { "kind": "back", message: string, } | { "kind": "notice", message: string, };
 
 export type RetagPlan = { from: string, to: string, 
 /**
@@ -183,6 +204,12 @@ export type RetagDone = {
  * Pass to `undo_retag` to put every file back.
  */
 batch: number, files: Array<string>, };
+
+export type Loading = { 
+/**
+ * The blog folder, as it was asked for.
+ */
+root: string, read: number, total: number, };
 
 export type ExportProgress = { done: number, total: number, };
 
