@@ -13,11 +13,13 @@ mod hostile;
 mod layers;
 mod layouts;
 mod library;
+mod publish;
 mod regression;
 mod sample;
 mod save;
 mod search;
 mod serve;
+mod servers;
 mod shortcodes;
 mod watch;
 
