@@ -18,8 +18,8 @@ use object_store::{
 use super::error::{Fault, PublishError};
 use super::plan::Listing;
 use super::progress::Progress;
-use super::record::RECORD;
-use super::remote::{Confirm, Holding, Remote, Removed, Upload};
+use super::record::{RECORD, Sent};
+use super::remote::{Confirm, Remote, Removed, Upload};
 use crate::config::{PublishTarget, TargetKind};
 use crate::fs;
 use crate::preview::content_type;
@@ -72,8 +72,13 @@ impl Bucket {
         Ok(Bucket { store, name: bucket.clone(), prefix: prefix.clone(), runtime })
     }
 
-    fn key(&self, path: &str) -> StorePath {
-        if self.prefix.is_empty() { StorePath::from(path) } else { StorePath::from(format!("{}/{path}", self.prefix)) }
+    /// The object key of a site path, as written: `tags/분산-학습/index.html`
+    /// (a browser asks for it percent-encoded, and S3 decodes it).
+    fn key(&self, path: &str) -> Result<StorePath, PublishError> {
+        let key = if self.prefix.is_empty() { path.to_string() } else { format!("{}/{path}", self.prefix) };
+        StorePath::parse(&key).map_err(|e| {
+            PublishError::new(Fault::Export, format!("`{path}` cannot be a key in a bucket: {e}"), "rename the file")
+        })
     }
 
     fn fault(&self, doing: &str, path: &str, error: &object_store::Error) -> PublishError {
@@ -148,8 +153,8 @@ fn stamp(e_tag: Option<String>) -> String {
 }
 
 impl Remote for Bucket {
-    fn holding(&mut self) -> Result<Holding, PublishError> {
-        let record_key = self.key(RECORD);
+    fn record(&mut self) -> Result<Option<Vec<u8>>, PublishError> {
+        let record_key = self.key(RECORD)?;
         let record = self.runtime.block_on(async {
             match self.store.get(&record_key).await {
                 Ok(got) => got.bytes().await.map(|b| Some(b.to_vec())),
@@ -157,8 +162,17 @@ impl Remote for Bucket {
                 Err(error) => Err(error),
             }
         });
-        let record = record.map_err(|e| self.fault("read", RECORD, &e))?;
-        let prefix = (!self.prefix.is_empty()).then(|| StorePath::from(self.prefix.as_str()));
+        record.map_err(|e| self.fault("read", RECORD, &e))
+    }
+
+    fn listing(&mut self, _known: &BTreeMap<String, Sent>) -> Result<Listing, PublishError> {
+        let prefix = (!self.prefix.is_empty()).then(|| StorePath::parse(&self.prefix)).transpose().map_err(|e| {
+            PublishError::new(
+                Fault::Settings,
+                format!("the prefix `{}` is not a folder: {e}", self.prefix),
+                "check `prefix`",
+            )
+        })?;
         let listed: Vec<object_store::ObjectMeta> = self
             .runtime
             .block_on(self.store.list(prefix.as_ref()).try_collect())
@@ -171,7 +185,7 @@ impl Remote for Bucket {
                 Some((path, stamp(meta.e_tag)))
             })
             .collect();
-        Ok(Holding { record, listing: Listing { files: Some(files), stamps_are_hashes: false } })
+        Ok(Listing { files: Some(files), stamps_are_hashes: false })
     }
 
     fn confirms_each_file(&self) -> bool {
@@ -193,9 +207,10 @@ impl Remote for Bucket {
                                 "publish again",
                             )
                         })?;
+                        let key = this.key(&upload.path)?;
                         let put = this
                             .store
-                            .put_opts(&this.key(&upload.path), PutPayload::from(bytes), put_options(&upload.path))
+                            .put_opts(&key, PutPayload::from(bytes), put_options(&upload.path))
                             .await
                             .map_err(|e| this.fault("send", &upload.path, &e))?;
                         Ok::<_, PublishError>((upload, stamp(put.e_tag)))
@@ -220,7 +235,7 @@ impl Remote for Bucket {
 
     fn remove(&mut self, paths: &[String], removed: Removed) -> Result<(), PublishError> {
         for path in paths {
-            match self.runtime.block_on(self.store.delete(&self.key(path))) {
+            match self.runtime.block_on(self.store.delete(&self.key(path)?)) {
                 Ok(()) | Err(object_store::Error::NotFound { .. }) => {}
                 Err(error) => return Err(self.fault("remove", path, &error)),
             }
@@ -238,7 +253,7 @@ impl Remote for Bucket {
         let options = PutOptions { attributes, ..PutOptions::default() };
         let payload = PutPayload::from(record.to_vec());
         self.runtime
-            .block_on(self.store.put_opts(&self.key(RECORD), payload, options))
+            .block_on(self.store.put_opts(&self.key(RECORD)?, payload, options))
             .map(|_| ())
             .map_err(|e| self.fault("write the record", RECORD, &e))
     }

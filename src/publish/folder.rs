@@ -2,13 +2,14 @@
 //! replaced at once (a temp file, then a rename), so a reader sees the old
 //! file or the new one, never half of one.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::error::{Fault, PublishError, hint_of, io_fault};
 use super::plan::Listing;
 use super::progress::Progress;
-use super::record::{RECORD, Record};
-use super::remote::{Confirm, Holding, Remote, Removed, Upload};
+use super::record::{RECORD, Sent};
+use super::remote::{Confirm, Remote, Removed, Upload};
 use crate::fs;
 
 pub struct Folder {
@@ -62,16 +63,18 @@ fn stamp(path: &Path) -> Option<String> {
 }
 
 impl Remote for Folder {
-    fn holding(&mut self) -> Result<Holding, PublishError> {
-        let record = match fs::read(&self.root.join(RECORD)) {
-            Ok(bytes) => Some(bytes),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(self.fault("read", RECORD, &e)),
-        };
-        // Each file of the record, as it is now.
-        let known = record.as_deref().and_then(Record::from_bytes).unwrap_or_default();
-        let files = known.files.keys().filter_map(|path| Some((path.clone(), stamp(&self.root.join(path))?))).collect();
-        Ok(Holding { record, listing: Listing { files: Some(files), stamps_are_hashes: false } })
+    fn record(&mut self) -> Result<Option<Vec<u8>>, PublishError> {
+        match fs::read(&self.root.join(RECORD)) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(self.fault("read", RECORD, &e)),
+        }
+    }
+
+    fn listing(&mut self, known: &BTreeMap<String, Sent>) -> Result<Listing, PublishError> {
+        // Each file Hanji knows it sent, as it is now.
+        let files = known.keys().filter_map(|path| Some((path.clone(), stamp(&self.root.join(path))?))).collect();
+        Ok(Listing { files: Some(files), stamps_are_hashes: false })
     }
 
     fn confirms_each_file(&self) -> bool {

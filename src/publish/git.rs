@@ -19,8 +19,8 @@ use git2::{
 use super::error::{Fault, PublishError};
 use super::plan::Listing;
 use super::progress::Progress;
-use super::record::RECORD;
-use super::remote::{Confirm, Holding, Remote, Removed, Upload};
+use super::record::{RECORD, Sent};
+use super::remote::{Confirm, Remote, Removed, Upload};
 use super::{expand_home, ssh};
 use crate::config::{PublishTarget, TargetKind};
 use crate::fs;
@@ -137,7 +137,7 @@ impl Access {
                 tried |= CredentialType::SSH_KEY;
                 let user = user_from_url.or(self.user.as_deref()).unwrap_or("git");
                 return match &self.key {
-                    Some(key) => Cred::ssh_key(user, None, key, self.secret.as_deref()),
+                    Some(key) => Cred::ssh_key(user, ssh::public_key_of(key).as_deref(), key, self.secret.as_deref()),
                     None => Cred::ssh_key_from_agent(user),
                 };
             }
@@ -201,7 +201,7 @@ pub fn git_error(remote: &str, branch: &str, error: git2::Error, doing: &str) ->
             Fault::Rejected,
             format!(
                 "the branch `{branch}` moved on the remote while publishing (someone or something else pushed to it): \
-                 publish again, and the new site is made on top of what is there now (nothing is forced)"
+                 publish again, and the new site is made on top of what is there now; their commits are kept"
             ),
         )
     } else if error.code() == ErrorCode::Auth || lower.contains("authentication") || lower.contains("401") {
@@ -227,7 +227,7 @@ pub fn git_error(remote: &str, branch: &str, error: git2::Error, doing: &str) ->
 }
 
 impl Remote for Branch {
-    fn holding(&mut self) -> Result<Holding, PublishError> {
+    fn record(&mut self) -> Result<Option<Vec<u8>>, PublishError> {
         let refused = RefCell::new(None);
         let fetched = {
             if let Ok(mut old) = self.repo.find_reference(FETCHED) {
@@ -261,9 +261,13 @@ impl Remote for Branch {
                 record = self.repo.find_blob(id).ok().map(|blob| blob.content().to_vec());
             }
         }
-        let files = tree.iter().map(|(path, id)| (path.clone(), id.to_string())).collect();
         self.tree = tree;
-        Ok(Holding { record, listing: Listing { files: Some(files), stamps_are_hashes: true } })
+        Ok(record)
+    }
+
+    fn listing(&mut self, _known: &BTreeMap<String, Sent>) -> Result<Listing, PublishError> {
+        let files = self.tree.iter().map(|(path, id)| (path.clone(), id.to_string())).collect();
+        Ok(Listing { files: Some(files), stamps_are_hashes: true })
     }
 
     fn confirms_each_file(&self) -> bool {

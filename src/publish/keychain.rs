@@ -1,14 +1,17 @@
 //! Secrets (tokens, passwords, passphrases, secret keys) in the system's
 //! keychain, never in the blog, its git history or the app's settings: the
-//! desktop's Secret Service (GNOME Keyring, KWallet) where there is one,
-//! else the kernel's keyutils keyring (a headless machine; it keeps secrets
-//! until the machine restarts). `HANJI_KEYRING=keyutils` chooses keyutils.
-//! A secret is kept per place (the remote, the server and user, the bucket
-//! and key), not per blog, so every blog publishing there shares it.
+//! desktop's Secret Service (GNOME Keyring, KWallet) through `keyring-core`
+//! where there is one, else the kernel's keyutils (`linux-keyutils`): the
+//! user's keyring, shared by the user's processes, kept until the machine
+//! restarts (a headless machine, a server without a desktop).
+//! `HANJI_KEYRING=keyutils` chooses keyutils. A secret is kept per place
+//! (the remote, the server and user, the bucket and key), not per blog, so
+//! every blog publishing there shares it.
 
 use std::sync::{Arc, OnceLock};
 
-use keyring_core::{Entry, Error};
+use keyring_core::Entry;
+use linux_keyutils::{KeyError, KeyRing, KeyRingIdentifier};
 
 use super::git;
 use crate::config::{PublishTarget, TargetKind};
@@ -16,36 +19,85 @@ use crate::config::{PublishTarget, TargetKind};
 /// The keychain's service name for Hanji's secrets.
 const SERVICE: &str = "hanji-publish";
 
-/// The store: chosen once per process.
-fn store() -> Result<&'static Arc<keyring_core::CredentialStore>, String> {
-    static STORE: OnceLock<Result<Arc<keyring_core::CredentialStore>, String>> = OnceLock::new();
-    STORE
-        .get_or_init(|| {
-            let wanted = std::env::var("HANJI_KEYRING").unwrap_or_default();
-            if wanted != "keyutils"
-                && std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some()
-                && let Ok(store) = dbus_secret_service_keyring_store::Store::new()
-            {
-                let store: Arc<keyring_core::CredentialStore> = store;
-                // A bus without a Secret Service running fails here.
-                let probe = Entry::new_in_store(&store, SERVICE, "probe").and_then(|e| e.get_password());
-                if matches!(probe, Ok(_) | Err(Error::NoEntry)) {
-                    return Ok(store);
-                }
-            }
-            linux_keyutils_keyring_store::Store::new()
-                .map(|store| store as Arc<keyring_core::CredentialStore>)
-                .map_err(|e| format!("no keychain is available: {e}"))
-        })
-        .as_ref()
-        .map_err(Clone::clone)
+enum Keychain {
+    SecretService(Arc<keyring_core::CredentialStore>),
+    Keyutils,
 }
 
-/// Which keychain holds the secrets: `Secret Service`, `keyutils`.
-pub fn keychain_name() -> String {
-    match store() {
-        Ok(store) => store.vendor(),
-        Err(error) => error,
+/// The keychain: chosen once per process.
+fn keychain() -> &'static Keychain {
+    static KEYCHAIN: OnceLock<Keychain> = OnceLock::new();
+    KEYCHAIN.get_or_init(|| {
+        let wanted = std::env::var("HANJI_KEYRING").unwrap_or_default();
+        if wanted != "keyutils"
+            && std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some()
+            && let Ok(store) = dbus_secret_service_keyring_store::Store::new()
+        {
+            let store: Arc<keyring_core::CredentialStore> = store;
+            // A bus without a Secret Service running fails here.
+            let probe = Entry::new_in_store(&store, SERVICE, "probe").and_then(|e| e.get_password());
+            if matches!(probe, Ok(_) | Err(keyring_core::Error::NoEntry)) {
+                return Keychain::SecretService(store);
+            }
+        }
+        Keychain::Keyutils
+    })
+}
+
+/// Which keychain holds the secrets, for messages.
+pub fn keychain_name() -> &'static str {
+    match keychain() {
+        Keychain::SecretService(_) => "the Secret Service",
+        Keychain::Keyutils => "the kernel's keyutils keyring",
+    }
+}
+
+fn user_keyring() -> Result<KeyRing, KeyError> {
+    KeyRing::from_special_id(KeyRingIdentifier::User, true)
+}
+
+fn description(account: &str) -> String {
+    format!("{SERVICE}:{account}")
+}
+
+/// The secret kept under `account`, if any.
+pub fn secret_of(account: &str) -> Option<String> {
+    match keychain() {
+        Keychain::SecretService(store) => Entry::new_in_store(store, SERVICE, account).ok()?.get_password().ok(),
+        Keychain::Keyutils => {
+            let key = user_keyring().ok()?.search(&description(account)).ok()?;
+            String::from_utf8(key.read_to_vec().ok()?).ok()
+        }
+    }
+}
+
+/// Keeps a secret under `account`.
+pub fn keep_for(account: &str, secret: &str) -> Result<(), String> {
+    let refused = |e: String| format!("{} refused it: {e}", keychain_name());
+    match keychain() {
+        Keychain::SecretService(store) => Entry::new_in_store(store, SERVICE, account)
+            .and_then(|entry| entry.set_password(secret))
+            .map_err(|e| refused(e.to_string())),
+        Keychain::Keyutils => user_keyring()
+            .and_then(|ring| ring.add_key(&description(account), secret.as_bytes()))
+            .map(|_| ())
+            .map_err(|e| refused(format!("{e:?}"))),
+    }
+}
+
+/// Forgets the secret kept under `account`.
+pub fn forget_for(account: &str) -> Result<(), String> {
+    match keychain() {
+        Keychain::SecretService(store) => {
+            match Entry::new_in_store(store, SERVICE, account).and_then(|e| e.delete_credential()) {
+                Ok(()) | Err(keyring_core::Error::NoEntry) => Ok(()),
+                Err(e) => Err(e.to_string()),
+            }
+        }
+        Keychain::Keyutils => match user_keyring().and_then(|ring| ring.search(&description(account))) {
+            Ok(key) => key.invalidate().map_err(|e| format!("{e:?}")),
+            Err(_) => Ok(()),
+        },
     }
 }
 
@@ -70,42 +122,21 @@ pub fn account_of_remote(remote: &str) -> String {
     format!("git:@{remote}")
 }
 
-fn entry(target: &PublishTarget) -> Result<Entry, String> {
-    entry_of(&account(target))
-}
-
-fn entry_of(account: &str) -> Result<Entry, String> {
-    Entry::new_in_store(store()?, SERVICE, account).map_err(|e| e.to_string())
-}
-
-/// The secret kept under `account`, if any.
-pub fn secret_of(account: &str) -> Option<String> {
-    entry_of(account).ok()?.get_password().ok()
-}
-
-/// Keeps a secret under `account` (the blog's own remote's token).
-pub fn keep_for(account: &str, secret: &str) -> Result<(), String> {
-    entry_of(account)?.set_password(secret).map_err(|e| format!("the keychain ({}) refused it: {e}", keychain_name()))
-}
-
 /// The target's secret: `HANJI_PUBLISH_SECRET` if set (for CI, where no
 /// keychain is), else the keychain's; None if neither has one.
 pub fn secret(target: &PublishTarget) -> Option<String> {
     if let Ok(secret) = std::env::var("HANJI_PUBLISH_SECRET") {
         return Some(secret);
     }
-    entry(target).ok()?.get_password().ok()
+    secret_of(&account(target))
 }
 
 /// Keeps the target's secret in the keychain.
 pub fn keep(target: &PublishTarget, secret: &str) -> Result<(), String> {
-    entry(target)?.set_password(secret).map_err(|e| format!("the keychain ({}) refused it: {e}", keychain_name()))
+    keep_for(&account(target), secret)
 }
 
 /// Forgets the target's secret (a wrong one, before asking again).
 pub fn forget(target: &PublishTarget) -> Result<(), String> {
-    match entry(target)?.delete_credential() {
-        Ok(()) | Err(Error::NoEntry) => Ok(()),
-        Err(e) => Err(e.to_string()),
-    }
+    forget_for(&account(target))
 }

@@ -159,8 +159,8 @@ pub fn secret_name(target: &PublishTarget) -> Option<&'static str> {
 /// nothing: a line saying what was found.
 pub fn test_connection(target: &PublishTarget, secret: Option<&str>, cache_dir: &Path) -> Result<String, PublishError> {
     let mut remote = connect(target, secret, cache_dir, None)?;
-    let holding = remote.holding()?;
-    let record = holding.record.as_deref().and_then(Record::from_bytes);
+    let record = remote.record()?.as_deref().and_then(Record::from_bytes);
+    remote.listing(&record.as_ref().map(|r| r.files.clone()).unwrap_or_default())?;
     Ok(match record {
         Some(record) => format!("connected: {} files of an earlier publish are there", record.files.len()),
         None => "connected: nothing published there by Hanji yet".to_string(),
@@ -264,8 +264,7 @@ pub fn publish(
 
     progress(Progress::Connecting);
     let mut remote = connect(target, options.secret.as_deref(), &options.cache_dir, Some(&blog.root))?;
-    let holding = remote.holding()?;
-    let record_bytes = holding.record.unwrap_or_default();
+    let record_bytes = remote.record()?.unwrap_or_default();
     let record = Record::from_bytes(&record_bytes).unwrap_or_default();
     let record_id = Record::id(&record_bytes);
     let journal = Journal::new(work.join(format!("{}.journal", safe_name(&target.name))));
@@ -277,7 +276,8 @@ pub fn publish(
             None => known.remove(path),
         };
     }
-    let plan = plan::plan(&site, &known, &holding.listing);
+    let listing = remote.listing(&known)?;
+    let plan = plan::plan(&site, &known, &listing);
     summary.unchanged = plan.unchanged.len();
     if options.dry_run {
         summary.sent = plan.send.iter().map(|f| f.path.clone()).collect();

@@ -2,11 +2,13 @@
 //! holds, sending files, removing files, and the last step that makes the
 //! new site the target's (the record; for git, the commit and the push).
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use super::error::PublishError;
 use super::plan::Listing;
 use super::progress::Progress;
+use super::record::Sent;
 
 /// A file to send, read from the exported site.
 #[derive(Debug, Clone)]
@@ -20,14 +22,6 @@ pub struct Upload {
     pub wave: u8,
 }
 
-/// What the target holds before a publish.
-#[derive(Debug, Default)]
-pub struct Holding {
-    /// The record's bytes, if the target has one.
-    pub record: Option<Vec<u8>>,
-    pub listing: Listing,
-}
-
 /// Told of each file the target confirmed, with the target's stamp of it;
 /// answers false to stop (the author cancelled).
 pub type Confirm<'a> = &'a mut dyn FnMut(&Upload, String) -> bool;
@@ -36,9 +30,12 @@ pub type Confirm<'a> = &'a mut dyn FnMut(&Upload, String) -> bool;
 pub type Removed<'a> = &'a mut dyn FnMut(&str) -> bool;
 
 pub trait Remote {
-    /// Connects (and signs in), and reads the record and what the files it
-    /// names look like there now.
-    fn holding(&mut self) -> Result<Holding, PublishError>;
+    /// The record's bytes, if the target has one.
+    fn record(&mut self) -> Result<Option<Vec<u8>>, PublishError>;
+
+    /// What the target holds now: every file, or at least the `known`
+    /// ones (those of the record and of a stopped publish's journal).
+    fn listing(&mut self, known: &BTreeMap<String, Sent>) -> Result<Listing, PublishError>;
 
     /// Whether a file the target confirmed is published at once (a folder,
     /// a bucket, a server), so a stopped publish can be finished from a

@@ -13,8 +13,8 @@ use ssh2::{ErrorCode, FileStat, Session, Sftp};
 use super::error::{Fault, PublishError};
 use super::plan::Listing;
 use super::progress::Progress;
-use super::record::{RECORD, Record};
-use super::remote::{Confirm, Holding, Remote, Removed, Upload};
+use super::record::{RECORD, Sent};
+use super::remote::{Confirm, Remote, Removed, Upload};
 use super::{expand_home, ssh};
 use crate::config::{PublishTarget, TargetKind};
 use crate::fs;
@@ -50,7 +50,10 @@ impl Server {
         let sha256 = session.host_key_hash(ssh2::HashType::Sha256).unwrap_or_default().to_vec();
         ssh::check_host(&ssh::known_hosts_file(known_hosts.as_deref()), host, *port, key_bytes, &sha256)?;
         let signed_in = match (key, secret) {
-            (Some(key), passphrase) => session.userauth_pubkey_file(user, None, &expand_home(key), passphrase),
+            (Some(key), passphrase) => {
+                let key = expand_home(key);
+                session.userauth_pubkey_file(user, ssh::public_key_of(&key).as_deref(), &key, passphrase)
+            }
             (None, Some(password)) => session.userauth_password(user, password),
             (None, None) => session.userauth_agent(user),
         };
@@ -159,19 +162,27 @@ impl Server {
             return Err(self.fault("write", path, &error));
         }
         drop(file);
-        // OpenSSH's posix-rename replaces the file at once.
-        if let Err(error) = self.sftp.rename(&temp, path, None) {
-            let _ = self.sftp.unlink(&temp);
-            return Err(self.fault("replace", path, &error));
+        if self.sftp.rename(&temp, path, None).is_err() {
+            // SFTP renames only onto a free name (OpenSSH's server links, then
+            // unlinks): the old file steps aside first, for one round trip.
+            let aside = folder.join(format!(".{name}.hanji-old"));
+            let _ = self.sftp.unlink(&aside);
+            let replaced = self.sftp.rename(path, &aside, None).and_then(|()| self.sftp.rename(&temp, path, None));
+            if let Err(error) = replaced {
+                let _ = self.sftp.rename(&aside, path, None);
+                let _ = self.sftp.unlink(&temp);
+                return Err(self.fault("replace", path, &error));
+            }
+            let _ = self.sftp.unlink(&aside);
         }
         self.sftp.stat(path).map_err(|e| self.fault("check", path, &e))
     }
 }
 
 impl Remote for Server {
-    fn holding(&mut self) -> Result<Holding, PublishError> {
+    fn record(&mut self) -> Result<Option<Vec<u8>>, PublishError> {
         let record_path = self.root.join(RECORD);
-        let record = match self.sftp.open(&record_path) {
+        match self.sftp.open(&record_path) {
             Ok(mut file) => {
                 let mut bytes = Vec::new();
                 std::io::Read::read_to_end(&mut file, &mut bytes).map_err(|e| {
@@ -182,14 +193,16 @@ impl Remote for Server {
                     }));
                     self.fault("read", &record_path, &error)
                 })?;
-                Some(bytes)
+                Ok(Some(bytes))
             }
-            Err(error) if error.code() == ErrorCode::SFTP(NO_SUCH_FILE) => None,
-            Err(error) => return Err(self.fault("read", &record_path, &error)),
-        };
+            Err(error) if error.code() == ErrorCode::SFTP(NO_SUCH_FILE) => Ok(None),
+            Err(error) => Err(self.fault("read", &record_path, &error)),
+        }
+    }
+
+    fn listing(&mut self, known: &BTreeMap<String, Sent>) -> Result<Listing, PublishError> {
         // What the record's files look like now: one listing per folder.
-        let known = record.as_deref().and_then(Record::from_bytes).unwrap_or_default();
-        let folders: BTreeSet<&str> = known.files.keys().map(|p| p.rsplit_once('/').map_or("", |(f, _)| f)).collect();
+        let folders: BTreeSet<&str> = known.keys().map(|p| p.rsplit_once('/').map_or("", |(f, _)| f)).collect();
         let mut files = BTreeMap::new();
         for folder in folders {
             let path = if folder.is_empty() { self.root.clone() } else { self.root.join(folder) };
@@ -201,7 +214,7 @@ impl Remote for Server {
                 }
             }
         }
-        Ok(Holding { record, listing: Listing { files: Some(files), stamps_are_hashes: false } })
+        Ok(Listing { files: Some(files), stamps_are_hashes: false })
     }
 
     fn confirms_each_file(&self) -> bool {

@@ -12,6 +12,13 @@ use ssh2::{CheckResult, HashType, KnownHostFileKind, KnownHostKeyFormat, Session
 use super::error::{Fault, PublishError};
 use super::expand_home;
 
+/// The public half of a private key file, if it is beside it (`key.pub`):
+/// given with the key, so it need not be worked out from an encrypted one.
+pub fn public_key_of(key: &Path) -> Option<PathBuf> {
+    let public = PathBuf::from(format!("{}.pub", key.display()));
+    crate::fs::exists(&public).then_some(public)
+}
+
 /// How long connecting may take before the host counts as unreachable.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(15);
 

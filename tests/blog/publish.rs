@@ -275,7 +275,7 @@ fn life(publishing: &Publishing, place: &dyn Place) {
     assert!(again.stderr.contains("0 files sent"), "{}", again.stderr);
 
     // One post edited: only the files whose bytes changed.
-    let post = blog.path().join("posts/fp8-training-notes.md");
+    let post = blog.path().join("posts/rust-async-cancellation.md");
     let text = fs::read_to_string(&post).unwrap();
     fs::write(&post, text + "\nOne more paragraph, added after publishing.\n").unwrap();
     let edited_site = publishing.site();
@@ -288,7 +288,7 @@ fn life(publishing: &Publishing, place: &dyn Place) {
     assert_holds(place, &first_site, &foreign);
     let edited = publishing.publish(&[]);
     assert_eq!(edited.set(), expected, "only the files whose bytes changed are sent");
-    assert!(edited.set().contains("posts/fp8-training-notes/index.html"));
+    assert!(edited.set().contains("posts/rust-async-cancellation/index.html"));
     assert_holds(place, &edited_site, &foreign);
 
     // One post deleted: its page is removed from the target.
@@ -313,14 +313,14 @@ fn publish_to_a_git_branch() {
     let place = Git { remote: repo.display().to_string(), repo: repo.clone(), extra: String::new() };
     let publishing = Publishing::new(BlogTest::sample(), &place);
     life(&publishing, &place);
-    // One commit per publish that changed something (and the author's own),
-    // each naming what changed; history kept.
+    // One commit per publish that changed something (and the author's own
+    // two), each naming what changed; history kept.
     let log = git(&repo, &["log", "--format=%s", "gh-pages"]);
     let subjects: Vec<&str> = log.lines().collect();
-    assert_eq!(subjects.len(), 4, "{log}");
-    assert!(subjects[3].starts_with("Publish the site: 15 posts"), "{log}");
-    assert_eq!(subjects[2], "A file of the author's own");
-    assert!(subjects[1].starts_with("Publish \u{201c}"), "the edited post is named: {log}");
+    assert_eq!(subjects.len(), 5, "{log}");
+    assert_eq!(subjects[4], "Publish the site: 14 posts", "{log}");
+    assert_eq!(subjects[3], "A file of the author's own");
+    assert!(subjects[1].starts_with("Publish \u{201c}Cancellation in async Rust"), "the edited post is named: {log}");
 }
 
 #[test]
@@ -340,7 +340,7 @@ fn publish_to_a_bucket() {
     hanji::keychain::keep(&publishing.target(), &s3.secret).unwrap();
     life(&publishing, &place);
     // Each file with its content type and a cache header fit for it.
-    let (_, page_type, page_cache) = s3.object("blog", "posts/fp8-training-notes/index.html");
+    let (_, page_type, page_cache) = s3.object("blog", "posts/rust-async-cancellation/index.html");
     assert_eq!(
         (page_type.as_str(), page_cache.as_str()),
         ("text/html; charset=utf-8", "public, max-age=0, must-revalidate")
@@ -546,7 +546,7 @@ fn a_push_refused_because_the_branch_moved_is_said_and_the_next_publish_builds_o
     let place = Git { remote: repo.display().to_string(), repo: repo.clone(), extra: String::new() };
     let publishing = Publishing::new(BlogTest::sample(), &place);
     publishing.publish(&[]);
-    let post = publishing.blog.path().join("posts/fp8-training-notes.md");
+    let post = publishing.blog.path().join("posts/rust-async-cancellation.md");
     fs::write(&post, fs::read_to_string(&post).unwrap() + "\nEdited.\n").unwrap();
 
     // While Hanji sends, someone else pushes to the branch.
@@ -571,7 +571,7 @@ fn a_push_refused_because_the_branch_moved_is_said_and_the_next_publish_builds_o
     assert_eq!(place.files().get("CNAME").map(Vec::as_slice), Some(&b"blog.example.com\n"[..]), "their commit stays");
 
     let again = publishing.publish(&[]);
-    assert!(again.sent.contains(&"posts/fp8-training-notes/index.html".to_string()));
+    assert!(again.sent.contains(&"posts/rust-async-cancellation/index.html".to_string()));
     assert_holds(&place, &publishing.site(), &[("CNAME", b"blog.example.com\n")]);
     let log = git(&repo, &["log", "--format=%s", "gh-pages"]);
     assert_eq!(log.lines().nth(1), Some("A file of the author's own"), "built on their commit: {log}");

@@ -104,7 +104,10 @@ impl Sshd {
         // sshd wants its privilege separation folder (as root).
         let _ = std::fs::create_dir_all("/run/sshd");
         let mut child = Command::new(sshd)
-            .args(["-D", "-e", "-f"])
+            .arg("-D")
+            .arg("-E")
+            .arg(d.join("sshd.log"))
+            .arg("-f")
             .arg(d.join("sshd_config"))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -196,17 +199,6 @@ print(key["AccessKeyId"], key["SecretAccessKey"])
             self.secret
         );
         run(Command::new(Path::new(MOTO).join("python")).arg("-c").arg(head + code))
-    }
-
-    /// Every key in `bucket`.
-    pub fn keys(&self, bucket: &str) -> Vec<String> {
-        let code = format!(
-            "p = s3.get_paginator('list_objects_v2')\nfor page in p.paginate(Bucket='{bucket}'):\n    \
-             for o in page.get('Contents', []):\n        print(o['Key'])\n"
-        );
-        let mut keys: Vec<String> = self.python(&code).lines().map(str::to_string).collect();
-        keys.sort();
-        keys
     }
 
     /// An object's bytes and its Content-Type and Cache-Control.
