@@ -44,7 +44,7 @@ mod watch;
 
 // The blog and what it is made of.
 pub use blog::Blog;
-pub use config::{Config, PublishTarget, TagTitle, TargetKind};
+pub use config::{Config, PublishTarget, TagTitle, TargetKind, from_fields as publish_target_from_fields};
 pub use content::front_matter;
 pub use content::post::Parsed;
 pub use content::{Held, Library, Post, PostDate, Rules, Tag, TagCount};
@@ -55,7 +55,7 @@ pub use slug::{slug, tag_slug};
 // Reading, checking, exporting, serving.
 pub use check::check;
 pub use export::{ExportError, ExportOptions, Summary as ExportSummary, export};
-pub use load::{LoadError, load};
+pub use load::{LoadError, load, read_config as read_settings};
 pub use serve::{ServeError, ServeOptions, Server};
 
 // Publishing: the site sent to a target, and the keychain its secrets are in.
@@ -86,6 +86,7 @@ pub use author::history::{History, Limits as HistoryLimits, Version};
 pub use author::journal::{Journal, Kept};
 pub use author::new_post::NewPost;
 pub use author::retag::RetagPlan;
+pub use author::settings::save_publish_target;
 pub use author::trash::TrashCan;
 pub use author::{AuthorError, inside, save_post};
 pub use fs::{OwnWrites, cache_dir, clean_temp_files, read as read_bytes, version_of, write_atomically};

@@ -254,7 +254,7 @@ fn publish(blog: &hanji::Blog, dir: &Path, name: Option<&str>, flags: PublishFla
         eprintln!("error: {}\n  hint: {}", error.message, error.hint);
         Ok(ExitCode::from(2))
     };
-    let target = match hanji::find_target(blog, name) {
+    let target = match hanji::find_target(&blog.config.publish, name) {
         Ok(target) => target,
         Err(error) => return fail(&error),
     };

@@ -45,7 +45,7 @@ pub struct Changed {
 /// The blog's repository as it stands.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "SourcesStatus"))]
 pub struct Status {
     /// The branch checked out (None: no commit yet, or a detached HEAD).
     pub branch: Option<String>,

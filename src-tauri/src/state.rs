@@ -31,6 +31,8 @@ pub struct AppState {
     pub journal: Option<Journal>,
     /// Where saves keep the versions they replace (None: nowhere).
     pub history: Option<History>,
+    /// The publish running, to cancel it.
+    pub publishing: Mutex<Option<Arc<std::sync::atomic::AtomicBool>>>,
 }
 
 impl AppState {
@@ -42,7 +44,17 @@ impl AppState {
         journal: Option<Journal>,
         history: Option<History>,
     ) -> Self {
-        AppState { blog: Mutex::default(), store, start, dialogs, trash, exported: Mutex::default(), journal, history }
+        AppState {
+            blog: Mutex::default(),
+            store,
+            start,
+            dialogs,
+            trash,
+            exported: Mutex::default(),
+            journal,
+            history,
+            publishing: Mutex::default(),
+        }
     }
 
     pub fn open_blog(&self) -> Result<Arc<OpenBlog>> {

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::diagnostics::Problem;
 use crate::layout::{Kind, Layout, OTHER_OUTPUT_DIR};
 use crate::text::line_column;
-pub use publish::{PublishTarget, TargetKind};
+pub use publish::{PublishTarget, TargetKind, from_fields, set_target};
 
 /// The name of the settings file at the top of a blog folder.
 pub const FILE_NAME: &str = "hanji.toml";

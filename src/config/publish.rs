@@ -73,6 +73,86 @@ impl TargetKind {
     }
 }
 
+impl PublishTarget {
+    /// The target's settings as text, as `hanji.toml` and the app's form
+    /// have them (`kind` aside); defaults included.
+    pub fn fields(&self) -> Vec<(&'static str, String)> {
+        let path = |p: &std::path::Path| p.display().to_string();
+        let mut fields: Vec<(&'static str, Option<String>)> = match &self.kind {
+            TargetKind::Git { remote, branch, user, key, known_hosts } => vec![
+                ("remote", Some(remote.clone())),
+                ("branch", Some(branch.clone())),
+                ("user", user.clone()),
+                ("key", key.as_deref().map(path)),
+                ("known_hosts", known_hosts.as_deref().map(path)),
+            ],
+            TargetKind::Bucket { bucket, endpoint, region, prefix, access_key } => vec![
+                ("bucket", Some(bucket.clone())),
+                ("endpoint", endpoint.clone()),
+                ("region", Some(region.clone())),
+                ("prefix", Some(prefix.clone()).filter(|p| !p.is_empty())),
+                ("access_key", Some(access_key.clone())),
+            ],
+            TargetKind::Sftp { host, port, user, path: folder, key, known_hosts } => vec![
+                ("host", Some(host.clone())),
+                ("port", Some(port.to_string())),
+                ("user", Some(user.clone())),
+                ("path", Some(folder.clone())),
+                ("key", key.as_deref().map(path)),
+                ("known_hosts", known_hosts.as_deref().map(path)),
+            ],
+            TargetKind::Folder { path: folder } => vec![("path", Some(path(folder)))],
+        };
+        fields.push(("url", self.url.clone()));
+        fields.into_iter().filter_map(|(key, value)| Some((key, value?))).collect()
+    }
+}
+
+/// A target from the app's form: `kind` and its settings as text (empty
+/// ones left out), checked as `hanji.toml`'s are.
+pub fn from_fields(name: &str, kind: &str, fields: &[(String, String)]) -> Result<PublishTarget, Problem> {
+    let bare = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if !bare {
+        return Err(Problem::error(1, 1, format!("`{name}` cannot name a target"))
+            .with_hint("use letters, digits, - and _ only, e.g. github-pages"));
+    }
+    let mut table = toml::Table::new();
+    table.insert("kind".into(), toml::Value::String(kind.to_string()));
+    for (key, value) in fields.iter().filter(|(_, v)| !v.trim().is_empty()) {
+        let value = match (key.as_str(), value.trim().parse::<i64>()) {
+            ("port", Ok(port)) => toml::Value::Integer(port),
+            _ => toml::Value::String(value.trim().to_string()),
+        };
+        table.insert(key.clone(), value);
+    }
+    target("", name, &table)
+}
+
+/// `text` (`hanji.toml`) with `[publish.NAME]` set to `target`, everything
+/// else as written.
+pub fn set_target(text: &str, target: &PublishTarget) -> Result<String, Problem> {
+    let mut document: toml_edit::DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| Problem::error(1, 1, format!("hanji.toml does not parse: {e}")))?;
+    let publish = document.entry("publish").or_insert(toml_edit::table());
+    let Some(publish) = publish.as_table_mut() else {
+        return Err(
+            Problem::error(1, 1, "`publish` in hanji.toml is not a table").with_hint("make it [publish.NAME] tables")
+        );
+    };
+    publish.set_implicit(true);
+    let mut table = toml_edit::Table::new();
+    table.insert("kind", toml_edit::value(target.kind.name()));
+    for (key, value) in target.fields() {
+        match (key, value.parse::<i64>()) {
+            ("port", Ok(port)) => table.insert(key, toml_edit::value(port)),
+            _ => table.insert(key, toml_edit::value(value)),
+        };
+    }
+    publish.insert(&target.name, toml_edit::Item::Table(table));
+    Ok(document.to_string())
+}
+
 const KINDS: &[&str] = &["git", "bucket", "sftp", "folder"];
 
 /// The settings each kind takes (besides `kind` and `url`).
@@ -297,6 +377,32 @@ path = "/media/usb/blog"
         );
         assert!(matches!(&by["host"].kind, TargetKind::Sftp { port: 2222, .. }));
         assert!(matches!(&by["usb"].kind, TargetKind::Folder { path } if path == &PathBuf::from("/media/usb/blog")));
+    }
+
+    #[test]
+    fn a_target_from_the_form_is_written_into_hanji_toml_keeping_the_rest() {
+        let fields =
+            |pairs: &[(&str, &str)]| pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<Vec<_>>();
+        let target = from_fields(
+            "host",
+            "sftp",
+            &fields(&[("host", "example.com"), ("port", "2222"), ("user", "me"), ("path", "/www"), ("key", "")]),
+        )
+        .unwrap();
+        assert!(matches!(target.kind, TargetKind::Sftp { port: 2222, key: None, .. }));
+        let text = "# my blog\ntitle = \"Blog\"  # its name\n";
+        let written = set_target(text, &target).unwrap();
+        assert!(written.starts_with(text), "{written}");
+        assert_eq!(Config::parse(&written).unwrap().publish, vec![target.clone()]);
+        let moved = PublishTarget { kind: TargetKind::Folder { path: "/media/usb".into() }, ..target };
+        let again = set_target(&written, &moved).unwrap();
+        assert_eq!(Config::parse(&again).unwrap().publish, vec![moved], "the target is replaced, not added");
+
+        let problem =
+            from_fields("host", "sftp", &fields(&[("host", "h"), ("user", "u"), ("path", "/"), ("password", "x")]))
+                .unwrap_err();
+        assert!(problem.hint.unwrap().contains("keychain"));
+        assert!(from_fields("my target", "folder", &fields(&[("path", "/x")])).is_err());
     }
 
     #[test]

@@ -111,9 +111,8 @@ pub fn bytes_text(bytes: u64) -> String {
     }
 }
 
-/// The target named `name`, or the blog's only one.
-pub fn find_target<'a>(blog: &'a Blog, name: Option<&str>) -> Result<&'a PublishTarget, PublishError> {
-    let targets = &blog.config.publish;
+/// The target named `name` among the blog's `targets`, or its only one.
+pub fn find_target<'a>(targets: &'a [PublishTarget], name: Option<&str>) -> Result<&'a PublishTarget, PublishError> {
     let names = || targets.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ");
     match name {
         Some(name) => targets.iter().find(|t| t.name == name).ok_or_else(|| {
@@ -124,7 +123,7 @@ pub fn find_target<'a>(blog: &'a Blog, name: Option<&str>) -> Result<&'a Publish
             };
             PublishError::new(Fault::Settings, format!("the blog has no publish target `{name}`"), hint)
         }),
-        None => match targets.as_slice() {
+        None => match targets {
             [only] => Ok(only),
             [] => Err(PublishError::new(
                 Fault::Settings,

@@ -4,8 +4,8 @@ use crate::diagnostics::Diagnostic;
 
 /// A step of a publish, with how far it is.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-#[serde(tag = "step", rename_all = "camelCase")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(tag = "step", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "PublishProgress"))]
 pub enum Progress {
     /// The site is exported (files rendered and written).
     Exporting { done: usize, total: usize },

@@ -21,6 +21,7 @@ mod search;
 mod serve;
 mod servers;
 mod shortcodes;
+mod sources;
 mod watch;
 
 use std::fs;
