@@ -215,7 +215,8 @@ fn target(text: &str, name: &str, settings: &toml::Table) -> Result<PublishTarge
         return Err(error("kind", format!("`{kind}` is not a kind of publish target"), hint));
     }
     let known = keys_of(&kind);
-    for key in settings.keys().filter(|k| !["kind", "url"].contains(&k.as_str()) && !known.contains(&k.as_str())) {
+    let unknown = settings.keys().find(|k| !["kind", "url"].contains(&k.as_str()) && !known.contains(&k.as_str()));
+    if let Some(key) = unknown {
         let lower = key.to_ascii_lowercase();
         let hint = if SECRETS.iter().any(|s| lower == *s || lower.ends_with(&format!("_{s}"))) {
             "secrets are never kept in hanji.toml (it may be shared or committed): Hanji asks for it when it \

@@ -123,7 +123,10 @@ fn error_chain(error: &dyn std::error::Error) -> String {
 
 fn first_line(text: &str) -> &str {
     let line = text.lines().next().unwrap_or(text);
-    if line.len() > 400 { &line[..line.floor_char_boundary(400)] } else { line }
+    match line.char_indices().nth(400) {
+        Some((at, _)) => &line[..at],
+        None => line,
+    }
 }
 
 /// How long browsers and caches may keep a file: pages and feeds are asked
