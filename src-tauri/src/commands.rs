@@ -410,13 +410,14 @@ pub fn save_target(state: State<'_, AppState>, form: TargetForm, secret: Option<
 
 /// Connects to the target from the form, signs in and reads what it holds.
 #[tauri::command]
-pub async fn test_target(form: TargetForm, secret: Option<String>) -> Result<String> {
+pub async fn test_target(state: State<'_, AppState>, form: TargetForm, secret: Option<String>) -> Result<String> {
     let target = target_of(&form)?;
     let cache = cache_dir()?;
+    let root = state.open_blog()?.root().to_path_buf();
     tauri::async_runtime::spawn_blocking(move || {
         let given = secret.filter(|s| !s.is_empty());
         let secret = given.clone().or_else(|| hanji::keychain::secret(&target));
-        let found = hanji::test_connection(&target, secret.as_deref(), &cache)?;
+        let found = hanji::test_connection(&target, secret.as_deref(), &cache, &root)?;
         if let Some(secret) = given {
             let _ = hanji::keychain::keep(&target, &secret);
         }

@@ -156,8 +156,13 @@ pub fn secret_name(target: &PublishTarget) -> Option<&'static str> {
 
 /// Connects to the target, signs in and reads what it holds, sending
 /// nothing: a line saying what was found.
-pub fn test_connection(target: &PublishTarget, secret: Option<&str>, cache_dir: &Path) -> Result<String, PublishError> {
-    let mut remote = connect(target, secret, cache_dir, None)?;
+pub fn test_connection(
+    target: &PublishTarget,
+    secret: Option<&str>,
+    cache_dir: &Path,
+    blog_root: &Path,
+) -> Result<String, PublishError> {
+    let mut remote = connect(target, secret, cache_dir, Some(blog_root))?;
     let record = remote.record()?.as_deref().and_then(Record::from_bytes);
     remote.listing(&record.as_ref().map(|r| r.files.clone()).unwrap_or_default())?;
     Ok(match record {
@@ -194,7 +199,14 @@ fn connect(
     blog_root: Option<&Path>,
 ) -> Result<Box<dyn Remote>, PublishError> {
     Ok(match &target.kind {
-        TargetKind::Folder { path } => Box::new(folder::Folder::open(&expand_home(path), blog_root)?),
+        TargetKind::Folder { path } => {
+            // A relative folder is beside the blog, not wherever Hanji runs.
+            let path = match blog_root {
+                Some(root) if path.is_relative() && !path.starts_with("~") => root.join(path),
+                _ => expand_home(path),
+            };
+            Box::new(folder::Folder::open(&path, blog_root)?)
+        }
         TargetKind::Git { .. } => Box::new(git::Branch::open(target, secret, &cache_dir.join("publish").join("git"))?),
         TargetKind::Sftp { .. } => Box::new(sftp::Server::open(target, secret)?),
         TargetKind::Bucket { .. } => Box::new(bucket::Bucket::open(target, secret)?),
