@@ -32,10 +32,11 @@ ui-test: ui-deps
 	cd ui && npm test --silent
 
 # The real app in its real webview, driven through tauri-driver and
-# WebKitWebDriver under Xvfb (see src-tauri/tests/e2e.rs).
+# WebKitWebDriver under Xvfb (see src-tauri/tests/e2e.rs). Built as `unit`
+# builds the workspace (the test builds the app binary it runs), so the app
+# and its dependencies are compiled once for both, with the same features.
 e2e: ui
-	$(CARGO) build --locked -p hanji-app
-	$(CARGO) test --locked -p hanji-app --test e2e -- --ignored --test-threads=1
+	$(CARGO) test --workspace --locked --test e2e -- --ignored --test-threads=1
 
 # The UI, built into ui/dist, which the app embeds.
 ui: ui-deps

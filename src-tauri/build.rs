@@ -8,6 +8,7 @@ const COMMANDS: &[&str] = &[
     "read_post",
     "save_post",
     "preview",
+    "spelling_language",
     "versions",
     "read_version",
     "forget_unsaved",

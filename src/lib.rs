@@ -4,7 +4,7 @@
 //! layered; each uses only modules of the layers before it, and
 //! `tests/blog/layers.rs` keeps it so:
 //!
-//! 1. leaves: `text`, `slug`, `diagnostics`, `layout` (how a folder is laid out)
+//! 1. leaves: `text`, `slug`, `diagnostics`, `digest`, `layout` (how a folder is laid out)
 //! 2. disk: `fs`, the only module that reads or writes files
 //! 3. settings: `config`
 //! 4. rendering: `markdown`, `search` (the search tokens and index files)
@@ -26,6 +26,7 @@ mod config;
 mod content;
 mod detect;
 mod diagnostics;
+mod digest;
 mod export;
 mod fs;
 mod layout;
@@ -55,7 +56,7 @@ pub use slug::{slug, tag_slug};
 // Reading, checking, exporting, serving.
 pub use check::check;
 pub use export::{ExportError, ExportOptions, Summary as ExportSummary, export};
-pub use load::{LoadError, load, read_config as read_settings};
+pub use load::{LoadError, LoadOptions, load, load_with, read_config as read_settings};
 pub use serve::{ServeError, ServeOptions, Server};
 
 // Publishing: the site sent to a target, and the keychain its secrets are in.
@@ -82,14 +83,14 @@ pub use search::index::Index as SearchIndex;
 pub use search::tokens as search_tokens;
 
 // The app's editing session and what it does to the blog's files.
-pub use author::history::{History, Limits as HistoryLimits, Version};
+pub use author::history::{Cause as VersionCause, History, Limits as HistoryLimits, Version};
 pub use author::journal::{Journal, Kept};
 pub use author::new_post::NewPost;
 pub use author::retag::RetagPlan;
 pub use author::settings::save_publish_target;
 pub use author::trash::TrashCan;
 pub use author::{AuthorError, inside, save_post};
-pub use fs::{OwnWrites, cache_dir, clean_temp_files, read as read_bytes, version_of, write_atomically};
+pub use fs::{OwnWrites, cache_dir, clean_temp_files, exists, read as read_bytes, version_of, write_atomically};
 pub use preview::{Answer, Fields, PostPreview, content_type, links_out_in_new_windows, post_preview};
 pub use session::{Opened, Session, SessionOptions};
 

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock, RwLockReadGuard};
 use std::time::Duration;
 
-use crate::author::history::{self, History, Version};
+use crate::author::history::{self, Cause, History, Replaced, Version};
 use crate::author::journal::{Journal, Kept};
 use crate::author::new_post::NewPost;
 use crate::author::retag::{RetagBatch, RetagPlan};
@@ -24,7 +24,7 @@ use crate::search::index::Index;
 use crate::site::routes::{Found, Routes, Target};
 use crate::site::theme::Theme;
 use crate::site::{Page, Site, SiteOptions};
-use crate::watch::{SharedBlog, Update, Watch, WatchError, WatchOptions, WatchState};
+use crate::watch::{ChangeSet, SharedBlog, Update, Watch, WatchError, WatchOptions, WatchState};
 
 /// How often unsaved text is written to the journal.
 const JOURNAL_EVERY: Duration = Duration::from_secs(2);
@@ -73,7 +73,8 @@ pub struct Session {
     /// Tells the journal's thread to stop.
     stop: Arc<AtomicBool>,
     history: Option<History>,
-    history_limits: Mutex<history::Limits>,
+    /// Shared with the watch, which keeps what other programs' writes replaced.
+    history_limits: Arc<Mutex<history::Limits>>,
 }
 
 impl Drop for Session {
@@ -98,8 +99,10 @@ impl Session {
             routes: Arc::default(),
             search: OnceLock::new(),
         })));
+        let history_limits: Arc<Mutex<history::Limits>> = Arc::default();
         let watch = {
             let (shared, built) = (shared.clone(), built.clone());
+            let outside = options.history.clone().map(|history| (history, history_limits.clone(), root.to_path_buf()));
             Watch::start(root, options.watch, move |update| {
                 let Some(blog) = shared.get() else { return };
                 let blog = blog.read().expect("blog lock");
@@ -110,6 +113,10 @@ impl Session {
                 };
                 if !matches!(update, Update::Notice { .. } | Update::Gone { .. }) {
                     rebuild(&built, &blog, site, theme);
+                }
+                // Kept before the app hears of it, so that its History shows it.
+                if let (Update::Changed(set), Some((history, limits, root))) = (update, &outside) {
+                    keep_outside_writes(history, limits, root, set, &blog);
                 }
                 on_update(update, &blog);
             })?
@@ -128,7 +135,7 @@ impl Session {
             kept: Mutex::default(),
             stop: Arc::default(),
             history: options.history,
-            history_limits: Mutex::default(),
+            history_limits,
         });
         if session.journal.is_some() {
             let (weak, stop) = (Arc::downgrade(&session), session.stop.clone());
@@ -254,16 +261,19 @@ impl Session {
         let previous = self.history.as_ref().and_then(|_| fs::read_file(&self.root, path).ok());
         let written = author::save_post(&self.root, path, text, version, self.own_writes())?;
         self.forget_unsaved(path);
-        if let (Some(history), Some(previous)) = (&self.history, previous) {
+        if let Some(previous) = previous {
             let previous = String::from_utf8_lossy(&previous);
-            let limits = *self.history_limits.lock().expect("history");
-            let now = jiff::Timestamp::now().as_millisecond();
-            // The save itself succeeded: a version that cannot be kept is only logged.
-            if let Err(e) = history.keep(&self.root, path, &previous, text, now, limits) {
-                eprintln!("hanji: cannot keep the saved version of {} in the history: {e}", path.display());
-            }
+            self.keep_version(path, Replaced { previous: &previous, next: text, cause: &Cause::Save });
         }
         Ok(written)
+    }
+
+    /// Keeps the text a write of Hanji's replaced in the history. The write
+    /// itself succeeded: a version that cannot be kept is only logged.
+    fn keep_version(&self, path: &Path, replaced: Replaced) {
+        if let Some(history) = &self.history {
+            keep_version(history, &self.history_limits, &self.root, path, replaced);
+        }
     }
 
     /// How many saved versions each post keeps, and for how long.
@@ -368,6 +378,10 @@ impl Session {
     pub fn retag(&self, from: &str, to: &str) -> Result<(usize, Vec<PathBuf>), AuthorError> {
         let plan = self.plan_retag(from, to)?;
         let batch = author::retag::retag(&self.root, &plan, self.own_writes())?;
+        let cause = Cause::TagRename { from: plan.from.clone(), to: plan.to.clone() };
+        for (path, before, after) in &batch.files {
+            self.keep_version(path, Replaced { previous: before, next: after, cause: &cause });
+        }
         let files = batch.files.iter().map(|(path, _, _)| path.clone()).collect();
         let mut retags = self.retags.lock().expect("retags");
         retags.push(batch);
@@ -380,7 +394,12 @@ impl Session {
         let batch = retags
             .get(number)
             .ok_or_else(|| AuthorError::Invalid("that tag rename cannot be undone any more".into()))?;
-        author::retag::undo_retag(&self.root, batch, self.own_writes())
+        let restored = author::retag::undo_retag(&self.root, batch, self.own_writes())?;
+        let cause = Cause::TagRename { from: batch.to.clone(), to: batch.from.clone() };
+        for (path, before, after) in batch.files.iter().filter(|(path, _, _)| restored.contains(path)) {
+            self.keep_version(path, Replaced { previous: after, next: before, cause: &cause });
+        }
+        Ok(restored)
     }
 
     /// The posts whose text holds `query` (any case), in the library's order.
@@ -391,6 +410,37 @@ impl Session {
         }
         let blog = self.blog();
         blog.library.posts().filter(|p| p.source().to_lowercase().contains(&query)).map(|p| p.path.clone()).collect()
+    }
+}
+
+/// Keeps the text of `path` that a write replaced in `history`; a version
+/// that cannot be kept is only logged.
+fn keep_version(history: &History, limits: &Mutex<history::Limits>, root: &Path, path: &Path, replaced: Replaced) {
+    let limits = *limits.lock().expect("history");
+    let now = jiff::Timestamp::now().as_millisecond();
+    if let Err(e) = history.keep(root, path, replaced, now, limits) {
+        eprintln!("hanji: cannot keep the replaced version of {} in the history: {e}", path.display());
+    }
+}
+
+/// More posts than this changed by other programs in one batch (a branch
+/// checked out, a script run over the folder) keep no versions: version
+/// control has them, and writing them all would hold up the app.
+const OUTSIDE_AT_ONCE: usize = 50;
+
+/// The posts another program changed whose replaced text is kept: each such
+/// post of the batch, unless there are more than `OUTSIDE_AT_ONCE`.
+fn outside_writes(set: &ChangeSet) -> Vec<&crate::watch::FileChange> {
+    let changed: Vec<_> = set.changed.iter().filter(|c| c.external && c.replaced.is_some()).collect();
+    if changed.len() > OUTSIDE_AT_ONCE { Vec::new() } else { changed }
+}
+
+/// Keeps, for each post another program changed, the text Hanji had of it.
+fn keep_outside_writes(history: &History, limits: &Mutex<history::Limits>, root: &Path, set: &ChangeSet, blog: &Blog) {
+    for change in outside_writes(set) {
+        let (Some(previous), Some(post)) = (&change.replaced, blog.library.post(&change.path)) else { continue };
+        let replaced = Replaced { previous, next: post.source(), cause: &Cause::Outside };
+        keep_version(history, limits, root, &change.path, replaced);
     }
 }
 
@@ -539,6 +589,91 @@ mod tests {
         assert_eq!(versions.len(), 1, "pruned to the limit at the save");
         assert_eq!(session.read_version(post, &versions[0].id).unwrap(), "두 번째 저장\n");
         assert!(session.read_version(post, "999").is_err());
+    }
+
+    /// A session keeping versions in `data`, with its watch updates.
+    fn open_with_history(dir: &Path, data: &Path) -> (Arc<Session>, mpsc::Receiver<Update>) {
+        let (send, updates) = mpsc::channel();
+        let options = SessionOptions { history: Some(History::new(data)), ..Default::default() };
+        let session = Session::open(dir, options, move |update, _| {
+            let _ = send.send(update.clone());
+        })
+        .unwrap();
+        (session, updates)
+    }
+
+    #[test]
+    fn a_tag_rename_and_its_undo_keep_the_texts_they_replaced() {
+        let dir = blog();
+        std::fs::write(dir.path().join("posts/b.md"), "---\ntitle: 베타\ndate: 2026-07-18\ntags: [x, y]\n---\n본문.\n")
+            .unwrap();
+        let data = tempfile::tempdir().unwrap();
+        let (session, updates) = open_with_history(dir.path(), data.path());
+        let before_b = std::fs::read_to_string(dir.path().join("posts/b.md")).unwrap();
+        let (number, files) = session.retag("x", "분산 학습").unwrap();
+        assert_eq!(files.len(), 2);
+        let renamed = Cause::TagRename { from: "x".into(), to: "분산 학습".into() };
+        for file in &files {
+            let versions = session.versions(file);
+            assert_eq!(versions.iter().map(|v| &v.cause).collect::<Vec<_>>(), [&renamed], "{}", file.display());
+        }
+        let b = Path::new("posts/b.md");
+        assert_eq!(session.read_version(b, &session.versions(b)[0].id).unwrap(), before_b);
+        // Hanji's own writes, when the watch sees them, are not also kept as another program's.
+        let seen = |u: &Update| matches!(u, Update::Changed(set) if set.changed.iter().any(|c| c.path == b));
+        wait_for(&updates, "the rename seen", seen);
+        assert_eq!(session.versions(b).len(), 1);
+
+        let renamed_b = std::fs::read_to_string(dir.path().join(b)).unwrap();
+        assert!(renamed_b.contains("분산 학습"), "{renamed_b}");
+        session.undo_retag(number).unwrap();
+        let versions = session.versions(b);
+        let back = Cause::TagRename { from: "분산 학습".into(), to: "x".into() };
+        assert_eq!(versions.iter().map(|v| &v.cause).collect::<Vec<_>>(), [&back, &renamed], "newest first");
+        assert_eq!(session.read_version(b, &versions[0].id).unwrap(), renamed_b);
+        assert_eq!(std::fs::read_to_string(dir.path().join(b)).unwrap(), before_b, "put back");
+    }
+
+    #[test]
+    fn another_programs_write_keeps_the_text_hanji_had() {
+        let dir = blog();
+        let data = tempfile::tempdir().unwrap();
+        let (session, updates) = open_with_history(dir.path(), data.path());
+        let post = Path::new("posts/a.md");
+        let before = std::fs::read_to_string(dir.path().join(post)).unwrap();
+        let after = format!("{before}다른 편집기에서 더한 줄.\n");
+        std::fs::write(dir.path().join(post), &after).unwrap();
+        wait_for(&updates, "the outside change", |u| matches!(u, Update::Changed(set) if !set.changed.is_empty()));
+        let versions = session.versions(post);
+        assert_eq!(versions.len(), 1, "kept before the change was told");
+        assert_eq!(versions[0].cause, Cause::Outside);
+        assert_eq!(session.read_version(post, &versions[0].id).unwrap(), before);
+
+        // A save of Hanji's is a save, not an outside write.
+        session.save(post, "저장한 글\n", None).unwrap();
+        wait_for(
+            &updates,
+            "the save seen",
+            |u| matches!(u, Update::Changed(set) if set.changed.iter().any(|c| !c.external)),
+        );
+        let causes: Vec<Cause> = session.versions(post).into_iter().map(|v| v.cause).collect();
+        assert_eq!(causes, [Cause::Save, Cause::Outside]);
+    }
+
+    #[test]
+    fn many_outside_writes_at_once_keep_no_versions() {
+        let change = |n: usize, external: bool| crate::watch::FileChange {
+            path: PathBuf::from(format!("posts/{n}.md")),
+            external,
+            replaced: Some(format!("글 {n}")),
+        };
+        let mut set =
+            ChangeSet { changed: (0..OUTSIDE_AT_ONCE).map(|n| change(n, true)).collect(), ..Default::default() };
+        set.changed.push(change(OUTSIDE_AT_ONCE, false));
+        set.changed.push(crate::watch::FileChange { replaced: None, ..change(OUTSIDE_AT_ONCE + 1, true) });
+        assert_eq!(outside_writes(&set).len(), OUTSIDE_AT_ONCE, "Hanji's own writes and unreadable posts are left out");
+        set.changed.push(change(OUTSIDE_AT_ONCE + 2, true));
+        assert!(outside_writes(&set).is_empty(), "a checkout of many posts keeps none");
     }
 
     #[test]

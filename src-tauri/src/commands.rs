@@ -92,8 +92,10 @@ pub fn save_post(state: State<'_, AppState>, path: String, text: String, version
     Ok(Saved { path: view::path_text(&file), version })
 }
 
+/// Async, so that rendering runs beside the window's main thread, which
+/// meanwhile carries the IPC and the drawing of the key just typed.
 #[tauri::command]
-pub fn preview(state: State<'_, AppState>, path: String, text: String) -> Result<Preview> {
+pub async fn preview(state: State<'_, AppState>, path: String, text: String) -> Result<Preview> {
     let open = state.open_blog()?;
     let file = open.inside(&path)?;
     let rendered = open.session.preview(&file, text);
@@ -112,6 +114,15 @@ pub fn preview(state: State<'_, AppState>, path: String, text: String) -> Result
         reading_minutes: rendered.reading_minutes,
         problems: rendered.problems,
     })
+}
+
+/// The shown post's page is in `lang` (its `<html lang>`): spelling is
+/// checked with that language's dictionaries.
+#[tauri::command]
+pub fn spelling_language<R: Runtime>(window: WebviewWindow<R>, lang: String) -> Result<()> {
+    window
+        .with_webview(move |webview| crate::spelling::use_language(&webview, &lang))
+        .map_err(|e| AppError::new(ErrorKind::Io, format!("cannot set the spelling language: {e}")))
 }
 
 /// The address of a site page in the `preview:` protocol, as the webview names it.

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use hanji::{Blog, ChangeSet, Diagnostic, Fields, WatchState};
+use hanji::{Blog, ChangeSet, Diagnostic, Fields, VersionCause, WatchState};
 
 fn text_of(path: &std::path::Path) -> String {
     path.to_string_lossy().replace('\\', "/")
@@ -198,7 +198,8 @@ pub struct Preview {
     pub problems: Vec<Diagnostic>,
 }
 
-/// A saved version of a post: the text a save replaced.
+/// A saved version of a post: the text a save (or a tag rename, or another
+/// program's write) replaced.
 #[derive(Debug, Clone, Serialize, PartialEq, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct VersionItem {
@@ -211,11 +212,20 @@ pub struct VersionItem {
     /// Lines that save added and removed.
     pub added: usize,
     pub removed: usize,
+    /// What replaced it.
+    pub cause: VersionCause,
 }
 
 impl From<hanji::Version> for VersionItem {
     fn from(v: hanji::Version) -> Self {
-        VersionItem { id: v.id, saved_at: v.saved_at, bytes: v.bytes, added: v.added, removed: v.removed }
+        VersionItem {
+            id: v.id,
+            saved_at: v.saved_at,
+            bytes: v.bytes,
+            added: v.added,
+            removed: v.removed,
+            cause: v.cause,
+        }
     }
 }
 
@@ -453,6 +463,7 @@ pub fn typescript() -> String {
         Saved::decl(&cfg),
         Heading::decl(&cfg),
         Preview::decl(&cfg),
+        VersionCause::decl(&cfg),
         VersionItem::decl(&cfg),
         FileChange::decl(&cfg),
         Renamed::decl(&cfg),

@@ -59,7 +59,7 @@ impl Folder {
 
 /// A file's size and time, as a stamp.
 fn stamp(path: &Path) -> Option<String> {
-    fs::stamp_of(path).map(|(size, time)| format!("{size}:{time}"))
+    fs::stamp_of(path).map(|stamp| format!("{}:{}", stamp.len, stamp.modified))
 }
 
 impl Remote for Folder {

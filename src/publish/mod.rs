@@ -418,7 +418,7 @@ fn safe_name(name: &str) -> String {
 /// whose size or time changed since the last publish.
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct Hashes {
-    files: HashMap<String, (u64, u128, String)>,
+    files: HashMap<String, (fs::Stamp, String)>,
 }
 
 /// Every file of the exported site in `dir` with its hash.
@@ -431,7 +431,7 @@ fn site_files(dir: &Path, hashes_file: &Path) -> Result<Vec<SiteFile>, PublishEr
         )
     })?;
     let old: Hashes = fs::read(hashes_file).ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default();
-    let files: Vec<(SiteFile, Option<(u64, u128)>)> = listed
+    let files: Vec<(SiteFile, Option<fs::Stamp>)> = listed
         .into_par_iter()
         .filter_map(|(path, size)| {
             let site_path = path.to_string_lossy().replace('\\', "/");
@@ -441,7 +441,7 @@ fn site_files(dir: &Path, hashes_file: &Path) -> Result<Vec<SiteFile>, PublishEr
             let full = dir.join(&path);
             let stamp = fs::stamp_of(&full);
             let hash = match (old.files.get(&site_path), stamp) {
-                (Some((size, time, hash)), Some(now)) if (*size, *time) == now => hash.clone(),
+                (Some((was, hash)), Some(now)) if *was == now => hash.clone(),
                 _ => blob_hash(&fs::read(&full).ok()?),
             };
             Some((SiteFile { path: site_path, hash, size }, stamp))
@@ -450,7 +450,7 @@ fn site_files(dir: &Path, hashes_file: &Path) -> Result<Vec<SiteFile>, PublishEr
     let hashes = Hashes {
         files: files
             .iter()
-            .filter_map(|(file, stamp)| stamp.map(|(size, time)| (file.path.clone(), (size, time, file.hash.clone()))))
+            .filter_map(|(file, stamp)| stamp.map(|stamp| (file.path.clone(), (stamp, file.hash.clone()))))
             .collect(),
     };
     // Only a cache: if it cannot be kept, the next publish hashes again.

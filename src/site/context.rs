@@ -10,7 +10,7 @@ use super::dates::DateFormat;
 use super::routes::{Addresses, numbered};
 use super::url;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Hash, Serialize)]
 pub struct SiteInfo {
     pub title: String,
     pub description: String,
@@ -28,7 +28,7 @@ pub struct SiteInfo {
 }
 
 /// The page being written.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Hash, Serialize)]
 pub struct PageInfo {
     /// `home`, `post`, `tags`, `tag` or `404`.
     pub kind: &'static str,
@@ -43,7 +43,7 @@ pub struct PageInfo {
     pub feed: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Hash, Serialize)]
 pub struct TagLink {
     pub name: String,
     pub slug: String,
@@ -63,7 +63,7 @@ impl TagLink {
 }
 
 /// One tag in the sidebar and on the tags page.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Hash, Serialize)]
 pub struct TagInfo {
     pub name: String,
     pub slug: String,
@@ -94,7 +94,7 @@ impl TagInfo {
 }
 
 /// A post as lists show it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Hash, Serialize)]
 pub struct PostSummary {
     pub title: String,
     pub path: String,
@@ -131,7 +131,7 @@ impl PostSummary {
 }
 
 /// A neighbour of a post, for "newer" and "older" links.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Hash, Serialize)]
 pub struct PostLink {
     pub title: String,
     pub path: String,
@@ -163,7 +163,7 @@ pub struct PostPage {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Hash, Serialize)]
 pub struct Pagination {
     pub current: usize,
     pub total: usize,
@@ -188,7 +188,7 @@ impl Pagination {
 }
 
 /// One entry of a feed.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Hash, Serialize)]
 pub struct FeedItem {
     pub title: String,
     pub url: String,
@@ -218,7 +218,7 @@ pub fn rfc2822(date: PostDate) -> String {
     format!("{} +0000", moment.strftime("%a, %d %b %Y %H:%M:%S"))
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Hash, Serialize)]
 pub struct SitemapEntry {
     pub url: String,
     /// `2026-07-17`, or empty.

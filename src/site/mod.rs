@@ -5,31 +5,36 @@
 pub mod context;
 pub mod dates;
 pub mod links;
+pub mod plan;
 pub mod routes;
 pub mod stale;
 pub mod theme;
 pub mod url;
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::Hash;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use minijinja::{Value, context};
 
 use crate::config::Config;
 use crate::content::{Library, Post, Tag};
 use crate::diagnostics::Diagnostic;
-use crate::markdown::{self, HighlightCache, Options, Shortcodes};
+use crate::digest::{self, Digest};
+use crate::markdown::{self, HighlightCache, LinkResolver, Options, Shortcodes};
 use crate::search::index as search;
 use context::{FeedItem, PageInfo, Pagination, PostLink, PostPage, PostSummary, SiteInfo, SitemapEntry, TagInfo};
 use dates::DateFormat;
 use links::Links;
+use plan::{Body, Feed, LinkAnswer, LinkTo, Plan, PostPlan, Recorded, Sidebar, Values};
 use routes::Addresses;
 pub use routes::Page;
 use theme::{Theme, ThemeError};
 
 /// How the site is rendered: the export shows no drafts; a preview may.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, Hash)]
 pub struct SiteOptions {
     /// Show drafts (marked) in lists, counts and as pages.
     pub drafts: bool,
@@ -83,6 +88,8 @@ pub struct Site<'a> {
     dates: DateFormat,
     /// Shown posts, newest first.
     posts: Vec<&'a Post>,
+    /// How lists show each of `posts`, made when first needed.
+    summaries: Vec<OnceLock<PostSummary>>,
     /// Shown pages (an About page), which no list shows.
     pages: Vec<&'a Post>,
     position: HashMap<&'a Path, usize>,
@@ -95,6 +102,8 @@ pub struct Site<'a> {
     /// The sidebar is the same on many pages: rendered once per way to the
     /// top and current tag.
     sidebars: Mutex<HashMap<(String, String), Arc<str>>>,
+    /// The digest of `tags`, which every sidebar shows.
+    tags_digest: OnceLock<Digest>,
     highlights: HighlightCache,
     /// The site's addresses, for links written as site paths to be written
     /// as the site has them (and checked); see `with_routes`.
@@ -192,6 +201,7 @@ impl<'a> Site<'a> {
             options,
             info,
             dates: DateFormat::new(&config.locale),
+            summaries: posts.iter().map(|_| OnceLock::new()).collect(),
             posts,
             pages: Vec::new(),
             position,
@@ -200,6 +210,7 @@ impl<'a> Site<'a> {
             categories: Vec::new(),
             category_index: HashMap::new(),
             sidebars: Mutex::default(),
+            tags_digest: OnceLock::new(),
             highlights: HighlightCache::new(),
             routes: None,
             shortcodes: None,
@@ -324,6 +335,31 @@ impl<'a> Site<'a> {
         placed
     }
 
+    /// The digest of what every page of this site shares: the settings, the
+    /// theme, the shortcode templates and the site's own values. With a
+    /// page's plan it fixes the page (see `plan`); Hanji's own build is not
+    /// in it (the export keeps that apart).
+    pub fn shared_digest(&self) -> Digest {
+        let config = format!("{:?}", self.config);
+        digest::of(&(config, self.theme.digest(), self.shortcodes, &self.info, self.options, self.has_search()))
+    }
+
+    /// The digest of what the links and images of posts lead to: every
+    /// post's address (drafts' too: a link to a draft's file leads there),
+    /// every file beside the posts, and every address of the site.
+    pub fn links_digest(&self) -> Digest {
+        let addresses = self.addresses();
+        let mut digester = digest::Digester::default();
+        for post in self.library.posts() {
+            (&post.path, addresses.post(post)).hash(&mut digester);
+        }
+        self.assets.hash(&mut digester);
+        if let Some(routes) = &self.routes {
+            routes.hash_into(&mut digester);
+        }
+        digester.digest()
+    }
+
     /// Whether this site has its search: asked for by the options and not
     /// turned off in the settings.
     pub fn has_search(&self) -> bool {
@@ -355,6 +391,13 @@ impl<'a> Site<'a> {
         search::Index::build(self.posts.iter().rev().map(|post| entry_of(post)).collect())
     }
 
+    /// The search index of the shown posts from their entries, newest
+    /// first as `posts` gives them.
+    pub fn search_index_of(&self, mut entries: Vec<search::Entry>) -> search::Index {
+        entries.reverse();
+        search::Index::build(entries)
+    }
+
     /// A post's prose as search indexes it, rendered on its own (without
     /// highlighting, which the prose does not show).
     pub fn post_text(&self, post: &Post) -> String {
@@ -383,93 +426,157 @@ impl<'a> Site<'a> {
 
     /// Renders one page.
     pub fn render(&self, page: &Page) -> Result<RenderedPage, ThemeError> {
+        self.render_plan(&self.plan(page)).map(|(page, _)| page)
+    }
+
+    /// What `page` is made from (see `plan`).
+    pub fn plan(&self, page: &Page) -> Plan<'_> {
         let path = self.path_of(page);
         // The 404 page is served at any address, so its links start from the top.
         let root = if *page == Page::NotFound { url::base_path(&self.config.base_url) } else { url::root_of(&path) };
-        let plain = |text: String| Ok(RenderedPage { text, problems: Vec::new(), post_text: None });
-        match page {
-            Page::Style => plain(self.theme.style().to_string()),
-            Page::SearchScript => plain(crate::search::SCRIPT.to_string()),
+        let template = |template, info, values| Body::Page { template, info, values };
+        let body = match page {
+            Page::Style => Body::Text(self.theme.style()),
+            Page::SearchScript => Body::Text(crate::search::SCRIPT),
             Page::Search => {
                 let info = self.page_info("search", &path, "Search", &self.config.description, "feed.xml");
-                self.page("search.html", info, &root, context! {}).and_then(plain)
+                template("search.html", info, Values::None)
             }
             Page::Home(n) => {
-                let posts = self.page_of(&self.posts, *n);
                 let info = self.page_info("home", &path, "", &self.config.description, &self.info.feed);
-                let context = context! {
-                    posts => v(&posts),
-                    pagination => v(&Pagination::of("", *n, self.page_count(self.posts.len()))),
-                    sidebar => Value::from_safe_string(self.sidebar(&root, "")?.to_string()),
+                let values = Values::List {
+                    tag: None,
+                    category: None,
+                    posts: self.page_of(&self.posts, *n),
+                    pagination: Pagination::of("", *n, self.page_count(self.posts.len())),
+                    sidebar: Some(Sidebar { tags: self.tags_digest(), current: "" }),
                 };
-                self.page("home.html", info, &root, context).and_then(plain)
+                template("home.html", info, values)
             }
-            Page::Tag(slug, n) => {
-                let Some((tag, posts)) = self.tag_index.get(slug).map(|i| &self.tags[*i]) else {
-                    return plain(String::new());
-                };
-                let description = format!("{} ({})", tag.name, tag.count);
-                let info = self.page_info("tag", &path, &tag.title, &description, &tag.feed);
-                let context = context! {
-                    tag => v(tag),
-                    posts => v(&self.page_of(posts, *n)),
-                    pagination => v(&Pagination::of(&tag.path, *n, self.page_count(posts.len()))),
-                    sidebar => Value::from_safe_string(self.sidebar(&root, slug)?.to_string()),
-                };
-                self.page("tag.html", info, &root, context).and_then(plain)
-            }
-            Page::Category(slug, n) => {
-                let Some((category, posts)) = self.category_index.get(slug).map(|i| &self.categories[*i]) else {
-                    return plain(String::new());
-                };
-                let description = format!("{} ({})", category.name, category.count);
-                let info = self.page_info("category", &path, &category.title, &description, &self.info.feed);
-                let context = context! {
-                    category => v(category),
-                    posts => v(&self.page_of(posts, *n)),
-                    pagination => v(&Pagination::of(&category.path, *n, self.page_count(posts.len()))),
-                };
-                self.page("category.html", info, &root, context).and_then(plain)
-            }
+            Page::Tag(slug, n) => match self.tag_index.get(slug).map(|i| &self.tags[*i]) {
+                Some((tag, posts)) => {
+                    let description = format!("{} ({})", tag.name, tag.count);
+                    let info = self.page_info("tag", &path, &tag.title, &description, &tag.feed);
+                    let values = Values::List {
+                        tag: Some(tag),
+                        category: None,
+                        posts: self.page_of(posts, *n),
+                        pagination: Pagination::of(&tag.path, *n, self.page_count(posts.len())),
+                        sidebar: Some(Sidebar { tags: self.tags_digest(), current: &tag.slug }),
+                    };
+                    template("tag.html", info, values)
+                }
+                None => Body::Empty,
+            },
+            Page::Category(slug, n) => match self.category_index.get(slug).map(|i| &self.categories[*i]) {
+                Some((category, posts)) => {
+                    let description = format!("{} ({})", category.name, category.count);
+                    let info = self.page_info("category", &path, &category.title, &description, &self.info.feed);
+                    let values = Values::List {
+                        tag: None,
+                        category: Some(category),
+                        posts: self.page_of(posts, *n),
+                        pagination: Pagination::of(&category.path, *n, self.page_count(posts.len())),
+                        sidebar: None,
+                    };
+                    template("category.html", info, values)
+                }
+                None => Body::Empty,
+            },
             Page::Categories => {
                 let info = self.page_info("categories", &path, "Categories", &self.config.description, &self.info.feed);
-                let categories: Vec<&TagInfo> = self.categories.iter().map(|(t, _)| t).collect();
-                self.page("categories.html", info, &root, context! { categories => v(&categories) }).and_then(plain)
+                template("categories.html", info, Values::Categories(self.categories.iter().map(|(t, _)| t).collect()))
             }
             Page::Tags => {
                 let info = self.page_info("tags", &path, "Tags", &self.config.description, &self.info.feed);
-                let tags: Vec<&TagInfo> = self.tags.iter().map(|(t, _)| t).collect();
-                self.page("tags.html", info, &root, context! { tags => v(&tags) }).and_then(plain)
+                template("tags.html", info, Values::Tags(self.tags.iter().map(|(t, _)| t).collect()))
             }
             Page::Post(file) => match self.library.post(file) {
-                Some(post) => self
-                    .post_page(post, &path, &root)
-                    .map(|post| RenderedPage { post_text: Some(post.text), ..post.page }),
-                None => plain(String::new()),
+                Some(post) => Body::Post(self.post_plan(post, path)),
+                None => Body::Empty,
             },
-            Page::Alias(file, _) => {
-                let Some(post) = self.library.post(file) else { return plain(String::new()) };
-                let to = self.addresses().post(post);
-                let info = self.page_info("alias", &path, &post.title, "", &self.info.feed);
-                let url = url::absolute(&self.config.base_url, &to);
-                let context = context! { to => to, url => url };
-                self.page("alias.html", info, &root, context).and_then(plain)
-            }
+            Page::Alias(file, _) => match self.library.post(file) {
+                Some(post) => {
+                    let to = self.addresses().post(post);
+                    let info = self.page_info("alias", &path, &post.title, "", &self.info.feed);
+                    let url = url::absolute(&self.config.base_url, &to);
+                    template("alias.html", info, Values::Alias { to, url })
+                }
+                None => Body::Empty,
+            },
             Page::NotFound => {
                 let info = self.page_info("404", &path, "Page not found", &self.config.description, &self.info.feed);
-                self.page("404.html", info, &root, context! {}).and_then(plain)
+                template("404.html", info, Values::None)
             }
-            Page::Feed => self.feed(&self.posts, &path, &self.config.title, "").and_then(plain),
-            Page::TagFeed(slug) => {
-                let Some((tag, posts)) = self.tag_index.get(slug).map(|i| &self.tags[*i]) else {
-                    return plain(String::new());
+            Page::Feed => Body::Feed(self.feed(&self.posts, &path, &self.config.title, "")),
+            Page::TagFeed(slug) => match self.tag_index.get(slug).map(|i| &self.tags[*i]) {
+                Some((tag, posts)) => {
+                    let title = format!("{} · {}", tag.title, self.config.title);
+                    Body::Feed(self.feed(posts, &path, &title, &tag.path))
+                }
+                None => Body::Empty,
+            },
+            Page::Sitemap => Body::Sitemap(self.sitemap_entries()),
+            Page::Robots => Body::Robots { sitemap: url::absolute(&self.config.base_url, "sitemap.xml") },
+        };
+        Plan { root, body }
+    }
+
+    /// Renders the page `plan` makes, from it and what every page shares
+    /// alone; a post's page with the answers its links got.
+    pub fn render_plan(&self, plan: &Plan) -> Result<(RenderedPage, Vec<LinkAnswer>), ThemeError> {
+        let plain = |text: String| Ok((RenderedPage { text, problems: Vec::new(), post_text: None }, Vec::new()));
+        let root = plan.root.as_str();
+        match &plan.body {
+            Body::Text(text) => plain(text.to_string()),
+            Body::Empty => plain(String::new()),
+            Body::Page { template, info, values } => {
+                let values = match values {
+                    Values::None => context! {},
+                    Values::List { tag, category, posts, pagination, sidebar } => {
+                        let sidebar = match sidebar {
+                            Some(sidebar) => {
+                                Some(Value::from_safe_string(self.sidebar(root, sidebar.current)?.to_string()))
+                            }
+                            None => None,
+                        };
+                        context! {
+                            tag => tag.map(v),
+                            category => category.map(v),
+                            posts => v(posts),
+                            pagination => v(pagination),
+                            sidebar => sidebar,
+                        }
+                    }
+                    Values::Tags(tags) => context! { tags => v(tags) },
+                    Values::Categories(categories) => context! { categories => v(categories) },
+                    Values::Alias { to, url } => context! { to => to, url => url },
                 };
-                let title = format!("{} · {}", tag.title, self.config.title);
-                self.feed(posts, &path, &title, &tag.path).and_then(plain)
+                self.page(template, info.clone(), root, values).and_then(plain)
             }
-            Page::Sitemap => self.sitemap().and_then(plain),
-            Page::Robots => {
-                let sitemap = url::absolute(&self.config.base_url, "sitemap.xml");
+            Body::Post(post) => {
+                let (rendered, answers) = self.post_page(post, root)?;
+                Ok((RenderedPage { post_text: Some(rendered.text), ..rendered.page }, answers))
+            }
+            Body::Feed(feed) => {
+                let context = context! {
+                    site => v(&self.info),
+                    feed => context! {
+                        title => &feed.title,
+                        url => &feed.url,
+                        link => &feed.link,
+                        description => self.config.description.clone(),
+                        updated => &feed.updated,
+                        items => v(&feed.items),
+                    },
+                };
+                self.theme.render("feed.xml", context).and_then(plain)
+            }
+            Body::Sitemap(entries) => self
+                .theme
+                .render("sitemap.xml", context! { site => v(&self.info), entries => v(entries) })
+                .and_then(plain),
+            Body::Robots { sitemap } => {
                 self.theme.render("robots.txt", context! { site => v(&self.info), sitemap => sitemap }).and_then(plain)
             }
         }
@@ -478,65 +585,105 @@ impl<'a> Site<'a> {
     /// The page of `post`, which may be another text of a post in the
     /// library (the author's unsaved one).
     pub fn render_post(&self, post: &Post) -> Result<RenderedPost, ThemeError> {
-        let path = self.addresses().post(post);
-        self.post_page(post, &path, &url::root_of(&path))
+        let plan = self.post_plan(post, self.addresses().post(post));
+        self.post_page(&plan, &url::root_of(&plan.path)).map(|(page, _)| page)
     }
 
-    fn post_page(&self, post: &Post, path: &str, root: &str) -> Result<RenderedPost, ThemeError> {
-        let routes = self.routes.as_ref();
-        let links = Links { config: self.config, library: self.library, assets: self.assets, post, root, routes };
-        let options = Options {
-            first_line: post.body_line,
-            source_lines: self.options.source_lines,
-            highlight: true,
-            highlights: Some(&self.highlights),
-            links: Some(&links),
-            syntax: post.file().syntax(&self.config.layout),
-            shortcodes: self.shortcodes,
-        };
-        let rendered = markdown::render(post.body(), &options);
+    /// What a post's page is made from: the post at `path`, as lists show
+    /// it, with its neighbours.
+    pub fn post_plan<'p>(&'p self, post: &'p Post, path: String) -> PostPlan<'p> {
         let (newer, older) = match self.position.get(post.path.as_path()) {
             _ if post.page => (None, None),
             Some(&i) => (i.checked_sub(1).and_then(|i| self.posts.get(i)).copied(), self.posts.get(i + 1).copied()),
             // Without the lists (`for_posts`), or a post not shown: as the library orders them.
             None => self.library.neighbours(&post.path, |p| !p.page && shown(self.library, p, self.options)),
         };
+        let kind = if post.page { "page" } else { "post" };
+        let template = match &post.layout {
+            Some(layout) if self.theme.has(&format!("{layout}.html")) => format!("{layout}.html"),
+            _ => format!("{kind}.html"),
+        };
+        PostPlan {
+            post,
+            summary: self.summary_of(post),
+            newer: newer.map(|p| PostLink::of(p, &self.addresses())),
+            older: older.map(|p| PostLink::of(p, &self.addresses())),
+            path,
+            template,
+        }
+    }
+
+    /// The links and images of `post`'s page answered again, as the site is
+    /// now: equal to what its last rendering got, and the page (with the
+    /// same plan) comes out the same.
+    pub fn answer_again(&self, post: &Post, path: &str, asked: &[LinkAnswer]) -> Vec<LinkAnswer> {
+        let root = url::root_of(path);
+        let links = self.links_of(post, &root);
+        asked
+            .iter()
+            .map(|asked| {
+                let link = if asked.image { links.resolve_image(&asked.dest) } else { links.resolve_link(&asked.dest) };
+                LinkAnswer { answer: LinkTo::from(&link), ..asked.clone() }
+            })
+            .collect()
+    }
+
+    fn links_of<'p>(&'p self, post: &'p Post, root: &'p str) -> Links<'p> {
+        let routes = self.routes.as_ref();
+        Links { config: self.config, library: self.library, assets: self.assets, post, root, routes }
+    }
+
+    fn post_page(&self, plan: &PostPlan, root: &str) -> Result<(RenderedPost, Vec<LinkAnswer>), ThemeError> {
+        let post = plan.post;
+        let links = self.links_of(post, root);
+        let recorded = Recorded::new(&links);
+        let options = Options {
+            first_line: post.body_line,
+            source_lines: self.options.source_lines,
+            highlight: true,
+            highlights: Some(&self.highlights),
+            links: Some(&recorded),
+            syntax: post.file().syntax(&self.config.layout),
+            shortcodes: self.shortcodes,
+        };
+        let rendered = markdown::render(post.body(), &options);
         let page = PostPage {
-            summary: PostSummary::of(post, &self.dates, &self.addresses()),
+            summary: plan.summary.clone().into_owned(),
             content: rendered.html,
             toc: rendered.toc.clone(),
             reading_minutes: rendered.reading_minutes,
             word_count: rendered.word_count,
-            newer: newer.map(|p| PostLink::of(p, &self.addresses())),
-            older: older.map(|p| PostLink::of(p, &self.addresses())),
-            images: post.images.iter().map(|image| self.image_address(&links, image)).collect(),
+            newer: plan.newer.clone(),
+            older: plan.older.clone(),
+            images: post.images.iter().map(|image| self.image_address(&recorded, image)).collect(),
             canonical_url: post.canonical_url.clone(),
             layout: post.layout.clone(),
             extra: post.extra.clone(),
         };
         let description = post.summary.clone().unwrap_or_default();
         let kind = if post.page { "page" } else { "post" };
-        let mut info = self.page_info(kind, path, &post.title, &description, &self.info.feed);
+        let mut info = self.page_info(kind, &plan.path, &post.title, &description, &self.info.feed);
         if let Some(canonical) = &post.canonical_url {
             info.url = canonical.clone();
         }
-        let template = match &post.layout {
-            Some(layout) if self.theme.has(&format!("{layout}.html")) => format!("{layout}.html"),
-            _ => format!("{kind}.html"),
-        };
-        let text = self.page(&template, info, root, context! { post => v(&page) })?;
+        let text = self.page(&plan.template, info, root, context! { post => v(&page) })?;
         let problems = rendered.problems.into_iter().map(|p| p.in_file(&post.path)).collect();
         let (words, reading_minutes) = (rendered.word_count, rendered.reading_minutes);
         let page = RenderedPage { text, problems, post_text: None };
-        Ok(RenderedPost { page, toc: rendered.toc, text: rendered.text, words, reading_minutes })
+        let rendered = RenderedPost { page, toc: rendered.toc, text: rendered.text, words, reading_minutes };
+        Ok((rendered, recorded.into_answers()))
     }
 
     /// The full address of an image named in front matter (`images:`), for
     /// Open Graph: written beside the post, under `static/`, or already full.
-    fn image_address(&self, links: &Links, image: &str) -> String {
-        let on_top = Links { root: "", ..*links };
-        match crate::markdown::LinkResolver::resolve_image(&on_top, image) {
-            markdown::Link::Rewrite(site_path) => url::absolute(&self.config.base_url, &site_path),
+    /// Asked of the page's resolver (from the page's place, so its answer
+    /// is kept with the others), then made full.
+    fn image_address(&self, links: &dyn LinkResolver, image: &str) -> String {
+        match links.resolve_image(image) {
+            markdown::Link::Rewrite(relative) => {
+                let site_path = relative.trim_start_matches("../");
+                url::absolute(&self.config.base_url, &url::percent_decode(site_path))
+            }
             _ => image.to_string(),
         }
     }
@@ -565,14 +712,24 @@ impl<'a> Site<'a> {
         self.theme.render(template, context! { ..common, ..extra })
     }
 
-    fn page_of(&self, posts: &[&Post], n: usize) -> Vec<PostSummary> {
+    /// How lists show `post`: made once per post.
+    fn summary_of<'p>(&'p self, post: &'p Post) -> Cow<'p, PostSummary> {
+        match self.position.get(post.path.as_path()) {
+            Some(&i) if std::ptr::eq(self.posts[i], post) => {
+                Cow::Borrowed(self.summaries[i].get_or_init(|| PostSummary::of(post, &self.dates, &self.addresses())))
+            }
+            _ => Cow::Owned(PostSummary::of(post, &self.dates, &self.addresses())),
+        }
+    }
+
+    fn page_of<'p>(&'p self, posts: &[&'p Post], n: usize) -> Vec<Cow<'p, PostSummary>> {
         let per_page = self.config.posts_per_page;
-        posts
-            .iter()
-            .skip((n - 1) * per_page)
-            .take(per_page)
-            .map(|p| PostSummary::of(p, &self.dates, &self.addresses()))
-            .collect()
+        posts.iter().skip((n - 1) * per_page).take(per_page).map(|p| self.summary_of(p)).collect()
+    }
+
+    /// The digest of every tag as the sidebar shows them.
+    fn tags_digest(&self) -> Digest {
+        *self.tags_digest.get_or_init(|| digest::of(&self.tags.iter().map(|(t, _)| t).collect::<Vec<_>>()))
     }
 
     fn sidebar(&self, root: &str, current: &str) -> Result<Arc<str>, ThemeError> {
@@ -587,27 +744,22 @@ impl<'a> Site<'a> {
         Ok(html)
     }
 
-    fn feed(&self, posts: &[&Post], path: &str, title: &str, page: &str) -> Result<String, ThemeError> {
-        let items: Vec<FeedItem> = posts
+    fn feed(&self, posts: &[&Post], path: &str, title: &str, page: &str) -> Feed {
+        let items = posts
             .iter()
             .take(self.config.feed_limit)
             .map(|p| FeedItem::of(p, &self.config.base_url, &self.addresses()))
             .collect();
-        let context = context! {
-            site => v(&self.info),
-            feed => context! {
-                title => title,
-                url => url::absolute(&self.config.base_url, path),
-                link => url::absolute(&self.config.base_url, page),
-                description => self.config.description.clone(),
-                updated => posts.first().and_then(|p| p.date).map(context::rfc2822).unwrap_or_default(),
-                items => v(&items),
-            },
-        };
-        self.theme.render("feed.xml", context)
+        Feed {
+            title: title.to_string(),
+            url: url::absolute(&self.config.base_url, path),
+            link: url::absolute(&self.config.base_url, page),
+            updated: posts.first().and_then(|p| p.date).map(context::rfc2822).unwrap_or_default(),
+            items,
+        }
     }
 
-    fn sitemap(&self) -> Result<String, ThemeError> {
+    fn sitemap_entries(&self) -> Vec<SitemapEntry> {
         let date = |post: &Post| post.updated.or(post.date).map(|d| d.date.to_string()).unwrap_or_default();
         let newest = self.posts.first().map(|p| date(p)).unwrap_or_default();
         let entry =
@@ -620,10 +772,9 @@ impl<'a> Site<'a> {
                 .chain(&self.categories)
                 .map(|(t, posts)| entry(&t.path, posts.first().map(|p| date(p)).unwrap_or_default())),
         );
-        self.theme.render("sitemap.xml", context! { site => v(&self.info), entries => v(&entries) })
+        entries
     }
 }
-
 /// A template value of anything serializable.
 fn v(value: &impl serde::Serialize) -> Value {
     Value::from(minijinja::value::Serde(value))

@@ -474,6 +474,14 @@ impl Routes {
         Routes { targets }
     }
 
+    /// Adds every address and what is there to `state`, in address order.
+    pub fn hash_into(&self, state: &mut impl std::hash::Hasher) {
+        use std::hash::Hash;
+        let mut targets: Vec<(&String, &Target)> = self.targets.iter().collect();
+        targets.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        targets.hash(state);
+    }
+
     /// What is at `site_path` exactly.
     pub fn get(&self, site_path: &str) -> Option<&Target> {
         self.targets.get(site_path)

@@ -10,6 +10,7 @@ mod differential;
 mod export;
 mod formats;
 mod hostile;
+mod incremental;
 mod layers;
 mod layouts;
 mod library;
@@ -32,6 +33,8 @@ use hanji::Blog;
 
 pub struct BlogTest {
     dir: tempfile::TempDir,
+    /// The cache folder of the `hanji` it runs, its own.
+    cache: tempfile::TempDir,
 }
 
 impl BlogTest {
@@ -47,7 +50,7 @@ impl BlogTest {
 
     /// An empty blog folder, for tests that write their own posts.
     pub fn empty() -> Self {
-        Self { dir: tempfile::tempdir().unwrap() }
+        Self { dir: tempfile::tempdir().unwrap(), cache: tempfile::tempdir().unwrap() }
     }
 
     /// A copy of the blog folder at `source`.
@@ -62,7 +65,7 @@ impl BlogTest {
                 fs::copy(entry.path(), &to).unwrap();
             }
         }
-        Self { dir }
+        Self { dir, cache: tempfile::tempdir().unwrap() }
     }
 
     pub fn path(&self) -> &Path {
@@ -86,10 +89,15 @@ impl BlogTest {
     }
 
     /// Runs `hanji ARGS… DIR` with this blog as DIR, from inside it so paths
-    /// print relative.
+    /// print relative, with a cache folder of the test's own.
     pub fn hanji(&self, args: &[&str]) -> Run {
-        let output =
-            Command::new(env!("CARGO_BIN_EXE_hanji")).args(args).arg(".").current_dir(self.path()).output().unwrap();
+        let output = Command::new(env!("CARGO_BIN_EXE_hanji"))
+            .args(args)
+            .arg(".")
+            .current_dir(self.path())
+            .env("HANJI_CACHE_DIR", self.cache.path())
+            .output()
+            .unwrap();
         Run(output)
     }
 }

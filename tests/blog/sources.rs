@@ -122,3 +122,31 @@ fn a_pull_never_writes_over_the_authors_text() {
     assert_eq!(fs::read_to_string(mine.path().join(RUST)).unwrap(), before);
     assert!(sources.status(&mine.load()).unwrap().changed.is_empty(), "nothing was staged or written");
 }
+
+#[test]
+fn a_pull_reaches_the_open_blog_through_the_watcher_as_an_outside_edit() {
+    let (_dir, remote) = bare_repository();
+    let mine = first_copy(&remote);
+    let seen: std::sync::Arc<std::sync::Mutex<Vec<(String, bool)>>> = Default::default();
+    let session = {
+        let seen = seen.clone();
+        hanji::Session::open(mine.path(), hanji::SessionOptions::default(), move |update, _| {
+            if let hanji::Update::Changed(set) = update {
+                let changes = set.changed.iter().map(|c| (c.path.display().to_string(), c.external));
+                seen.lock().unwrap().extend(changes);
+            }
+        })
+        .unwrap()
+    };
+    let theirs = second_copy(&remote);
+    edit(theirs.path(), RAFT, "\nFrom the other machine.\n");
+    commit_and_push(theirs.path(), "Theirs");
+    hanji::Sources::open(mine.path()).unwrap().pull().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !seen.lock().unwrap().contains(&(RAFT.to_string(), true)) {
+        assert!(std::time::Instant::now() < deadline, "the watcher did not report the pulled post: {:?}", seen.lock().unwrap());
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let post = session.blog().library.post(Path::new(RAFT)).map(|p| p.source().to_string()).unwrap();
+    assert!(post.ends_with("From the other machine.\n"), "the open blog holds the pulled text");
+}

@@ -50,6 +50,9 @@ export const overwritePost = (path: string, text: string) => invoke<Saved>("save
 /** Renders the post from its unsaved text; site pages in the preview show it too. */
 export const preview = (path: string, text: string) => invoke<Preview>("preview", { path, text });
 
+/** The shown post's page is in `lang`: spelling is checked in that language. */
+export const spellingLanguage = (lang: string) => invoke<void>("spelling_language", { lang });
+
 /** The saved versions of a post (the texts its saves replaced), newest first. */
 export const versions = (path: string) => invoke<VersionItem[]>("versions", { path });
 

@@ -22,6 +22,7 @@ import type {
   StartInfo,
   TargetForm,
   TargetView,
+  VersionCause,
   VersionItem,
   WatchUpdate,
 } from "./types";
@@ -105,6 +106,8 @@ export class FakeCore {
   /** Another program writes `path`; the watcher reports it. */
   writeElsewhere(path: string, text: string): PostText {
     const existed = this.disk.has(path);
+    const before = this.disk.get(path);
+    if (before) this.keep(path, before.text, { kind: "outside" });
     const post = this.put(path, text);
     const change = [{ path, external: true }];
     this.emit({
@@ -148,7 +151,7 @@ export class FakeCore {
     savePost: vi.fn(async (path: string, text: string, version: string) => {
       const now = this.file(path);
       if (now && now.version !== version) throw conflict(path, now);
-      if (now) this.kept.set(path, [...(this.kept.get(path) ?? []), now.text]);
+      if (now) this.keep(path, now.text, { kind: "save" });
       const { version: written } = this.put(path, text);
       return { path, version: written };
     }),
@@ -177,7 +180,7 @@ export class FakeCore {
 
     preview: vi.fn(async (path: string, text: string): Promise<Preview> => ({
       url: `preview://localhost/${path}`,
-      html: `<html><head></head><body>${text}</body></html>`,
+      html: `<html lang="${/^lang: (.*)$/m.exec(text)?.[1] ?? "ko"}"><head></head><body>${text}</body></html>`,
       outline: fakeOutline(text),
       fields: fakeFields(text),
       words: text.split(/\s+/).filter(Boolean).length,
@@ -185,6 +188,7 @@ export class FakeCore {
       problems: [],
     })),
     previewUrl: vi.fn((sitePath: string) => `preview://localhost/${sitePath}`),
+    spellingLanguage: vi.fn(async (_lang: string): Promise<void> => {}),
 
     setField: vi.fn(async (text: string, key: FieldKey, value: FieldValue): Promise<string> => {
       if (key !== "tags" || !Array.isArray(value)) throw new Error(`the fake sets tags only, not ${key}`);
@@ -234,17 +238,23 @@ export class FakeCore {
     pushSources: vi.fn(async () => "pushed"),
     showFolder: vi.fn(async (_path: string): Promise<void> => {}),
     versions: vi.fn(async (path: string): Promise<VersionItem[]> =>
-      (this.kept.get(path) ?? []).map((text, i) => ({ id: String(i), savedAt: 1_000 * (i + 1), bytes: text.length, added: 1, removed: 0 })).reverse(),
+      (this.kept.get(path) ?? [])
+        .map((kept, i) => ({ id: String(i), savedAt: 1_000 * (i + 1), bytes: kept.text.length, added: 1, removed: 0, cause: kept.cause }))
+        .reverse(),
     ),
     readVersion: vi.fn(async (path: string, id: string): Promise<string> => {
-      const text = this.kept.get(path)?.[Number(id)];
+      const text = this.kept.get(path)?.[Number(id)]?.text;
       if (text === undefined) throw { kind: "not_found", message: `no version ${id}`, path } satisfies AppError;
       return text;
     }),
   } satisfies AppApi;
 
-  /** The versions the fake's saves kept, oldest first, by path. */
-  readonly kept = new Map<string, string[]>();
+  /** The versions the fake's saves (and other writes) kept, oldest first, by path. */
+  readonly kept = new Map<string, { text: string; cause: VersionCause }[]>();
+
+  private keep(path: string, text: string, cause: VersionCause): void {
+    this.kept.set(path, [...(this.kept.get(path) ?? []), { text, cause }]);
+  }
   /** The blog's publish targets. */
   targets: TargetView[] = [];
 }

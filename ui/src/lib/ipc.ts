@@ -134,6 +134,8 @@ html: string,
  */
 outline: Array<Heading>, fields: Fields, words: number, readingMinutes: number, problems: Array<Diagnostic>, };
 
+export type VersionCause = { "kind": "save" } | { "kind": "tagRename", from: string, to: string, } | { "kind": "outside" };
+
 export type VersionItem = { 
 /**
  * Pass to `read_version`.
@@ -146,7 +148,11 @@ savedAt: number, bytes: number,
 /**
  * Lines that save added and removed.
  */
-added: number, removed: number, };
+added: number, removed: number, 
+/**
+ * What replaced it.
+ */
+cause: VersionCause, };
 
 export type FileChange = { path: string, 
 /**

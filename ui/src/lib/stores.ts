@@ -54,7 +54,7 @@ export function makeStores(api: AppApi, texts: PostTexts): Stores {
   const sidebar = new Sidebar(api, session, posts, notices);
   const problems = new Problems(session, posts, preview, panels, notices);
   const siteExport = new SiteExport(api, session, posts, notices);
-  const history = new History(api, posts, texts, notices);
+  const history = new History(api, posts, texts, notices, session);
   const sitePublish = new SitePublish(api, session, posts, notices);
   return { notices, panels, session, posts, journal, preview, form, sidebar, problems, siteExport, history, sitePublish };
 }

@@ -31,6 +31,7 @@ export type {
   TagItem,
   TargetForm,
   TargetView,
+  VersionCause,
   VersionItem,
   WatchState,
   WatchUpdate,

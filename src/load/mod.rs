@@ -1,6 +1,10 @@
 //! Reading a blog folder: its settings (the tool it was made with, then
 //! `hanji.toml`), its posts in parallel, its other files and its templates,
-//! every problem kept as a diagnostic. The disk is read through `fs`.
+//! every problem kept as a diagnostic. The disk is read through `fs`. An
+//! export reads a blog without holding its posts' texts, and with what was
+//! read from each file kept between runs (`kept`).
+
+mod kept;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
@@ -15,9 +19,10 @@ use crate::content::post::{Parsed, Post};
 use crate::content::{Library, Rules};
 use crate::detect;
 use crate::diagnostics::{Diagnostic, Problem};
-use crate::fs::{self, TextError};
+use crate::fs::{self, Stamp, TextError};
 use crate::layout::{Kind, Layout};
 use crate::markdown::Shortcodes;
+use kept::Kept;
 
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
@@ -29,9 +34,27 @@ pub enum LoadError {
     Unreadable { path: PathBuf, source: io::Error },
 }
 
+/// How a blog is read.
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    /// Let go of each post's text once it is read (see `Post::without_text`):
+    /// an export holds only what lists and addresses need, and reads a post
+    /// again when it renders its page.
+    pub without_texts: bool,
+    /// Where what was read from each post file is kept between runs
+    /// (`fs::cache_dir()`), so that only the files that changed since are
+    /// read again; None reads every file. Only with `without_texts`.
+    pub cache_dir: Option<PathBuf>,
+}
+
 /// Reads the blog in `root`. Only a missing or unreadable folder is an error:
 /// every problem inside it becomes a diagnostic and the rest still loads.
 pub fn load(root: &Path) -> Result<Blog, LoadError> {
+    load_with(root, &LoadOptions::default())
+}
+
+/// Reads the blog in `root` as `options` say (see `load`).
+pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Blog, LoadError> {
     match fs::is_folder(root) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(LoadError::NotFound(root.into())),
         Err(source) => return Err(LoadError::Unreadable { path: root.into(), source }),
@@ -59,11 +82,55 @@ pub fn load(root: &Path) -> Result<Blog, LoadError> {
     // A file export would fail to copy, found now so that `check` names it.
     problems.extend(fs::unreadable_files(root, &assets));
     problems.extend(other_sections(root, &config));
-    let parsed: Vec<Parsed> = post_paths.par_iter().map(|path| read_post(root, path)).collect();
+    let parsed = match (&options.cache_dir, options.without_texts) {
+        (Some(cache_dir), true) => read_posts_kept(root, &post_paths, cache_dir),
+        (_, without_texts) => post_paths
+            .par_iter()
+            .map(|path| {
+                let parsed = read_post(root, path);
+                if without_texts { Parsed { post: parsed.post.map(Post::without_text), ..parsed } } else { parsed }
+            })
+            .collect(),
+    };
     let library = Library::from_parsed(Rules::of(&config), parsed);
     let templates = read_templates(root, &config, &mut problems);
     let shortcodes = read_shortcodes(root, &config, &mut problems);
     Ok(Blog { root: root.to_path_buf(), config, library, assets, templates, shortcodes, problems })
+}
+
+/// The posts at `paths`, without their texts: what was kept from an earlier
+/// run for the files whose stamp is the same, and the others read anew (and
+/// kept for next time).
+fn read_posts_kept(root: &Path, paths: &[PathBuf], cache_dir: &Path) -> Vec<Parsed> {
+    let absolute = fs::absolute(root).unwrap_or_else(|_| root.to_path_buf());
+    let mut kept = Kept::open(cache_dir, &absolute);
+    let stamps: Vec<Option<Stamp>> = paths.par_iter().map(|path| fs::stamp_of(&root.join(path))).collect();
+    let mut found = Vec::with_capacity(paths.len());
+    let mut missing = Vec::new();
+    for (path, stamp) in paths.iter().zip(stamps) {
+        match stamp.and_then(|stamp| kept.take(path, stamp)) {
+            Some(parsed) => found.push(parsed),
+            None => missing.push((path, stamp)),
+        }
+    }
+    let read: Vec<(Parsed, Option<Vec<u8>>)> = missing
+        .par_iter()
+        .map(|(path, stamp)| {
+            let parsed = read_post(root, path);
+            // Kept only if the file is as it was before it was read.
+            let line = stamp.filter(|before| fs::stamp_of(&root.join(path)) == Some(*before));
+            let line = line.and_then(|stamp| kept::line_of(path, stamp, &parsed));
+            (Parsed { post: parsed.post.map(Post::without_text), ..parsed }, line)
+        })
+        .collect();
+    for (parsed, line) in read {
+        if let Some(line) = line {
+            kept.keep(parsed.path.clone(), line);
+        }
+        found.push(parsed);
+    }
+    kept.save();
+    found
 }
 
 /// The pages' files outside the posts folder (Hanji's `pages/`, Jekyll's
