@@ -144,7 +144,11 @@ fn a_pull_reaches_the_open_blog_through_the_watcher_as_an_outside_edit() {
     hanji::Sources::open(mine.path()).unwrap().pull().unwrap();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     while !seen.lock().unwrap().contains(&(RAFT.to_string(), true)) {
-        assert!(std::time::Instant::now() < deadline, "the watcher did not report the pulled post: {:?}", seen.lock().unwrap());
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the watcher did not report the pulled post: {:?}",
+            seen.lock().unwrap()
+        );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     let post = session.blog().library.post(Path::new(RAFT)).map(|p| p.source().to_string()).unwrap();
