@@ -367,9 +367,17 @@ pub fn save_settings(state: State<'_, AppState>, settings: Settings) {
 
 /// The blog's publish targets, where secrets are kept, and its git repository.
 #[tauri::command]
-pub fn publish_targets(state: State<'_, AppState>) -> Result<PublishInfo> {
+pub async fn publish_targets(state: State<'_, AppState>) -> Result<PublishInfo> {
     let open = state.open_blog()?;
-    publish_info(&open)
+    off_the_window(move || publish_info(&open)).await
+}
+
+/// Runs `work` (git, the settings file, the keychain) off the window's
+/// thread, which must stay free to draw while the watcher follows it.
+async fn off_the_window<T: Send + 'static>(work: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
+    tauri::async_runtime::spawn_blocking(work)
+        .await
+        .map_err(|e| AppError::new(ErrorKind::Io, format!("stopped: {e}")))?
 }
 
 /// The blog's targets as `hanji.toml` has them now (the watcher may not
@@ -409,14 +417,17 @@ fn cache_dir() -> Result<PathBuf> {
 /// Writes the target into the blog's hanji.toml (never its secret, which
 /// goes to the keychain).
 #[tauri::command]
-pub fn save_target(state: State<'_, AppState>, form: TargetForm, secret: Option<String>) -> Result<PublishInfo> {
+pub async fn save_target(state: State<'_, AppState>, form: TargetForm, secret: Option<String>) -> Result<PublishInfo> {
     let open = state.open_blog()?;
     let target = target_of(&form)?;
-    hanji::save_publish_target(open.root(), &target)?;
-    if let Some(secret) = secret.filter(|s| !s.is_empty()) {
-        hanji::keychain::keep(&target, &secret).map_err(|e| AppError::new(ErrorKind::Io, e))?;
-    }
-    publish_info(&open)
+    off_the_window(move || {
+        hanji::save_publish_target(open.root(), &target)?;
+        if let Some(secret) = secret.filter(|s| !s.is_empty()) {
+            hanji::keychain::keep(&target, &secret).map_err(|e| AppError::new(ErrorKind::Io, e))?;
+        }
+        publish_info(&open)
+    })
+    .await
 }
 
 /// Connects to the target from the form, signs in and reads what it holds.
@@ -527,10 +538,13 @@ fn sources(open: &OpenBlog) -> Result<hanji::Sources> {
 
 /// Commits the blog's changes with `message`.
 #[tauri::command]
-pub fn commit_sources(state: State<'_, AppState>, message: String) -> Result<PublishInfo> {
+pub async fn commit_sources(state: State<'_, AppState>, message: String) -> Result<PublishInfo> {
     let open = state.open_blog()?;
-    sources(&open)?.commit(&message)?;
-    publish_info(&open)
+    off_the_window(move || {
+        sources(&open)?.commit(&message)?;
+        publish_info(&open)
+    })
+    .await
 }
 
 /// Pulls: the files it writes reach the editor through the watcher.

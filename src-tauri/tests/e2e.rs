@@ -162,15 +162,11 @@ impl Session {
     }
 
     fn save_screenshot(&self) {
-        self.screenshot_to(&self.screenshot);
-    }
-
-    fn screenshot_to(&self, file: &Path) {
         let shot = self.call("GET", "/screenshot", None);
         if let Some(png) = shot.as_str().and_then(|b| base64::engine::general_purpose::STANDARD.decode(b).ok()) {
-            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-            std::fs::write(file, png).unwrap();
-            eprintln!("screenshot: {}", file.display());
+            std::fs::create_dir_all(self.screenshot.parent().unwrap()).unwrap();
+            std::fs::write(&self.screenshot, png).unwrap();
+            eprintln!("screenshot: {}", self.screenshot.display());
         }
     }
 }
@@ -601,7 +597,6 @@ fn publish_sets_up_a_folder_and_sends_only_what_changed(session: &Session, blog:
     session.type_keys(&path, &target.display().to_string());
     session.click(&session.find("[data-testid=save-target]"));
     wait("the targets", Duration::from_secs(20), || session.try_find("[data-testid=publish-targets]"));
-    session.screenshot_to(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e/publish-targets.png"));
     let settings = std::fs::read_to_string(blog.join("hanji.toml")).unwrap();
     assert!(settings.contains("[publish.folder]\nkind = \"folder\""), "the target is in hanji.toml: {settings}");
     session.click(&session.find("[data-testid=publish-start]"));
@@ -614,7 +609,6 @@ fn publish_sets_up_a_folder_and_sends_only_what_changed(session: &Session, blog:
     );
     assert!(target.join("tags/nccl/index.html").exists() && target.join(".hanji-publish.json").exists());
     let _ = sent;
-    session.screenshot_to(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e/publish-summary.png"));
     session.click(&session.find("[data-testid=publish-close]"));
     // Again: nothing changed, nothing sent.
     session.click(&session.find("[data-testid=publish]"));
