@@ -6,6 +6,8 @@ CARGO ?= cargo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 VNU := .cache/vnu/node_modules/vnu-jar/build/dist/vnu.jar
+# moto's S3 server for the publish tests, in a virtual environment of its own.
+MOTO := .cache/moto/bin/moto_server
 # Lighthouse 12.2 (13 needs Node 22).
 LIGHTHOUSE := .cache/lighthouse/node_modules/lighthouse/cli/index.js
 
@@ -101,6 +103,8 @@ fuzz:
 deps:
 	@command -v cc >/dev/null && command -v pkg-config >/dev/null || \
 	  { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q build-essential pkg-config; }
+	@pkg-config --exists openssl dbus-1 2>/dev/null || \
+	  { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q libssl-dev libdbus-1-dev; }
 	@command -v $(CARGO) >/dev/null || { echo "Rust is missing: install it from https://rustup.rs (cargo 1.89 or newer)"; exit 1; }
 	@$(CARGO) fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 	@$(CARGO) clippy --version >/dev/null 2>&1 || rustup component add clippy
@@ -124,9 +128,19 @@ e2e-deps:
 
 # What the tests need besides: the test of `hanji serve`'s live reload drives
 # a headless Chromium; the differential tests build fixture blogs with the
-# real Hugo and the real Jekyll.
+# real Hugo and the real Jekyll; the publish tests run OpenSSH's server (git
+# over SSH, SFTP), moto's S3 server and git.
 test-deps:
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
 	  { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium chromium-driver; }
 	@command -v hugo >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q hugo; }
 	@command -v jekyll >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q jekyll; }
+	@[ -x /usr/sbin/sshd ] && command -v git >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q openssh-server git; }
+	@$(MAKE) --no-print-directory $(MOTO)
+
+# The publish tests' S3 server (moto), pinned, with boto3 to look at what it holds.
+$(MOTO):
+	@dpkg -s python3-venv >/dev/null 2>&1 || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q python3-venv; }
+	/usr/bin/python3 -m venv .cache/moto
+	.cache/moto/bin/pip install -q --disable-pip-version-check 'moto[s3,server]==5.2.5'
+

@@ -13,7 +13,8 @@
 //! 7. model: `blog`
 //! 8. detection: `detect` (other tools' folders and settings)
 //! 9. actions: `load`, `author`, `watch`, `preview`, `export`, `check`,
-//!    `session`, `serve`
+//!    `session`, `serve`, `publish` (the site sent to a target), `sources`
+//!    (the blog's own git repository)
 //!
 //! What the command line, the app, the tests and the benchmarks use is
 //! re-exported below; the rest stays inside.
@@ -32,17 +33,19 @@ mod layout;
 mod load;
 pub mod markdown;
 mod preview;
+mod publish;
 mod search;
 mod serve;
 mod session;
 mod site;
 mod slug;
+mod sources;
 mod text;
 mod watch;
 
 // The blog and what it is made of.
 pub use blog::Blog;
-pub use config::{Config, TagTitle};
+pub use config::{Config, PublishTarget, TagTitle, TargetKind, from_fields as publish_target_from_fields};
 pub use content::front_matter;
 pub use content::post::Parsed;
 pub use content::{Held, Library, Post, PostDate, Rules, Tag, TagCount};
@@ -53,8 +56,20 @@ pub use slug::{slug, tag_slug};
 // Reading, checking, exporting, serving.
 pub use check::check;
 pub use export::{ExportError, ExportOptions, Summary as ExportSummary, export};
-pub use load::{LoadError, LoadOptions, Progress as LoadProgress, load, load_with};
+pub use load::{LoadError, LoadOptions, Progress as LoadProgress, load, load_with, read_config as read_settings};
 pub use serve::{ServeError, ServeOptions, Server};
+
+// Publishing: the site sent to a target, and the keychain its secrets are in.
+pub use publish::keychain;
+pub use publish::{
+    Fault, Progress as PublishProgress, PublishError, PublishOptions, Summary as PublishSummary, bytes_text,
+    find_target, publish, secret_name, test_connection, trust_host, work_folder,
+};
+
+// The blog's sources through git.
+pub use sources::{
+    Change, Changed, Pulled, Sources, Status as SourcesStatus, commit_message as sources_commit_message,
+};
 
 // The site and its addresses.
 pub use site::routes::{Addresses, Found, Page, Routes, Target};
@@ -72,6 +87,7 @@ pub use author::history::{Cause as VersionCause, History, Limits as HistoryLimit
 pub use author::journal::{Journal, Kept};
 pub use author::new_post::NewPost;
 pub use author::retag::RetagPlan;
+pub use author::settings::save_publish_target;
 pub use author::trash::TrashCan;
 pub use author::{AuthorError, inside, save_post};
 pub use fs::{OwnWrites, cache_dir, clean_temp_files, exists, read as read_bytes, version_of, write_atomically};

@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tauri::ipc::Channel;
@@ -16,8 +17,9 @@ use crate::error::Result;
 use crate::progress::{LoadingReport, Paced};
 use crate::state::{AppState, OpenBlog};
 use crate::view::{
-    self, AppError, BlogView, ErrorKind, ExportProgress, ExportSummary, Heading, Loading, PostText, Preview, Recovered,
-    RetagDone, RetagPlan, Saved, Settings, StartInfo, VersionItem, WatchUpdate,
+    self, AppError, BlogView, ErrorKind, ExportProgress, ExportSummary, Heading, Loading, PostText, Preview,
+    PublishDone, PublishInfo, Recovered, RetagDone, RetagPlan, Saved, Settings, StartInfo, TargetForm, TargetView,
+    VersionItem, WatchUpdate,
 };
 
 /// Opens the blog to start with (the command line's, else the last one,
@@ -69,12 +71,10 @@ pub async fn open_blog<R: Runtime>(
     .await?
 }
 
-/// Runs `work` on a thread of its own, so that the window is drawn and
-/// answers meanwhile.
+/// Runs `work` on a thread of its own (reading a blog; git, the settings
+/// file, the keychain), so that the window is drawn and answers meanwhile.
 async fn off_the_window<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T> {
-    tauri::async_runtime::spawn_blocking(work)
-        .await
-        .map_err(|e| AppError::new(ErrorKind::Io, format!("opening the blog stopped: {e}")))
+    tauri::async_runtime::spawn_blocking(work).await.map_err(|e| AppError::new(ErrorKind::Io, format!("stopped: {e}")))
 }
 
 #[tauri::command]
@@ -373,4 +373,195 @@ pub fn save_settings(state: State<'_, AppState>, settings: Settings) {
         open.session.set_history_limits(settings.history_limits());
     }
     state.store.set_settings(settings);
+}
+
+/// The blog's publish targets, where secrets are kept, and its git repository.
+#[tauri::command]
+pub async fn publish_targets(state: State<'_, AppState>) -> Result<PublishInfo> {
+    let open = state.open_blog()?;
+    off_the_window(move || publish_info(&open)).await?
+}
+
+/// The blog's targets as `hanji.toml` has them now (the watcher may not
+/// have read a target just saved yet).
+fn targets_of(open: &OpenBlog) -> Vec<hanji::PublishTarget> {
+    hanji::read_settings(open.root(), &mut Vec::new()).publish
+}
+
+fn publish_info(open: &OpenBlog) -> Result<PublishInfo> {
+    let blog = open.session.blog();
+    let targets = targets_of(open)
+        .iter()
+        .map(|target| TargetView {
+            form: TargetForm::of(target),
+            secret: hanji::secret_name(target).map(str::to_string),
+            has_secret: hanji::keychain::secret(target).is_some(),
+        })
+        .collect();
+    let sources = match hanji::Sources::open(open.root()) {
+        Some(sources) => Some(sources.status(&blog)?),
+        None => None,
+    };
+    Ok(PublishInfo { targets, keychain: hanji::keychain::keychain_name().to_string(), sources })
+}
+
+fn target_of(form: &TargetForm) -> Result<hanji::PublishTarget> {
+    hanji::publish_target_from_fields(&form.name, &form.kind, &form.fields).map_err(|problem| AppError {
+        hint: problem.hint.clone(),
+        ..AppError::new(ErrorKind::Invalid, problem.message)
+    })
+}
+
+fn cache_dir() -> Result<PathBuf> {
+    hanji::cache_dir().ok_or_else(|| AppError::new(ErrorKind::Io, "Hanji has no cache folder: set HANJI_CACHE_DIR"))
+}
+
+/// Writes the target into the blog's hanji.toml (never its secret, which
+/// goes to the keychain).
+#[tauri::command]
+pub async fn save_target(state: State<'_, AppState>, form: TargetForm, secret: Option<String>) -> Result<PublishInfo> {
+    let open = state.open_blog()?;
+    let target = target_of(&form)?;
+    off_the_window(move || {
+        hanji::save_publish_target(open.root(), &target)?;
+        if let Some(secret) = secret.filter(|s| !s.is_empty()) {
+            hanji::keychain::keep(&target, &secret).map_err(|e| AppError::new(ErrorKind::Io, e))?;
+        }
+        publish_info(&open)
+    })
+    .await?
+}
+
+/// Connects to the target from the form, signs in and reads what it holds.
+#[tauri::command]
+pub async fn test_target(state: State<'_, AppState>, form: TargetForm, secret: Option<String>) -> Result<String> {
+    let target = target_of(&form)?;
+    let cache = cache_dir()?;
+    let root = state.open_blog()?.root().to_path_buf();
+    tauri::async_runtime::spawn_blocking(move || {
+        let given = secret.filter(|s| !s.is_empty());
+        let secret = given.clone().or_else(|| hanji::keychain::secret(&target));
+        let found = hanji::test_connection(&target, secret.as_deref(), &cache, &root)?;
+        if let Some(secret) = given {
+            let _ = hanji::keychain::keep(&target, &secret);
+        }
+        Ok(found)
+    })
+    .await
+    .map_err(|e| AppError::new(ErrorKind::Io, format!("the test stopped: {e}")))?
+}
+
+/// Trusts the SSH server of the target from the form: its fingerprint.
+#[tauri::command]
+pub async fn trust_host(form: TargetForm) -> Result<String> {
+    let target = target_of(&form)?;
+    tauri::async_runtime::spawn_blocking(move || Ok(hanji::trust_host(&target)?))
+        .await
+        .map_err(|e| AppError::new(ErrorKind::Io, format!("stopped: {e}")))?
+}
+
+/// Exports the blog and sends it to the target named `name`; a `secret`
+/// given is used, and kept in the keychain once the target took it.
+#[tauri::command]
+pub async fn publish_blog(
+    state: State<'_, AppState>,
+    name: String,
+    secret: Option<String>,
+    progress: Channel<hanji::PublishProgress>,
+) -> Result<PublishDone> {
+    let open = state.open_blog()?;
+    let cache = cache_dir()?;
+    let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    *state.publishing.lock().expect("publishing") = Some(cancel.clone());
+    let done = tauri::async_runtime::spawn_blocking(move || {
+        let blog = open.session.blog();
+        let target = hanji::find_target(&targets_of(&open), Some(&name))?.clone();
+        let given = secret.filter(|s| !s.is_empty());
+        let options = hanji::PublishOptions {
+            secret: given.clone().or_else(|| hanji::keychain::secret(&target)),
+            dry_run: false,
+            cache_dir: cache,
+            cancel: Some(&cancel),
+        };
+        // A few progress messages a second are plenty for a bar.
+        let last = std::sync::Mutex::new(Instant::now() - Duration::from_secs(1));
+        let report = |step: hanji::PublishProgress| {
+            let mut last = last.lock().expect("progress");
+            let sending = matches!(&step, hanji::PublishProgress::Sending { done, total, .. } if done < total);
+            if !sending || last.elapsed() >= Duration::from_millis(50) {
+                *last = Instant::now();
+                let _ = progress.send(step);
+            }
+        };
+        let summary = hanji::publish(&blog, &target, &options, &report)?;
+        if let Some(secret) = given {
+            let _ = hanji::keychain::keep(&target, &secret);
+        }
+        let line = summary.line();
+        Ok::<_, AppError>(PublishDone {
+            target: summary.target.clone(),
+            sent: summary.sent.len(),
+            sent_bytes: summary.sent_bytes,
+            removed: summary.removed.len(),
+            unchanged: summary.unchanged,
+            url: summary.url.clone(),
+            message: format!("{}{}", line[..1].to_uppercase(), &line[1..]),
+            problems: summary.problems,
+            left_out: view::paths(&summary.left_out),
+        })
+    })
+    .await
+    .map_err(|e| AppError::new(ErrorKind::Io, format!("the publish stopped: {e}")));
+    state.publishing.lock().expect("publishing").take();
+    done?
+}
+
+/// Stops the publish running, between two files.
+#[tauri::command]
+pub fn cancel_publish(state: State<'_, AppState>) {
+    if let Some(cancel) = state.publishing.lock().expect("publishing").as_ref() {
+        cancel.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Opens the site's address in the browser (a published site's only).
+#[tauri::command]
+pub fn open_site(url: String) -> Result<()> {
+    if !(url.starts_with("https://") || url.starts_with("http://")) {
+        return Err(AppError::new(ErrorKind::Invalid, "only a web address can be opened").at(url));
+    }
+    opener::open_browser(&url).map_err(|e| AppError::new(ErrorKind::Io, format!("cannot open the browser: {e}")))
+}
+
+fn sources(open: &OpenBlog) -> Result<hanji::Sources> {
+    hanji::Sources::open(open.root())
+        .ok_or_else(|| AppError::new(ErrorKind::NotFound, "the blog folder is not in a git repository"))
+}
+
+/// Commits the blog's changes with `message`.
+#[tauri::command]
+pub async fn commit_sources(state: State<'_, AppState>, message: String) -> Result<PublishInfo> {
+    let open = state.open_blog()?;
+    off_the_window(move || {
+        sources(&open)?.commit(&message)?;
+        publish_info(&open)
+    })
+    .await?
+}
+
+/// Pulls: the files it writes reach the editor through the watcher.
+#[tauri::command]
+pub async fn pull_sources(state: State<'_, AppState>) -> Result<String> {
+    let open = state.open_blog()?;
+    tauri::async_runtime::spawn_blocking(move || Ok(sources(&open)?.pull()?.message))
+        .await
+        .map_err(|e| AppError::new(ErrorKind::Io, format!("the pull stopped: {e}")))?
+}
+
+#[tauri::command]
+pub async fn push_sources(state: State<'_, AppState>) -> Result<String> {
+    let open = state.open_blog()?;
+    tauri::async_runtime::spawn_blocking(move || Ok(sources(&open)?.push()?))
+        .await
+        .map_err(|e| AppError::new(ErrorKind::Io, format!("the push stopped: {e}")))?
 }

@@ -58,6 +58,16 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, state: AppState) -> tauri::Bu
             commands::save_settings,
             commands::recovered,
             commands::discard_recovered,
+            commands::publish_targets,
+            commands::save_target,
+            commands::test_target,
+            commands::trust_host,
+            commands::publish_blog,
+            commands::cancel_publish,
+            commands::open_site,
+            commands::commit_sources,
+            commands::pull_sources,
+            commands::push_sources,
         ])
 }
 

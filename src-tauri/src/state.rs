@@ -32,6 +32,8 @@ pub struct AppState {
     pub journal: Option<Journal>,
     /// Where saves keep the versions they replace (None: nowhere).
     pub history: Option<History>,
+    /// The publish running, to cancel it.
+    pub publishing: Mutex<Option<Arc<std::sync::atomic::AtomicBool>>>,
     /// The blog opened at start, read while the window starts.
     first: Mutex<First>,
     first_read: Condvar,
@@ -63,6 +65,7 @@ impl AppState {
             exported: Mutex::default(),
             journal,
             history,
+            publishing: Mutex::default(),
             first: Mutex::new(First::NotAsked),
             first_read: Condvar::new(),
         }

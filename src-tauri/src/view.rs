@@ -422,6 +422,67 @@ pub struct ExportSummary {
     pub problems: Vec<Diagnostic>,
 }
 
+/// A publish target as the Publish dialog shows and edits it: the same
+/// settings as `[publish.NAME]` in hanji.toml, as text.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, TS)]
+pub struct TargetForm {
+    pub name: String,
+    /// `git`, `bucket`, `sftp` or `folder`.
+    pub kind: String,
+    /// Each setting and its value (`remote`, `branch`, …; `url`).
+    pub fields: Vec<(String, String)>,
+}
+
+impl TargetForm {
+    pub fn of(target: &hanji::PublishTarget) -> Self {
+        TargetForm {
+            name: target.name.clone(),
+            kind: target.kind.name().to_string(),
+            fields: target.fields().into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        }
+    }
+}
+
+/// A target of the open blog.
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TargetView {
+    pub form: TargetForm,
+    /// The secret it asks for (`an access token`), if any.
+    pub secret: Option<String>,
+    /// Whether the keychain holds it.
+    pub has_secret: bool,
+}
+
+/// What the Publish dialog shows: the blog's targets, where secrets are
+/// kept, and the blog's own git repository if it is in one.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct PublishInfo {
+    pub targets: Vec<TargetView>,
+    /// The keychain in use, in words.
+    pub keychain: String,
+    pub sources: Option<hanji::SourcesStatus>,
+}
+
+/// What a publish did.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PublishDone {
+    pub target: String,
+    pub sent: usize,
+    #[ts(type = "number")]
+    pub sent_bytes: u64,
+    pub removed: usize,
+    pub unchanged: usize,
+    /// The site's address, to open.
+    pub url: Option<String>,
+    /// One line for the author, like the command line's.
+    pub message: String,
+    pub problems: Vec<Diagnostic>,
+    /// Posts left out because they have errors.
+    pub left_out: Vec<String>,
+}
+
 /// What went wrong, for the UI to react to.
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, TS)]
 #[serde(rename_all = "snake_case")]
@@ -434,6 +495,8 @@ pub enum ErrorKind {
     Invalid,
     NoBlog,
     FrontMatter,
+    /// A publish, or the blog's git: see `fault`.
+    Publish,
 }
 
 /// Every command fails with this. A `conflict` carries the file as it is now on disk.
@@ -445,11 +508,19 @@ pub struct AppError {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub theirs: Option<Box<PostText>>,
+    /// What to do, for a `publish` error.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub hint: Option<String>,
+    /// How a publish failed (ask for the secret again, trust the host…).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub fault: Option<hanji::Fault>,
 }
 
 impl AppError {
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        AppError { kind, message: message.into(), path: None, theirs: None }
+        AppError { kind, message: message.into(), path: None, theirs: None, hint: None, fault: None }
     }
 
     pub fn at(mut self, path: impl Into<String>) -> Self {
@@ -501,6 +572,15 @@ pub fn typescript() -> String {
         Loading::decl(&cfg),
         ExportProgress::decl(&cfg),
         ExportSummary::decl(&cfg),
+        hanji::PublishProgress::decl(&cfg),
+        TargetForm::decl(&cfg),
+        TargetView::decl(&cfg),
+        hanji::Change::decl(&cfg),
+        hanji::Changed::decl(&cfg),
+        hanji::SourcesStatus::decl(&cfg),
+        PublishInfo::decl(&cfg),
+        PublishDone::decl(&cfg),
+        hanji::Fault::decl(&cfg),
         ErrorKind::decl(&cfg),
         AppError::decl(&cfg),
     ];

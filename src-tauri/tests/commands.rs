@@ -402,3 +402,32 @@ fn an_app_with_nothing_to_open_opens_no_folder_of_its_build() {
     assert!(start["error"].is_null(), "and nothing went wrong: {}", start["error"]);
     assert!(app.app.state::<AppState>().open_blog().is_err());
 }
+
+#[test]
+fn a_target_set_up_in_the_form_is_in_hanji_toml_and_its_secret_only_in_the_keychain() {
+    let app = app().started();
+    let form = json!({ "name": "host", "kind": "sftp", "fields": [
+        ["host", "127.0.0.1"], ["port", "1"], ["user", "me"], ["path", "/www"]
+    ] });
+    let secret = "a password nobody should find";
+    let info = app.ok("save_target", json!({ "form": form, "secret": secret }));
+    assert_eq!(info["targets"][0]["form"]["name"], "host", "{info}");
+    assert_eq!(info["targets"][0]["secret"], "the password");
+    assert_eq!(info["targets"][0]["hasSecret"], true, "kept in the keychain: {info}");
+    let settings = app.read("hanji.toml");
+    assert!(settings.contains("[publish.host]\nkind = \"sftp\"\nhost = \"127.0.0.1\"\nport = 1\n"), "{settings}");
+    assert!(settings.starts_with("title = "), "the rest of hanji.toml is as it was");
+    for file in files_under(&app.root) {
+        let bytes = std::fs::read(&file).unwrap();
+        assert!(!String::from_utf8_lossy(&bytes).contains(secret), "the secret is in {}", file.display());
+    }
+    // A form that names a secret setting is refused, with a hint.
+    let bad = json!({ "name": "x", "kind": "git", "fields": [["remote", "r"], ["token", "t"]] });
+    let error = app.call("save_target", json!({ "form": bad, "secret": null })).unwrap_err();
+    assert_eq!(error["kind"], "invalid");
+    assert!(error["hint"].as_str().unwrap().contains("keychain"), "{error}");
+    // Nothing listens on port 1: said so, with what to do.
+    let error = app.call("test_target", json!({ "form": form, "secret": null })).unwrap_err();
+    assert_eq!((error["kind"].as_str(), error["fault"].as_str()), (Some("publish"), Some("unreachable")), "{error}");
+    assert!(error["hint"].as_str().unwrap().contains("check the host name and port"), "{error}");
+}

@@ -246,6 +246,7 @@ fn start_app(
         .env("GSETTINGS_BACKEND", "memory")
         .env("NO_AT_BRIDGE", "1")
         .env("HANJI_CONFIG_DIR", config)
+        .env("HANJI_CACHE_DIR", config.join("cache"))
         .env("HANJI_DIALOG_ANSWER", dialog_answer)
         // The "system browser": a script that writes down what it was asked to open.
         .env("BROWSER", browser)
@@ -341,6 +342,7 @@ fn the_app_end_to_end() {
         english_misspellings_are_underlined_in_an_english_post(&session);
         vim_keys_delete_a_line(&session);
         export_writes_the_site(&session, &site);
+        publish_sets_up_a_folder_and_sends_only_what_changed(&session, &blog, &temp.path().join("published"));
         unsaved_text_is_journaled_then_the_app_is_killed(&session, &blog, &config);
     }
     let session = driver.session();
@@ -793,6 +795,45 @@ fn export_writes_the_site(session: &Session, site: &Path) {
     assert!(tag_page.contains("nccl"), "the tag page names its tag");
     let close = session.find("[data-testid=export-close]");
     session.click(&close);
+}
+
+/// The Publish button on a blog without a target: the form (a folder), Save,
+/// Publish, the summary; then an unchanged blog sends nothing.
+fn publish_sets_up_a_folder_and_sends_only_what_changed(session: &Session, blog: &Path, target: &Path) {
+    std::fs::create_dir_all(target).unwrap();
+    session.click(&session.find("[data-testid=publish]"));
+    let path = wait("the target form", Duration::from_secs(20), || session.try_find("[data-testid=field-path]"));
+    session.type_keys(&path, &target.display().to_string());
+    session.click(&session.find("[data-testid=save-target]"));
+    wait("the targets", Duration::from_secs(20), || session.try_find("[data-testid=publish-targets]"));
+    let settings = std::fs::read_to_string(blog.join("hanji.toml")).unwrap();
+    assert!(settings.contains("[publish.folder]\nkind = \"folder\""), "the target is in hanji.toml: {settings}");
+    session.click(&session.find("[data-testid=publish-start]"));
+    let sent = wait("the publish summary", Duration::from_secs(60), || session.try_find("[data-testid=publish-sent]"));
+    let first = session.texts("[data-testid=publish-sent]").join("");
+    let files = walk_count(target);
+    assert!(
+        first.starts_with(&format!("{} (", files - 1)),
+        "sent {first}, the folder has {files} files with the record"
+    );
+    assert!(target.join("tags/nccl/index.html").exists() && target.join(".hanji-publish.json").exists());
+    let _ = sent;
+    session.click(&session.find("[data-testid=publish-close]"));
+    // Again: nothing changed, nothing sent.
+    session.click(&session.find("[data-testid=publish]"));
+    wait("the targets", Duration::from_secs(20), || session.try_find("[data-testid=publish-start]"));
+    session.click(&session.find("[data-testid=publish-start]"));
+    wait("the second summary", Duration::from_secs(60), || session.try_find("[data-testid=publish-sent]"));
+    assert_eq!(session.texts("[data-testid=publish-sent]").join(""), "0 (0 B)");
+    session.click(&session.find("[data-testid=publish-close]"));
+}
+
+fn walk_count(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .map(|e| if e.file_type().unwrap().is_dir() { walk_count(&e.path()) } else { 1 })
+        .sum()
 }
 
 const KILLED: &str = "posts/cuda-gpu-programming-deep-dive.md";

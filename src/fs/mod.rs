@@ -381,6 +381,34 @@ pub fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<bool> {
     Ok(true)
 }
 
+/// Makes `folder` and the folders above it that are missing.
+pub fn make_folder(folder: &Path) -> io::Result<()> {
+    fs::create_dir_all(folder)
+}
+
+/// Adds `bytes` at the end of `file` (made, with its folders, if missing):
+/// a journal written a line at a time.
+pub fn append(file: &Path, bytes: &[u8]) -> io::Result<()> {
+    if let Some(folder) = file.parent() {
+        fs::create_dir_all(folder)?;
+    }
+    fs::OpenOptions::new().create(true).append(true).open(file)?.write_all(bytes)
+}
+
+/// Every file under `folder` with its size, relative to it, hidden ones
+/// too (a site may publish `.well-known/`), without following symlinks.
+pub fn files_under(folder: &Path) -> io::Result<Vec<(PathBuf, u64)>> {
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(folder).sort_by_file_name() {
+        let entry = entry.map_err(io::Error::from)?;
+        if entry.file_type().is_file() {
+            let size = entry.metadata().map_err(io::Error::from)?.len();
+            files.push((entry.path().strip_prefix(folder).unwrap_or(entry.path()).to_path_buf(), size));
+        }
+    }
+    Ok(files)
+}
+
 /// What tells that a file changed without reading it: its size, the times
 /// it was last written and last changed (which no program can set back), and
 /// its inode (a file replaced by another has a new one).

@@ -16,7 +16,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("site", &["site"]),
     ("model", &["blog"]),
     ("detection", &["detect"]),
-    ("actions", &["load", "author", "watch", "preview", "export", "check", "session", "serve"]),
+    ("actions", &["load", "author", "watch", "preview", "export", "publish", "sources", "check", "session", "serve"]),
 ];
 
 /// Where each module stands: its place in the order above.

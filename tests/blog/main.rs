@@ -14,12 +14,15 @@ mod incremental;
 mod layers;
 mod layouts;
 mod library;
+mod publish;
 mod regression;
 mod sample;
 mod save;
 mod search;
 mod serve;
+mod servers;
 mod shortcodes;
+mod sources;
 mod watch;
 
 use std::fs;

@@ -12,12 +12,16 @@ import type {
   Loading,
   PostText,
   Preview,
+  PublishDone,
+  PublishInfo,
+  PublishProgress,
   Recovered,
   RetagDone,
   RetagPlan,
   Saved,
   Settings,
   StartInfo,
+  TargetForm,
   VersionItem,
   WatchUpdate,
 } from "./types";
@@ -102,6 +106,39 @@ export function exportBlog(out: string | null, onProgress: (p: ExportProgress) =
 
 /** Shows a folder (an export) in the system's file manager. */
 export const showFolder = (path: string) => invoke<void>("show_folder", { path });
+
+/** The blog's publish targets, the keychain in use, and its git repository's state. */
+export const publishTargets = () => invoke<PublishInfo>("publish_targets");
+
+/** Writes a target into hanji.toml; a secret given goes to the keychain, never the blog. */
+export const saveTarget = (form: TargetForm, secret: string | null) => invoke<PublishInfo>("save_target", { form, secret });
+
+/** Connects and signs in to the target of the form, sending nothing: what it found. */
+export const testTarget = (form: TargetForm, secret: string | null) => invoke<string>("test_target", { form, secret });
+
+/** Adds the SSH server of the target to the known hosts: its key's fingerprint. */
+export const trustHost = (form: TargetForm) => invoke<string>("trust_host", { form });
+
+/** Exports the blog and sends it to the target `name`. */
+export function publishBlog(name: string, secret: string | null, onProgress: (p: PublishProgress) => void) {
+  const progress = new Channel<PublishProgress>();
+  progress.onmessage = onProgress;
+  return invoke<PublishDone>("publish_blog", { name, secret, progress });
+}
+
+/** Stops the publish running, between two files. */
+export const cancelPublish = () => invoke<void>("cancel_publish");
+
+/** Opens a published site in the system's browser. */
+export const openSite = (url: string) => invoke<void>("open_site", { url });
+
+/** Commits the blog's changes (git). */
+export const commitSources = (message: string) => invoke<PublishInfo>("commit_sources", { message });
+
+/** Pulls (git): the files it writes come back through the watcher. */
+export const pullSources = () => invoke<string>("pull_sources");
+
+export const pushSources = () => invoke<string>("push_sources");
 
 /** Paths of posts whose text contains `query` (case-insensitive). */
 export const searchText = (query: string) => invoke<string[]>("search_text", { query });

@@ -15,9 +15,14 @@ import type {
   PostItem,
   PostText,
   Preview,
+  PublishDone,
+  PublishInfo,
+  PublishProgress,
   Recovered,
   Settings,
   StartInfo,
+  TargetForm,
+  TargetView,
   VersionCause,
   VersionItem,
   WatchUpdate,
@@ -223,6 +228,34 @@ export class FakeCore {
     retag: vi.fn(async (_from: string, _to: string) => ({ batch: 7, files: ["posts/a.md"] })),
     undoRetag: vi.fn(async (_batch: number) => ["posts/a.md"]),
     exportBlog: vi.fn(async () => null),
+    publishTargets: vi.fn(async (): Promise<PublishInfo> => ({ targets: this.targets, keychain: "test keychain", sources: null })),
+    saveTarget: vi.fn(async (form: TargetForm, _secret: string | null): Promise<PublishInfo> => {
+      this.targets = [...this.targets.filter((t) => t.form.name !== form.name), { form, secret: null, hasSecret: false }];
+      return { targets: this.targets, keychain: "test keychain", sources: null };
+    }),
+    testTarget: vi.fn(async (_form: TargetForm, _secret: string | null) => "connected: nothing published there by Hanji yet"),
+    trustHost: vi.fn(async (_form: TargetForm) => "SHA256:abc"),
+    publishBlog: vi.fn(
+      async (name: string, _secret: string | null, onProgress: (p: PublishProgress) => void): Promise<PublishDone> => {
+        onProgress({ step: "sending", path: "index.html", done: 1, total: 2, bytes: 10, totalBytes: 20 });
+        return {
+          target: name,
+          sent: 2,
+          sentBytes: 20,
+          removed: 0,
+          unchanged: 0,
+          url: null,
+          message: `Published to ${name}`,
+          problems: [],
+          leftOut: [],
+        };
+      },
+    ),
+    cancelPublish: vi.fn(async (): Promise<void> => {}),
+    openSite: vi.fn(async (_url: string): Promise<void> => {}),
+    commitSources: vi.fn(async (_message: string): Promise<PublishInfo> => ({ targets: this.targets, keychain: "", sources: null })),
+    pullSources: vi.fn(async () => "already up to date"),
+    pushSources: vi.fn(async () => "pushed"),
     showFolder: vi.fn(async (_path: string): Promise<void> => {}),
     versions: vi.fn(async (path: string): Promise<VersionItem[]> =>
       (this.kept.get(path) ?? [])
@@ -242,6 +275,8 @@ export class FakeCore {
   private keep(path: string, text: string, cause: VersionCause): void {
     this.kept.set(path, [...(this.kept.get(path) ?? []), { text, cause }]);
   }
+  /** The blog's publish targets. */
+  targets: TargetView[] = [];
 }
 
 /** The editor, as far as the stores use it: texts by path; `type` is the author typing. */

@@ -227,6 +227,92 @@ skipped: number,
  */
 message: string, problems: Array<Diagnostic>, };
 
-export type ErrorKind = "outside_blog" | "conflict" | "not_found" | "exists" | "io" | "invalid" | "no_blog" | "front_matter";
+export type PublishProgress = { "step": "exporting", done: number, total: number, } | { "step": "exported", problems: Array<Diagnostic>, leftOut: Array<string>, } | { "step": "connecting" } | { "step": "sending", path: string, done: number, total: number, bytes: number, totalBytes: number, } | { "step": "removing", done: number, total: number, } | { "step": "finishing", bytes: number, };
 
-export type AppError = { kind: ErrorKind, message: string, path: string | null, theirs?: PostText, };
+export type TargetForm = { name: string, 
+/**
+ * `git`, `bucket`, `sftp` or `folder`.
+ */
+kind: string, 
+/**
+ * Each setting and its value (`remote`, `branch`, …; `url`).
+ */
+fields: Array<[string, string]>, };
+
+export type TargetView = { form: TargetForm, 
+/**
+ * The secret it asks for (`an access token`), if any.
+ */
+secret: string | null, 
+/**
+ * Whether the keychain holds it.
+ */
+hasSecret: boolean, };
+
+export type Change = "added" | "modified" | "deleted" | "conflicted";
+
+export type Changed = { 
+/**
+ * Relative to the blog folder.
+ */
+path: string, change: Change, 
+/**
+ * The post's title, if it is a post.
+ */
+title: string | null, };
+
+export type SourcesStatus = { 
+/**
+ * The branch checked out (None: no commit yet, or a detached HEAD).
+ */
+branch: string | null, 
+/**
+ * Where Pull and Push go: `origin/main`; None without one.
+ */
+upstream: string | null, 
+/**
+ * Commits here and not there, and there and not here (as last fetched).
+ */
+ahead: number, behind: number, 
+/**
+ * The blog's files changed since the last commit, posts first.
+ */
+changed: Array<Changed>, 
+/**
+ * A commit message made from the changed posts' titles.
+ */
+message: string, };
+
+export type PublishInfo = { targets: Array<TargetView>, 
+/**
+ * The keychain in use, in words.
+ */
+keychain: string, sources: SourcesStatus | null, };
+
+export type PublishDone = { target: string, sent: number, sentBytes: number, removed: number, unchanged: number, 
+/**
+ * The site's address, to open.
+ */
+url: string | null, 
+/**
+ * One line for the author, like the command line's.
+ */
+message: string, problems: Array<Diagnostic>, 
+/**
+ * Posts left out because they have errors.
+ */
+leftOut: Array<string>, };
+
+export type Fault = "settings" | "export" | "secret" | "host_key" | "unreachable" | "rejected" | "denied" | "full" | "dropped" | "cancelled" | "failed";
+
+export type ErrorKind = "outside_blog" | "conflict" | "not_found" | "exists" | "io" | "invalid" | "no_blog" | "front_matter" | "publish";
+
+export type AppError = { kind: ErrorKind, message: string, path: string | null, theirs?: PostText, 
+/**
+ * What to do, for a `publish` error.
+ */
+hint?: string, 
+/**
+ * How a publish failed (ask for the secret again, trust the host…).
+ */
+fault?: Fault, };

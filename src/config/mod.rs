@@ -1,6 +1,9 @@
 //! `hanji.toml`: the site's settings, with defaults for everything. In a blog
 //! made with another tool, the defaults are what its own settings say (see
-//! `layout`), and `hanji.toml` is read over them.
+//! `layout`), and `hanji.toml` is read over them. `publish` reads the
+//! `[publish.NAME]` targets.
+
+pub mod publish;
 
 use std::path::{Path, PathBuf};
 
@@ -9,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::diagnostics::Problem;
 use crate::layout::{Kind, Layout, OTHER_OUTPUT_DIR};
 use crate::text::line_column;
+pub use publish::{PublishTarget, TargetKind, from_fields, set_target};
 
 /// The name of the settings file at the top of a blog folder.
 pub const FILE_NAME: &str = "hanji.toml";
@@ -73,6 +77,9 @@ pub struct Config {
     /// Not itself a setting (only its kind is), so not (de)serialized.
     #[serde(skip)]
     pub layout: Layout,
+    /// Where the site is published: `[publish.NAME]` tables (see `publish`).
+    #[serde(skip)]
+    pub publish: Vec<PublishTarget>,
 }
 
 impl Default for Config {
@@ -92,6 +99,7 @@ impl Default for Config {
             categories_are_tags: false,
             search: true,
             layout: Layout::default(),
+            publish: Vec::new(),
         }
     }
 }
@@ -111,6 +119,7 @@ const KEYS: &[&str] = &[
     "categories_are_tags",
     "search",
     "layout",
+    "publish",
 ];
 
 /// `layout = "auto"`, the default: the layout is detected from the folder.
@@ -139,11 +148,13 @@ impl Config {
             }
         }
         layout_setting(text)?;
+        let targets = publish::targets(text, &table)?;
         let parsed: Config = toml::from_str(text).map_err(|e| toml_problem(text, &e))?;
         let mut config = base;
         for key in table.keys() {
             config.take(key, &parsed);
         }
+        config.publish = targets;
         config.validate(text)?;
         Ok(config)
     }
