@@ -12,6 +12,7 @@
 
 mod state;
 
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::io;
 use std::path::{Component, Path, PathBuf};
@@ -162,13 +163,16 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
     let done = AtomicUsize::new(0);
     let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
 
+    // Which pages are as the last export left them; the others' plans are
+    // made again as they are rendered (a large blog's plans, all held at
+    // once, would double what the export holds).
     let planned = plan_pages(&site, &placed.pages, &out, state.as_ref(), &head);
     let highlights_file = read_highlights(&site, options.cache_dir.as_deref(), &planned);
     let outcomes: Vec<Outcome> = planned
         .par_iter()
         .map(|planned| {
-            let outcome = match &planned.kept {
-                Some(kept) => Outcome::Kept(kept.clone()),
+            let outcome = match planned.kept {
+                Some(kept) => Outcome::Kept(kept),
                 None => render_page(blog, &site, &out, planned),
             };
             tick();
@@ -194,7 +198,7 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
                     summary.problems.extend(problems.iter().cloned());
                 }
                 summary.unchanged += 1;
-                made.push(kept);
+                made.push(Cow::Borrowed(kept));
             }
             Outcome::Written { made: new, written, text } => {
                 if let From::Page { problems, .. } = &new.from {
@@ -207,7 +211,7 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
                     summary.unchanged += 1;
                 }
                 texts.extend(text);
-                made.push(new);
+                made.push(Cow::Owned(new));
             }
             Outcome::Failed(problem) => summary.problems.push(problem),
             Outcome::LeftOut(path, problem) => {
@@ -227,11 +231,11 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
                 Outcome::Written { made: new, written, .. } => {
                     summary.written += usize::from(written);
                     summary.unchanged += usize::from(!written);
-                    made.push(new);
+                    made.push(Cow::Owned(new));
                 }
                 Outcome::Kept(kept) => {
                     summary.unchanged += 1;
-                    made.push(kept);
+                    made.push(Cow::Borrowed(kept));
                 }
                 Outcome::Io(error) => return Err(error),
                 Outcome::Failed(problem) | Outcome::LeftOut(_, problem) => summary.problems.push(problem),
@@ -249,26 +253,28 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
         // Only a cache: if it cannot be written, the next export highlights again.
         let _ = fs::write_if_changed(&file, &site.highlights().to_bytes());
     }
-    if let Some(state) = state {
-        state.save(&head, made);
+    if let Some(state) = &state {
+        state.save(&head, &made);
     }
     summary.elapsed = started.elapsed();
     Ok(summary)
 }
 
-/// A page with its plan, and what the last export kept of it if the page
-/// in the folder is still what that plan makes.
+/// A page with the digest of its plan, and what the last export kept of it
+/// if the page in the folder is still what that plan makes.
 struct Planned<'s> {
+    page: &'s Page,
+    path: &'s str,
     file: &'s str,
-    plan: Plan<'s>,
     digest: Digest,
-    kept: Option<Made>,
+    post: bool,
+    kept: Option<&'s Made>,
 }
 
 /// What became of one file of the site.
-enum Outcome {
+enum Outcome<'s> {
     /// As the last export left it.
-    Kept(Made),
+    Kept(&'s Made),
     /// Made now (`written` if its bytes changed); a post's page gives its
     /// prose for the search.
     Written { made: Made, written: bool, text: Option<(PathBuf, String)> },
@@ -284,10 +290,10 @@ enum Outcome {
 /// made from an equal plan (with what every page shares), its post's links
 /// answered the same, and its file untouched since.
 fn plan_pages<'s>(
-    site: &'s Site,
+    site: &Site,
     pages: &'s [(Page, String, String)],
     out: &Path,
-    state: Option<&State>,
+    state: Option<&'s State>,
     head: &Head,
 ) -> Vec<Planned<'s>> {
     let shared = site.shared_digest();
@@ -310,7 +316,8 @@ fn plan_pages<'s>(
                 };
                 *made_from == digest && links_same && stamp_of(&out.join(file)) == Some(made.stamp)
             });
-            Planned { file, plan, digest, kept: kept.cloned() }
+            let post = matches!(plan.body, Body::Post(_));
+            Planned { page, path, file, digest, post, kept }
         })
         .collect()
 }
@@ -319,9 +326,7 @@ fn plan_pages<'s>(
 /// unless few posts are to be rendered (their code is highlighted sooner
 /// than the cache is read); gives the file to save the cache in after.
 fn read_highlights(site: &Site, cache_dir: Option<&Path>, planned: &[Planned]) -> Option<PathBuf> {
-    let posts = |kept: bool| {
-        planned.iter().filter(|p| p.kept.is_some() == kept && matches!(p.plan.body, Body::Post(_))).count()
-    };
+    let posts = |kept: bool| planned.iter().filter(|p| p.kept.is_some() == kept && p.post).count();
     let (to_render, kept) = (posts(false), posts(true));
     let file = cache_dir.map(|dir| dir.join("highlight.bin")).filter(|_| to_render > FEW_POSTS)?;
     if let Ok(bytes) = fs::read(&file) {
@@ -337,10 +342,11 @@ fn read_highlights(site: &Site, cache_dir: Option<&Path>, planned: &[Planned]) -
 /// Renders a page and writes it. A post loaded without its text has it read
 /// again here; if the file changed since it was loaded, the post is left out
 /// this time, and named.
-fn render_page(blog: &Blog, site: &Site, out: &Path, planned: &Planned) -> Outcome {
+fn render_page<'s>(blog: &Blog, site: &Site, out: &Path, planned: &Planned) -> Outcome<'s> {
+    let plan = site.plan_at(planned.page, planned.path.to_string());
     let full;
     let mut plan_now = None;
-    if let Body::Post(post) = &planned.plan.body
+    if let Body::Post(post) = &plan.body
         && !post.post.has_text()
     {
         let path = &post.post.path;
@@ -352,9 +358,9 @@ fn render_page(blog: &Blog, site: &Site, out: &Path, planned: &Planned) -> Outco
             Some(full) => full,
             None => return changed_meanwhile(path),
         };
-        plan_now = Some(Plan { root: planned.plan.root.clone(), body: Body::Post(post.with_post(&full)) });
+        plan_now = Some(Plan { root: plan.root.clone(), body: Body::Post(post.with_post(&full)) });
     }
-    let plan = plan_now.as_ref().unwrap_or(&planned.plan);
+    let plan = plan_now.as_ref().unwrap_or(&plan);
     let (page, answers) = match site.render_plan(plan) {
         Ok(rendered) => rendered,
         // A page the theme cannot render is left out and reported.
@@ -380,7 +386,7 @@ fn render_page(blog: &Blog, site: &Site, out: &Path, planned: &Planned) -> Outco
     Outcome::Written { made: Made { file: planned.file.to_string(), stamp, from }, written, text }
 }
 
-fn changed_meanwhile(path: &Path) -> Outcome {
+fn changed_meanwhile<'s>(path: &Path) -> Outcome<'s> {
     let problem =
         Diagnostic::error(path, 1, 1, "the post changed while the site was exported; it is left out this time")
             .with_hint("export again");
@@ -389,14 +395,14 @@ fn changed_meanwhile(path: &Path) -> Outcome {
 
 /// Copies a file of the blog into the site, unless the copy there is still
 /// the one made from the file as it is.
-fn copy(blog: &Blog, out: &Path, from: &Path, file: &str, kept: Option<&Made>) -> Outcome {
+fn copy<'s>(blog: &Blog, out: &Path, from: &Path, file: &str, kept: Option<&'s Made>) -> Outcome<'s> {
     let source = stamp_of(&blog.root.join(from));
     let path = out.join(file);
     if let Some(kept) = kept
         && source.is_some_and(|source| kept.from == From::Copy(source))
         && stamp_of(&path) == Some(kept.stamp)
     {
-        return Outcome::Kept(kept.clone());
+        return Outcome::Kept(kept);
     }
     // A file that cannot be read is left out and named, as a post with an
     // error is: the rest of the site is still written.
@@ -420,13 +426,13 @@ fn copy(blog: &Blog, out: &Path, from: &Path, file: &str, kept: Option<&Made>) -
 
 /// Writes the search's index of the shown posts: each post's entry made
 /// from the prose its page rendered now, or from its text read again.
-fn write_search(
+fn write_search<'s>(
     blog: &Blog,
     site: &Site,
     out: &Path,
     mut texts: HashMap<PathBuf, String>,
-    kept: &HashMap<&str, &Made>,
-) -> Result<Vec<Outcome>, ExportError> {
+    kept: &HashMap<&str, &'s Made>,
+) -> Result<Vec<Outcome<'s>>, ExportError> {
     let entries: Vec<_> = site
         .posts()
         .par_iter()
@@ -453,7 +459,7 @@ fn write_search(
                 && made.from == from
                 && stamp_of(&path) == Some(made.stamp)
             {
-                return Outcome::Kept((*made).clone());
+                return Outcome::Kept(made);
             }
             match write_if_changed(&path, text.as_bytes()) {
                 Ok(written) => match stamp_of(&path) {

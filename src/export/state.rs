@@ -109,7 +109,7 @@ impl State {
 
     /// Keeps `made` (every file of this export) under `head` for next time,
     /// writing the shards that differ from what was kept.
-    pub fn save(self, head: &Head, made: Vec<Made>) {
+    pub fn save(&self, head: &Head, made: &[std::borrow::Cow<Made>]) {
         let Some(records) = &self.records else { return };
         let shard_of = |file: &str| Records::shard_of(file.as_bytes());
         let mut changed = [self.head.as_ref() != Some(head); SHARDS];
@@ -117,9 +117,9 @@ impl State {
         for file in self.made.keys() {
             counts[shard_of(file)] += 1;
         }
-        for entry in &made {
+        for entry in made {
             counts[shard_of(&entry.file)] -= 1;
-            if self.made.get(&entry.file) != Some(entry) {
+            if self.made.get(&entry.file) != Some(&**entry) {
                 changed[shard_of(&entry.file)] = true;
             }
         }
@@ -131,7 +131,7 @@ impl State {
         let encoded: Vec<(usize, Vec<u8>)> = made
             .par_iter()
             .filter(|entry| changed[shard_of(&entry.file)])
-            .filter_map(|entry| Some((shard_of(&entry.file), records::encode(entry)?)))
+            .filter_map(|entry| Some((shard_of(&entry.file), records::encode(&**entry)?)))
             .collect();
         let mut shards: Vec<Option<Vec<&[u8]>>> = changed.iter().map(|c| c.then(Vec::new)).collect();
         for (n, bytes) in &encoded {
