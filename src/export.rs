@@ -7,15 +7,18 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
 use crate::blog::Blog;
+use crate::content::Post;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::fs::{self, absolute, stamp_of};
 use crate::markdown::HighlightCache;
+use crate::search::kept::KeptIndex;
 use crate::site::routes::Addresses;
 use crate::site::theme::Theme;
 use crate::site::{Page, Site, SiteOptions};
@@ -105,6 +108,7 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
     let out = absolute(out).map_err(|source| ExportError::Io { path: out.into(), source })?;
     let previous = check_destination(blog, &out, options.force)?;
     let highlights_file = options.cache_dir.as_ref().map(|dir| dir.join("highlight.bin"));
+    let cache_dir = options.cache_dir.clone();
 
     let mut summary = Summary { problems: blog.diagnostics(), ..Summary::default() };
     summary.left_out = blog
@@ -114,6 +118,7 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
         .map(|p| p.path.clone())
         .collect();
     let fingerprint = fingerprint(blog, &summary.problems);
+    let last_export = previous.fingerprint.clone();
     if previous.fingerprint == fingerprint
         && previous.files.iter().all(|(file, stamp)| stamp_of(&out.join(file)) == Some(*stamp))
     {
@@ -141,52 +146,51 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
     let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
     summary.problems.extend(theme_problems);
 
-    let rendered: Vec<_> = pages
+    // The search index, updated from what was kept of it since the last export.
+    let search_posts: Vec<&Post> = site.search_posts().collect();
+    let numbers: HashMap<&Path, usize> = search_posts.iter().enumerate().map(|(n, p)| (p.path.as_path(), n)).collect();
+    let mut kept = site.has_search().then(|| match &cache_dir {
+        Some(dir) => KeptIndex::open(dir, &out, &format!("{:?} {:?}", blog.config, blog.shortcodes), &last_export),
+        None => KeptIndex::in_memory(""),
+    });
+    let addresses = site.addresses();
+    let search_written = Mutex::new(HashMap::new());
+    let write_search = |name: &str, text: &str| {
+        let file = addresses.search_file(name);
+        let written = fs::write_if_changed(&out.join(&file), text.as_bytes());
+        search_written.lock().expect("written").insert(file.clone(), *written.as_ref().unwrap_or(&false));
+        written.map(|_| ()).map_err(|e| io::Error::new(e.kind(), format!("{file}: {e}")))
+    };
+    let ids = search_posts.iter().map(|p| p.path.to_string_lossy().into_owned()).collect();
+    let search = kept.as_mut().map(|kept| kept.update(ids, &write_search));
+
+    let mut rendered: Vec<_> = pages
         .par_iter()
         .map(|(page, file)| {
             let result = site.render(page).map(|r| {
                 let written = write_if_changed(&out.join(file), r.text.as_bytes());
                 // A post's part of the search index, from the prose just rendered.
-                let entry = match (page, r.post_text) {
-                    (Page::Post(path), Some(text)) if site.has_search() => {
-                        // Posts only: a page (an About page) is in no list, nor in the search.
-                        let post = site.library.post(path).filter(|post| !post.page);
-                        post.map(|post| (path.clone(), site.search_entry(post, text)))
-                    }
-                    _ => None,
-                };
-                (written, r.problems, entry)
+                if let (Some(search), Page::Post(path), Some(text)) = (&search, page, r.post_text)
+                    && let Some(&n) = numbers.get(path.as_path())
+                {
+                    search.put(n, site.search_entry(search_posts[n], text));
+                }
+                (written, r.problems)
             });
             tick();
             (file.clone(), result)
         })
         .collect();
-    let mut entries = HashMap::new();
-    let mut rendered: Vec<_> = rendered
-        .into_iter()
-        .map(|(file, result)| {
-            let result = result.map(|(written, problems, entry)| {
-                entries.extend(entry);
-                (written, problems)
-            });
-            (file, result)
-        })
-        .collect();
-    if site.has_search() {
-        let index = site.search_index(|post| {
-            entries.remove(&post.path).unwrap_or_else(|| site.search_entry(post, site.post_text(post)))
-        });
-        let addresses = site.addresses();
-        let written: Vec<_> = index
-            .files
-            .par_iter()
-            .map(|(name, text)| {
-                let file = addresses.search_file(name);
-                let written = write_if_changed(&out.join(&file), text.as_bytes());
-                (file, Ok((written, Vec::new())))
-            })
-            .collect();
-        rendered.extend(written);
+    if let Some(search) = search {
+        let updated = search
+            .finish(|n| site.search_entry(search_posts[n], site.post_text(search_posts[n])))
+            .map_err(|source| ExportError::Io { path: out.join(addresses.search()), source })?;
+        let written = search_written.into_inner().expect("written");
+        rendered.extend(updated.files.iter().map(|name| {
+            let file = addresses.search_file(name);
+            let written = written.get(&file).copied().unwrap_or(false);
+            (file, Ok((Ok(written), Vec::new())))
+        }));
     }
     let copied: Vec<_> = copies
         .par_iter()
@@ -232,12 +236,17 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
     summary.problems.sort();
     summary.problems.dedup();
     let record = Record {
-        fingerprint,
+        fingerprint: fingerprint.clone(),
         files: files.into_iter().filter_map(|f| Some((f.clone(), stamp_of(&out.join(&f))?))).collect(),
         problems: summary.problems.clone(),
     };
     let record = serde_json::to_vec(&record).expect("a record serializes");
     write_if_changed(&out.join(MARKER), &record)?;
+    // The search index's state is of this export now (it is only a cache:
+    // if it cannot be kept, the next export makes the index again).
+    if let Some(kept) = &mut kept {
+        let _ = kept.commit(&fingerprint);
+    }
     keep_highlights(highlights_file.as_deref(), site.highlights());
     summary.elapsed = started.elapsed();
     Ok(summary)

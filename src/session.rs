@@ -20,7 +20,7 @@ use crate::author::{self, AuthorError};
 use crate::blog::Blog;
 use crate::fs::{self, OwnWrites, version_of};
 use crate::preview::{self, Answer, PostPreview, content_type};
-use crate::search::index::Index;
+use crate::search::index::Served;
 use crate::site::routes::{Found, Routes, Target};
 use crate::site::theme::Theme;
 use crate::site::{Page, Site, SiteOptions};
@@ -46,8 +46,9 @@ pub struct SessionOptions {
 pub struct Built {
     pub theme: Arc<Theme>,
     pub routes: Arc<Routes>,
-    /// The search index of the saved blog, made when first asked for.
-    search: OnceLock<Index>,
+    /// Whether the search index is up to date with this build (it is
+    /// updated when first asked for).
+    search: OnceLock<()>,
 }
 
 /// A post's text as it is on disk, with the version to save over.
@@ -74,6 +75,8 @@ pub struct Session {
     stop: Arc<AtomicBool>,
     history: Option<History>,
     history_limits: Mutex<history::Limits>,
+    /// The search index of the saved blog, updated for the posts that changed.
+    search: Mutex<Served>,
 }
 
 impl Drop for Session {
@@ -129,6 +132,7 @@ impl Session {
             stop: Arc::default(),
             history: options.history,
             history_limits: Mutex::default(),
+            search: Mutex::default(),
         });
         if session.journal.is_some() {
             let (weak, stop) = (Arc::downgrade(&session), session.stop.clone());
@@ -236,13 +240,12 @@ impl Session {
         let site = Site::new(&blog.config, &blog.library, &blog.assets, &built.theme, self.options)
             .with_shortcodes(&blog.shortcodes);
         let name = site_path.strip_prefix(&site.addresses().search()).filter(|_| site.has_search())?;
-        let index =
-            built.search.get_or_init(|| site.search_index(|post| site.search_entry(post, site.post_text(post))));
-        let text = index.files.get(name)?;
+        let mut index = self.search.lock().expect("search");
+        built.search.get_or_init(|| site.update_search(&mut index));
         Some(Answer {
             status: 200,
             content_type: content_type(site_path),
-            body: text.clone().into_bytes(),
+            body: index.file(name)?.as_bytes().to_vec(),
             location: None,
         })
     }

@@ -83,13 +83,23 @@ pub const ENDINGS: &[&str] = &[
 /// Lowercased, without accents, in compatibility form: what every token is
 /// made from.
 pub fn normalize(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    normalize_into(text, &mut out);
+    out
+}
+
+/// [`normalize`], written at the end of `out` (the index normalizes
+/// millions of sentences into one buffer).
+pub fn normalize_into(text: &str, out: &mut String) {
     const NFKD: DecomposingNormalizerBorrowed<'static> = DecomposingNormalizerBorrowed::new_nfkd();
     const NFC: ComposingNormalizerBorrowed<'static> = ComposingNormalizerBorrowed::new_nfc();
-    let mut out = String::with_capacity(text.len());
-    if text.chars().all(|c| c.is_ascii() || is_hangul_syllable(c)) {
-        out.push_str(text);
-        out.make_ascii_lowercase();
-        return out;
+    let lowercased = |out: &mut String, piece: &str| {
+        let start = out.len();
+        out.push_str(piece);
+        out[start..].make_ascii_lowercase();
+    };
+    if text.is_ascii() || text.chars().all(|c| c.is_ascii() || is_hangul_syllable(c)) {
+        return lowercased(out, text);
     }
     // Most text is ASCII and Hangul syllables, which normalizing leaves as they
     // are (and Hangul has no case): only the pieces between spaces that have
@@ -97,16 +107,13 @@ pub fn normalize(text: &str) -> String {
     // the whole, as a space ends a word (Greek's final sigma included).
     for piece in text.split_inclusive(|c: char| c.is_ascii_whitespace()) {
         if piece.is_ascii() || piece.chars().all(|c| c.is_ascii() || is_hangul_syllable(c)) {
-            let start = out.len();
-            out.push_str(piece);
-            out[start..].make_ascii_lowercase();
+            lowercased(out, piece);
         } else {
             let decomposed = NFKD.normalize(piece);
             let plain: String = decomposed.chars().filter(|c| !('\u{300}'..='\u{36f}').contains(c)).collect();
             out.push_str(&NFC.normalize(&plain).to_lowercase());
         }
     }
-    out
 }
 
 fn is_hangul_syllable(c: char) -> bool {
@@ -160,8 +167,12 @@ impl Word {
 
 /// Reads normalized text word by word, handing each to `each` (one `Word`
 /// is reused: copy what is kept).
-pub fn scan(text: &str, mut each: impl FnMut(&Word)) {
-    let mut word = Word::default();
+pub fn scan(text: &str, each: impl FnMut(&Word)) {
+    scan_with(text, &mut Word::default(), each);
+}
+
+/// [`scan`] with the `Word` it fills (kept from one text to the next).
+fn scan_with(text: &str, word: &mut Word, mut each: impl FnMut(&Word)) {
     // What stood between the last word and this point: nothing, one space,
     // or anything else; and that word's kind and last character.
     let (mut gap, mut last_cjk, mut last_latin) = (Gap::Start, None, false);
@@ -182,7 +193,7 @@ pub fn scan(text: &str, mut each: impl FnMut(&Word)) {
             word.cjk = true;
             word.after_latin = gap == Gap::None && last_latin;
             word.join = last_cjk.filter(|_| gap == Gap::Space);
-            each(&word);
+            each(word);
             (gap, last_cjk, last_latin) = (Gap::None, Some(last), false);
         } else if is_latin(c) {
             // Letters and digits, copied a run at a time; a connector starts
@@ -211,7 +222,7 @@ pub fn scan(text: &str, mut each: impl FnMut(&Word)) {
             word.cjk = false;
             word.after_latin = false;
             word.join = None;
-            each(&word);
+            each(word);
             (gap, last_cjk, last_latin) = (Gap::None, None, true);
         } else {
             gap = if gap == Gap::None && c == ' ' { Gap::Space } else { Gap::Other };
@@ -252,39 +263,58 @@ pub fn tokens(text: &str) -> Vec<String> {
     tokens
 }
 
-/// Hands every token of `text` to `each`, in order and with repeats,
-/// allocating nothing per token (the index reads millions of them).
-pub fn each_token(text: &str, mut each: impl FnMut(&str)) {
-    let mut pair = String::new();
-    scan(&normalize(text), |word| {
-        if word.cjk {
-            let mut chars = word.text.char_indices();
-            let Some((_, first)) = chars.next() else { return };
-            if let Some(before) = word.join {
-                pair.clear();
-                pair.push(before);
-                pair.push(first);
-                each(&pair);
+/// Hands every token of `text` to `each`, in order and with repeats.
+pub fn each_token(text: &str, each: impl FnMut(&str)) {
+    Tokenizer::default().each(text, each);
+}
+
+/// Reads texts into tokens, keeping its buffers from one text to the next:
+/// the index reads millions of sentences, and hands out their tokens without
+/// an allocation each.
+#[derive(Default)]
+pub struct Tokenizer {
+    normalized: String,
+    word: Word,
+    pair: String,
+}
+
+impl Tokenizer {
+    /// Hands every token of `text` to `each`, in order and with repeats (a
+    /// token's count is how often it is there).
+    pub fn each(&mut self, text: &str, mut each: impl FnMut(&str)) {
+        self.normalized.clear();
+        normalize_into(text, &mut self.normalized);
+        let pair = &mut self.pair;
+        scan_with(&self.normalized, &mut self.word, |word| {
+            if word.cjk {
+                let mut chars = word.text.char_indices();
+                let Some((_, first)) = chars.next() else { return };
+                if let Some(before) = word.join {
+                    pair.clear();
+                    pair.push(before);
+                    pair.push(first);
+                    each(pair);
+                }
+                // Every two neighbouring characters, or the one of a one-character run.
+                let (mut start, mut pairs) = (0, 0);
+                for (at, c) in chars {
+                    each(&word.text[start..at + c.len_utf8()]);
+                    start = at;
+                    pairs += 1;
+                }
+                if pairs == 0 {
+                    each(&word.text);
+                }
+            } else {
+                for part in word.parts() {
+                    each(&stem(part));
+                }
+                if word.parts.len() > 1 {
+                    each(&stem(&word.text));
+                }
             }
-            // Every two neighbouring characters, or the one of a one-character run.
-            let (mut start, mut pairs) = (0, 0);
-            for (at, c) in chars {
-                each(&word.text[start..at + c.len_utf8()]);
-                start = at;
-                pairs += 1;
-            }
-            if pairs == 0 {
-                each(&word.text);
-            }
-        } else {
-            for part in word.parts() {
-                each(&stem(part));
-            }
-            if word.parts.len() > 1 {
-                each(&stem(&word.text));
-            }
-        }
-    });
+        });
+    }
 }
 
 /// A CJK run's pairs of neighbouring characters, or its one character.
