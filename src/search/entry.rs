@@ -48,11 +48,13 @@ struct Shown<'a> {
     passages: Vec<&'a str>,
 }
 
-/// One post's part of the index: its tokens (each once, `\0` after each)
-/// with their codes, and what a result shows of it (JSON).
+/// One post's part of the index: its tokens (each once) with their codes,
+/// and what a result shows of it (JSON).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Entry {
+    /// The tokens one after another, each ending where `ends` says.
     tokens: String,
+    ends: Vec<u32>,
     /// `weight × 8 + fields` of each token, in the order of `tokens`: the
     /// fields 1 for the title, 2 for a tag and 4 for the summary, the weight
     /// (0–15) how much the text counts.
@@ -71,18 +73,19 @@ impl Entry {
     }
 
     /// An entry as it was kept: its tokens (`\0` after each), codes and JSON.
-    pub(crate) fn from_parts(tokens: String, codes: Vec<u8>, shown: String) -> Option<Entry> {
-        let count = tokens.bytes().filter(|b| *b == 0).count();
-        (count == codes.len() && (tokens.is_empty() || tokens.ends_with('\0'))).then_some(Entry {
-            tokens,
-            codes,
-            shown,
-        })
+    pub(crate) fn from_parts(kept: &str, codes: Vec<u8>, shown: String) -> Option<Entry> {
+        let mut entry = Entry { tokens: String::with_capacity(kept.len()), codes, shown, ends: Vec::new() };
+        for token in kept.split_terminator('\0') {
+            entry.tokens.push_str(token);
+            entry.ends.push(entry.tokens.len() as u32);
+        }
+        (entry.ends.len() == entry.codes.len() && (kept.is_empty() || kept.ends_with('\0'))).then_some(entry)
     }
 
     /// Its tokens with their codes, in no particular order.
     pub fn tokens(&self) -> impl Iterator<Item = (&str, u8)> {
-        self.tokens.split_terminator('\0').zip(self.codes.iter().copied())
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(start, end)| &self.tokens[start as usize..*end as usize]).zip(self.codes.iter().copied())
     }
 
     /// How many tokens it has.
@@ -99,7 +102,8 @@ impl Entry {
         &self.shown
     }
 
-    /// Its tokens as they are kept (`\0` after each) and their codes.
+    /// Its tokens one after another (each ending where the second says)
+    /// and their codes.
     pub(crate) fn parts(&self) -> (&str, &[u8]) {
         (&self.tokens, &self.codes)
     }
@@ -126,41 +130,43 @@ struct Scratch {
     firsts: Vec<usize>,
 }
 
-/// A post's distinct tokens, numbered as they come, with their fields, how
-/// often the text has them, and whether they are words (have a letter).
+/// A post's distinct tokens, numbered as they come, each with what is
+/// known of it.
 #[derive(Default)]
 struct Tally {
     found: Lexicon,
-    fields: Vec<u8>,
-    counts: Vec<u32>,
-    words: Vec<bool>,
+    known: Vec<Known>,
+}
+
+/// A token's fields, how often the text has it, and whether it is a word
+/// (has a letter).
+#[derive(Clone, Copy)]
+struct Known {
+    count: u32,
+    fields: u8,
+    word: bool,
 }
 
 impl Tally {
     fn clear(&mut self) {
         self.found.clear();
-        self.fields.clear();
-        self.counts.clear();
-        self.words.clear();
+        self.known.clear();
     }
 
-    fn number(&mut self, token: &str) -> usize {
+    #[inline(always)]
+    fn number(&mut self, token: &str) -> &mut Known {
         let (n, new) = self.found.number(token);
         if new {
-            self.fields.push(0);
-            self.counts.push(0);
-            self.words.push(is_word(token));
+            self.known.push(Known { count: 0, fields: 0, word: is_word(token) });
         }
-        n
+        &mut self.known[n]
     }
 }
 
 fn is_word(token: &str) -> bool {
-    if token.is_ascii() {
-        token.bytes().any(|b| b.is_ascii_alphabetic())
-    } else {
-        token.chars().any(|c| c.is_ascii_alphabetic() || is_cjk(c) || c.is_alphabetic())
-    }
+    // Most words begin with a letter.
+    token.as_bytes().first().is_some_and(u8::is_ascii_alphabetic)
+        || token.chars().any(|c| c.is_ascii_alphabetic() || is_cjk(c) || c.is_alphabetic())
 }
 
 impl Scratch {
@@ -172,32 +178,27 @@ impl Scratch {
             .into_iter()
             .chain(doc.tags.iter().map(|t| (t.as_str(), TAG)))
         {
-            tokenizer.each(text, |token| {
-                let n = tally.number(token);
-                tally.fields[n] |= field;
-            });
+            tokenizer.each(text, |token| tally.number(token).fields |= field);
         }
         let sentences = sentences(&doc.text);
         // How many words each sentence is the first to have.
         for sentence in &sentences {
             let mut new = 0;
             tokenizer.each(sentence, |token| {
-                let n = tally.number(token);
-                if tally.counts[n] == 0 && tally.words[n] {
+                let known = tally.number(token);
+                if known.count == 0 && known.word {
                     new += 1;
                 }
-                tally.counts[n] += 1;
+                known.count += 1;
             });
             firsts.push(new);
         }
-        let length: u32 = tally.counts.iter().sum();
-        let mut tokens = String::with_capacity(tally.found.len() * 8);
-        let mut codes = Vec::with_capacity(tally.found.len());
-        for (n, token) in tally.found.iter().enumerate() {
-            tokens.push_str(token);
-            tokens.push('\0');
-            codes.push(weight(tally.counts[n], length) * 8 + tally.fields[n]);
-        }
+        let length: u32 = tally.known.iter().map(|k| k.count).sum();
+        let (tokens, ends) = tally.found.parts();
+        // Most tokens are there a few times: their weights worked out once.
+        let few: Vec<u8> = (0..16).map(|count| weight(count, length)).collect();
+        let weight_of = |count: u32| few.get(count as usize).copied().unwrap_or_else(|| weight(count, length));
+        let codes = tally.known.iter().map(|known| weight_of(known.count) * 8 + known.fields).collect();
         let shown = Shown {
             title: &doc.title,
             link: &doc.link,
@@ -206,7 +207,12 @@ impl Scratch {
             summary: &doc.summary,
             passages: passages(&sentences, firsts),
         };
-        Entry { tokens, codes, shown: serde_json::to_string(&shown).expect("a post serializes") }
+        Entry {
+            tokens: tokens.to_string(),
+            ends: ends.to_vec(),
+            codes,
+            shown: serde_json::to_string(&shown).expect("a post serializes"),
+        }
     }
 }
 
@@ -228,18 +234,46 @@ fn weight(count: u32, length: u32) -> u8 {
 fn sentences(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     for line in text.lines() {
-        let mut start = 0;
-        for (i, c) in line.match_indices(['.', '!', '?', '。']) {
-            let end = i + c.len();
+        let bytes = line.as_bytes();
+        let (mut start, mut at) = (0, 0);
+        while let Some(stop) = next_stop(bytes, at) {
+            let end = match bytes[stop] {
+                b'.' | b'!' | b'?' => stop + 1,
+                _ if bytes[stop..].starts_with("。".as_bytes()) => stop + 3,
+                _ => {
+                    at = stop + 1;
+                    continue;
+                }
+            };
             if line[end..].chars().next().is_some_and(char::is_whitespace) {
                 out.push(line[start..end].trim());
                 start = end;
             }
+            at = end;
         }
         out.push(line[start..].trim());
     }
     out.retain(|s| !s.is_empty());
     out
+}
+
+/// Where the next `.`, `!`, `?` or first byte of a `。` may be from `at`:
+/// eight bytes at a time where none is (most of a text).
+fn next_stop(bytes: &[u8], mut at: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    // High bits where a byte of `x` is `b` (and, past such a byte, maybe more).
+    let has = |x: u64, b: u8| {
+        let y = x ^ (ONES * u64::from(b));
+        y.wrapping_sub(ONES) & !y & (ONES << 7)
+    };
+    while let Some(eight) = bytes.get(at..at + 8) {
+        let x = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
+        if has(x, b'.') | has(x, b'!') | has(x, b'?') | has(x, 0xE3) != 0 {
+            break;
+        }
+        at += 8;
+    }
+    bytes.get(at..)?.iter().position(|b| matches!(b, b'.' | b'!' | b'?' | 0xE3)).map(|i| at + i)
 }
 
 /// The sentences a post's entry keeps to show matches in: as many as
@@ -248,10 +282,11 @@ fn sentences(text: &str) -> Vec<&str> {
 /// have; numbers do not count), kept in the text's order.
 fn passages<'a>(sentences: &[&'a str], firsts: &[usize]) -> Vec<&'a str> {
     let worth = |i: usize| firsts[i] * 1024 * 1024 / sentences[i].len().max(1);
-    let mut order: Vec<usize> = (0..sentences.len()).filter(|i| firsts[*i] > 0).collect();
-    order.sort_by_key(|i| (std::cmp::Reverse(worth(*i)), *i));
+    let mut order: Vec<(std::cmp::Reverse<usize>, usize)> =
+        (0..sentences.len()).filter(|i| firsts[*i] > 0).map(|i| (std::cmp::Reverse(worth(i)), i)).collect();
+    order.sort_unstable();
     let (mut chosen, mut used) = (Vec::new(), 0);
-    for i in order {
+    for (_, i) in order {
         if used + sentences[i].len() <= PASSAGE_BYTES {
             used += sentences[i].len();
             chosen.push(i);
@@ -287,6 +322,8 @@ mod tests {
             sentences("One. Two! 셋이다. 2.13 released\nNext.\u{3000}Then?"),
             ["One.", "Two!", "셋이다.", "2.13 released", "Next.", "Then?"]
         );
+        let long = "A sentence of more than eight bytes. ぁ and 。 another one。 The end";
+        assert_eq!(sentences(long), ["A sentence of more than eight bytes.", "ぁ and 。", "another one。", "The end"]);
     }
 
     #[test]
@@ -300,9 +337,10 @@ mod tests {
         assert!(codes["kernel"] >> 3 > codes["했다"] >> 3, "{codes:?}");
         assert_eq!(entry.len(), codes.len());
         // The same entry, however its tokens are listed.
-        let kept = Entry::from_parts(entry.tokens.clone(), entry.codes.clone(), entry.shown.clone()).unwrap();
+        let joined: String = entry.tokens().map(|(t, _)| format!("{t}\0")).collect();
+        let kept = Entry::from_parts(&joined, entry.codes.clone(), entry.shown.clone()).unwrap();
         assert!(kept.same_as(&entry) && kept == entry);
-        assert!(Entry::from_parts("a\0b\0".into(), vec![8], String::new()).is_none());
+        assert!(Entry::from_parts("a\0b\0", vec![8], String::new()).is_none());
     }
 
     #[test]

@@ -2,9 +2,10 @@
 //! building it again: after one post's edit, only the files of that post's
 //! group, and of the shards its changed tokens are in, are made and written.
 //!
-//! The state kept (see `store`) is a manifest (the posts in order, the
-//! shards with their first tokens and sizes, what each file of the index
-//! held), each shard's text, and the posts' entries, [`PACK`] to a file. It
+//! The state kept (see `store`) is a manifest (how many posts and a digest
+//! of their identities, the shards with their first tokens and sizes, what
+//! each file of the index held), each shard's text, and the posts' entries
+//! with their identities, [`PACK`] to a file. It
 //! is named for the export it belongs to (the caller's name for it): if that
 //! is not the export the caller's "unchanged" is measured from, if it was
 //! made by another Hanji or other settings, or if it is missing or damaged,
@@ -36,11 +37,12 @@ use super::store::{MANIFEST, Store, digest};
 /// the site twice the bytes, each file being compressed on its own.
 pub const GROUP: usize = 8;
 
-/// How many posts' entries share a file of the kept state.
-pub const PACK: usize = 8 * GROUP;
+/// How many posts' entries share a file of the kept state: two groups, so
+/// that an edit reads and writes a small file.
+pub const PACK: usize = 2 * GROUP;
 
 /// Changes when what the state holds, or how the index is made from it, does.
-const FORMAT: &str = "hanji search state 1";
+const FORMAT: &str = "hanji search state 2";
 
 /// Writes one file of the index: its name under `search/` and its text.
 pub type Write<'a> = dyn Fn(&str, &str) -> io::Result<()> + Sync + 'a;
@@ -52,8 +54,10 @@ struct Manifest {
     key: String,
     /// The export this state is of.
     export: String,
-    /// The posts' identities, in index order.
-    posts: Vec<String>,
+    /// How many posts.
+    count: usize,
+    /// The digest of the identities of each pack's posts (see [`identities`]).
+    ids: Vec<String>,
     /// The file of each pack of [`PACK`] posts.
     packs: Vec<String>,
     /// The digest of each group's file of the index.
@@ -155,12 +159,19 @@ impl KeptIndex {
     /// index whose text changed; it may be called from any thread.
     pub fn update<'a>(&'a mut self, posts: Vec<String>, write: &'a Write<'a>) -> Update<'a> {
         self.pending = None;
-        let old = self.manifest.as_ref();
         // The posts keep their numbers when the old ones are the first of
         // the new ones, or the new ones the first of the old.
-        let same = old.is_some_and(|old| {
-            let kept = old.posts.len().min(posts.len());
-            old.posts[..kept] == posts[..kept]
+        let same = self.manifest.as_ref().is_some_and(|old| {
+            let kept = old.count.min(posts.len());
+            (0..kept.div_ceil(PACK)).all(|p| {
+                let range = p * PACK..(p * PACK + PACK).min(old.count);
+                if range.end <= posts.len() {
+                    return old.ids.get(p) == Some(&identities(&posts[range]));
+                }
+                // The new posts end within this pack: compare with its posts.
+                let pack = old.packs.get(p).and_then(|file| read_pack(&self.store.read_checked(file)?));
+                pack.is_some_and(|pack| pack.iter().map(|(id, _)| id).take(kept - range.start).eq(&posts[range.start..kept]))
+            })
         });
         let mode = if same { Mode::Edits(Mutex::default()) } else { Mode::Whole(Whole::new(posts.len())) };
         Update { kept: self, posts, write, mode: RwLock::new(mode), broken: Mutex::new(false) }
@@ -327,12 +338,19 @@ impl Update<'_> {
         })
     }
 
+    /// [`Update::keep`] of a file whose name is known.
+    fn keep_as(&self, name: &str, bytes: &[u8]) {
+        if self.store().write_as(name, bytes).is_err() {
+            *self.broken.lock().expect("broken") = true;
+        }
+    }
+
     /// The kept pack `p`: each post's identity and entry; None if it cannot
     /// be read whole.
     fn pack(&self, p: usize) -> Option<Vec<(String, Entry)>> {
         let old = self.old()?;
         let pack = read_pack(&self.store().read_checked(old.packs.get(p)?)?)?;
-        (pack.len() == PACK.min(old.posts.len().saturating_sub(p * PACK))).then_some(pack)
+        (pack.len() == PACK.min(old.count.saturating_sub(p * PACK))).then_some(pack)
     }
 
     /// The lines of the kept shard `k`; None if it cannot be read.
@@ -343,8 +361,9 @@ impl Update<'_> {
 
     /// Writes `index.js` if its text changed; how many files were written.
     fn write_index(&self, manifest: &mut Manifest) -> io::Result<usize> {
-        let firsts: Vec<(&str, String)> = manifest.shards.iter().map(|s| (s.first.as_str(), s.name())).collect();
-        let json = serde_json::json!({ "posts": manifest.posts.len(), "group": GROUP, "shards": firsts });
+        // Each shard by its first token: the browser works out its name.
+        let firsts: Vec<&str> = manifest.shards.iter().map(|s| s.first.as_str()).collect();
+        let json = serde_json::json!({ "posts": manifest.count, "group": GROUP, "shards": firsts });
         let text = format!("hanjiSearch.index({json});\n");
         manifest.index = digest(text.as_bytes());
         if self.old().is_some_and(|old| old.index == manifest.index) {
@@ -357,26 +376,19 @@ impl Update<'_> {
     /// Makes every file of the index from the entries given, the kept ones
     /// and, for posts the state has not, `entry_of`'s.
     fn whole(&self, whole: Whole, entry_of: &(dyn Fn(usize) -> Entry + Sync)) -> io::Result<(Manifest, usize)> {
-        let numbers: HashMap<&str, usize> = self
-            .old()
-            .map(|old| old.posts.iter().enumerate().map(|(n, id)| (id.as_str(), n)).collect())
-            .unwrap_or_default();
-        let mut from_packs: HashMap<usize, Vec<(usize, usize)>> = HashMap::new();
-        let mut made = Vec::new();
-        for n in whole.missing() {
-            match numbers.get(self.posts[n].as_str()) {
-                Some(&was) => from_packs.entry(was / PACK).or_default().push((n, was)),
-                None => made.push(n),
-            }
+        // The posts not given: from the kept packs, found by their identities.
+        let missing: HashMap<&str, usize> = whole.missing().into_iter().map(|n| (self.posts[n].as_str(), n)).collect();
+        if let Some(old) = self.old().filter(|_| !missing.is_empty()) {
+            (0..old.packs.len()).into_par_iter().for_each(|p| {
+                for (id, entry) in self.pack(p).into_iter().flatten() {
+                    if let Some(&n) = missing.get(id.as_str()) {
+                        whole.put(self, n, entry);
+                    }
+                }
+            });
         }
-        from_packs.into_par_iter().for_each(|(p, wanted)| {
-            let pack = self.pack(p);
-            for (n, was) in wanted {
-                let entry = pack.as_ref().map_or_else(|| entry_of(n), |pack| pack[was % PACK].1.clone());
-                whole.put(self, n, entry);
-            }
-        });
-        made.into_par_iter().for_each(|n| whole.put(self, n, entry_of(n)));
+        // Those the state has not (or not whole): made.
+        whole.missing().into_par_iter().for_each(|n| whole.put(self, n, entry_of(n)));
         let Whole { postings, records, error, .. } = whole;
         if let Some(error) = error.into_inner().expect("error") {
             return Err(error);
@@ -384,7 +396,8 @@ impl Update<'_> {
         let records = records.into_inner().expect("records");
         let mut manifest = Manifest {
             key: self.kept.key.clone(),
-            posts: self.posts.clone(),
+            count: self.posts.len(),
+            ids: self.posts.chunks(PACK).map(identities).collect(),
             packs: records.packs,
             groups: records.groups,
             ..Manifest::default()
@@ -417,11 +430,11 @@ impl Update<'_> {
             self.old().map(|old| old.shards.iter().map(|s| (s.name(), s.digest())).collect()).unwrap_or_default();
         let written: Vec<io::Result<(Shard, bool)>> = made
             .into_par_iter()
-            .map(|Made { mut shard, text }| {
+            .map(|Made { shard, text }| {
                 let name = shard.name();
                 let same = old.get(&name) == Some(&shard.digest());
                 if all || !same {
-                    shard.file = self.keep("shard", text.as_bytes());
+                    self.keep_as(&shard.file, text.as_bytes());
                 }
                 if !same {
                     (self.write)(&format!("index/{name}.js"), &text)?;
@@ -443,7 +456,7 @@ impl Update<'_> {
     /// numbers (new ones after them, or the last ones gone).
     fn edits(&self, fresh: Vec<(usize, Entry)>, entry_of: &(dyn Fn(usize) -> Entry + Sync)) -> io::Result<Edited> {
         let old = self.old().expect("edits have a state");
-        let (before, now) = (old.posts.len(), self.posts.len());
+        let (before, now) = (old.count, self.posts.len());
         let given: BTreeSet<usize> = fresh.iter().map(|(n, _)| *n).collect();
         let made: Vec<(usize, Entry)> = (before..now)
             .filter(|n| !given.contains(n))
@@ -486,7 +499,12 @@ impl Update<'_> {
         }
         changes.sort_unstable();
 
-        let mut manifest = Manifest { key: self.kept.key.clone(), posts: self.posts.clone(), ..old.clone() };
+        let mut manifest = Manifest {
+            key: self.kept.key.clone(),
+            count: now,
+            ids: self.posts.chunks(PACK).map(identities).collect(),
+            ..old.clone()
+        };
         let Some((shards, mut written)) = self.edit_shards(&old.shards, &changes)? else {
             return Ok(Edited::Whole(fresh.into_iter().chain(made).collect()));
         };
@@ -771,6 +789,16 @@ fn set(list: &mut Vec<String>, at: usize, value: String) {
     }
 }
 
+/// A digest of these posts' identities.
+fn identities(posts: &[String]) -> String {
+    let mut bytes = Vec::new();
+    for id in posts {
+        bytes.extend((id.len() as u32).to_le_bytes());
+        bytes.extend(id.as_bytes());
+    }
+    digest(&bytes)
+}
+
 /// The text of the group file of the posts numbered from `first`.
 fn group_text<'a>(first: usize, shown: impl Iterator<Item = &'a str>) -> String {
     let mut text = String::new();
@@ -786,12 +814,21 @@ const PACK_HEADER: &[u8] = b"hanji search pack\n";
 /// JSON, tokens and codes, each after its length.
 fn write_pack(posts: &[(&str, &Entry)]) -> Vec<u8> {
     let mut out = PACK_HEADER.to_vec();
+    let part = |out: &mut Vec<u8>, bytes: &[u8]| {
+        out.extend((bytes.len() as u32).to_le_bytes());
+        out.extend(bytes);
+    };
     for (id, entry) in posts {
+        part(&mut out, id.as_bytes());
+        part(&mut out, entry.shown().as_bytes());
+        // The tokens, `\0` after each.
         let (tokens, codes) = entry.parts();
-        for part in [id.as_bytes(), entry.shown().as_bytes(), tokens.as_bytes(), codes] {
-            out.extend((part.len() as u32).to_le_bytes());
-            out.extend(part);
+        out.extend((tokens.len() as u32 + codes.len() as u32).to_le_bytes());
+        for (token, _) in entry.tokens() {
+            out.extend(token.as_bytes());
+            out.push(0);
         }
+        part(&mut out, codes);
     }
     out
 }
@@ -812,7 +849,7 @@ fn read_pack(bytes: &[u8]) -> Option<Vec<(String, Entry)>> {
         let shown = text(take(&mut rest)?)?;
         let tokens = text(take(&mut rest)?)?;
         let codes = take(&mut rest)?.to_vec();
-        posts.push((id, Entry::from_parts(tokens, codes, shown)?));
+        posts.push((id, Entry::from_parts(&tokens, codes, shown)?));
     }
     Some(posts)
 }

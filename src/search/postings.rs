@@ -7,7 +7,7 @@
 use std::sync::Mutex;
 
 use super::entry::Entry;
-use super::lexicon::{Lexicon, hash};
+use super::lexicon::{Key, Lexicon};
 use super::shards::{Posting, posting};
 
 /// How many parts the table is cut into, so that threads seldom wait on one.
@@ -32,23 +32,37 @@ impl Default for Postings {
 impl Postings {
     /// Adds post number `post`'s tokens.
     pub fn add(&self, post: u32, entry: &Entry) {
-        let mut hashed: Vec<(usize, u64, &str, u8)> = entry
-            .tokens()
-            .map(|(token, code)| {
-                let h = hash(token);
-                ((h >> 60) as usize % PARTS, h, token, code)
-            })
-            .collect();
-        hashed.sort_unstable_by_key(|(part, ..)| *part);
-        for run in hashed.chunk_by(|a, b| a.0 == b.0) {
-            let mut part = self.parts[run[0].0].lock().expect("postings");
-            for &(_, h, token, code) in run {
-                let (n, new) = part.tokens.number_hashed(token, h);
+        // The tokens by part (a counting sort), then each part's under one lock.
+        let part_of = |key: Key| (key.hash >> 60) as usize % PARTS;
+        let hashed: Vec<(Key, &str, u8)> = entry.tokens().map(|(token, code)| (Key::of(token), token, code)).collect();
+        let mut ends = [0usize; PARTS];
+        for (key, ..) in &hashed {
+            ends[part_of(*key)] += 1;
+        }
+        for p in 1..PARTS {
+            ends[p] += ends[p - 1];
+        }
+        let mut order = vec![0u32; hashed.len()];
+        let mut at = ends;
+        for (i, (key, ..)) in hashed.iter().enumerate().rev() {
+            at[part_of(*key)] -= 1;
+            order[at[part_of(*key)]] = i as u32;
+        }
+        let mut start = 0;
+        for (p, end) in ends.into_iter().enumerate() {
+            if end == start {
+                continue;
+            }
+            let mut part = self.parts[p].lock().expect("postings");
+            for &i in &order[start..end] {
+                let (key, token, code) = hashed[i as usize];
+                let (n, new) = part.tokens.number_keyed(token, key);
                 if new {
                     part.lists.push(Vec::new());
                 }
                 part.lists[n].push(posting(post, code));
             }
+            start = end;
         }
     }
 

@@ -199,13 +199,26 @@
     return x.length < y.length;
   }
 
+  // A shard's name: its first token's FNV-1a hash (64 bits, of its UTF-8
+  // bytes) in hex, as the index names its file.
+  const names = new Map();
+  function shardName(at) {
+    const first = data.manifest.shards[at];
+    if (!names.has(first)) {
+      let h = 0xcbf29ce484222325n;
+      for (const b of new TextEncoder().encode(first)) h = BigInt.asUintN(64, (h ^ BigInt(b)) * 0x100000001b3n);
+      names.set(first, h.toString(16).padStart(16, "0"));
+    }
+    return names.get(first);
+  }
+
   // The shard a token is in: the last one whose first token is not after it.
   function shardOf(token) {
     const shards = data.manifest.shards;
     let lo = 0, hi = shards.length - 1, found = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (before(token, shards[mid][0])) hi = mid - 1;
+      if (before(token, shards[mid])) hi = mid - 1;
       else {
         found = mid;
         lo = mid + 1;
@@ -222,7 +235,7 @@
     if (shards.length === 0) return out;
     out.push(first);
     if (term.prefix) {
-      for (let i = first + 1; i < shards.length && shards[i][0].startsWith(term.text); i++) out.push(i);
+      for (let i = first + 1; i < shards.length && shards[i].startsWith(term.text); i++) out.push(i);
     }
     return out;
   }
@@ -231,7 +244,7 @@
   // counted from the one before; none if the index has not the token.
   function postings(token) {
     const at = shardOf(token);
-    const shard = at < 0 ? undefined : data.shards.get(data.manifest.shards[at][1]);
+    const shard = at < 0 ? undefined : data.shards.get(shardName(at));
     return (shard && shard[token]) || [];
   }
 
@@ -240,7 +253,7 @@
     if (!term.prefix) return [term.text];
     const out = new Set([term.text]);
     for (const at of shardsFor(term)) {
-      const shard = data.shards.get(data.manifest.shards[at][1]);
+      const shard = data.shards.get(shardName(at));
       for (const token of Object.keys(shard)) if (token.startsWith(term.text)) out.add(token);
     }
     return [...out];
@@ -251,7 +264,7 @@
     const names = new Set();
     for (const w of words) {
       for (const term of w.all.flat().concat(w.optional, w.join ? [w.join] : [])) {
-        for (const at of shardsFor(term)) names.add(data.manifest.shards[at][1]);
+        for (const at of shardsFor(term)) names.add(shardName(at));
       }
     }
     await Promise.all([...names].map((name) => load("index/" + name + ".js")));

@@ -117,37 +117,37 @@ impl Cutter {
 
 /// Writes a token's line of a shard: `"token":[post,code,…]`, posts counted
 /// from the one before.
-pub fn write_line(out: &mut String, token: &str, list: &[Posting]) {
-    out.push_str(&serde_json::to_string(token).expect("a string serializes"));
-    out.push_str(":[");
+fn write_line(out: &mut Vec<u8>, token: &str, list: &[Posting]) {
+    serde_json::to_writer(&mut *out, token).expect("a string serializes");
+    out.extend_from_slice(b":[");
     let mut previous = 0;
     for (i, p) in list.iter().enumerate() {
         if i > 0 {
-            out.push(',');
+            out.push(b',');
         }
         number(out, post_of(*p) - previous);
-        out.push(',');
+        out.push(b',');
         number(out, u32::from(code_of(*p)));
         previous = post_of(*p);
     }
-    out.push(']');
+    out.push(b']');
 }
 
 /// The text of the shard `name` with these lines.
 pub fn text<'a>(name: &str, lines: impl IntoIterator<Item = (&'a str, &'a [Posting])>) -> String {
-    let mut text = format!("hanjiSearch.shard({name:?},{{");
+    let mut text = format!("hanjiSearch.shard({name:?},{{").into_bytes();
     for (n, (token, list)) in lines.into_iter().enumerate() {
         if n > 0 {
-            text.push_str(",\n");
+            text.extend_from_slice(b",\n");
         }
         write_line(&mut text, token, list);
     }
-    text.push_str("});\n");
-    text
+    text.extend_from_slice(b"});\n");
+    String::from_utf8(text).expect("a shard is UTF-8")
 }
 
 /// Writes `n` in decimal (millions of them: no formatting machinery).
-fn number(out: &mut String, mut n: u32) {
+fn number(out: &mut Vec<u8>, mut n: u32) {
     let mut digits = [0u8; 10];
     let mut at = digits.len();
     loop {
@@ -158,7 +158,7 @@ fn number(out: &mut String, mut n: u32) {
             break;
         }
     }
-    out.push_str(std::str::from_utf8(&digits[at..]).expect("digits are ASCII"));
+    out.extend_from_slice(&digits[at..]);
 }
 
 /// A shard's lines read back from its text; None if it is not one [`text`]

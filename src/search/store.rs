@@ -63,6 +63,12 @@ impl Store {
         Ok(name)
     }
 
+    /// [`Store::write_named`] where the name (`<digest>.<kind>`) is known.
+    pub fn write_as(&self, name: &str, bytes: &[u8]) -> io::Result<()> {
+        debug_assert!(name.starts_with(&digest(bytes)), "{name}");
+        self.write(name, bytes)
+    }
+
     /// Removes the file `name` (nothing if it is not there).
     pub fn remove(&self, name: &str) {
         match self {
