@@ -27,7 +27,9 @@ fn search(c: &mut Criterion) {
     let mut group = c.benchmark_group("search");
     group.sample_size(10);
     group.bench_function(format!("entries of {} posts", texts.len()), |b| {
-        b.iter(|| posts.par_iter().zip(&texts).map(|(post, text)| site.search_entry(post, text.clone())).collect::<Vec<_>>())
+        b.iter(|| {
+            posts.par_iter().zip(&texts).map(|(post, text)| site.search_entry(post, text.clone())).collect::<Vec<_>>()
+        })
     });
     let entries: Vec<_> =
         posts.par_iter().zip(texts.par_iter()).map(|(post, text)| site.search_entry(post, text.clone())).collect();

@@ -85,7 +85,10 @@ impl Entry {
     /// Its tokens with their codes, in no particular order.
     pub fn tokens(&self) -> impl Iterator<Item = (&str, u8)> {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
-        starts.zip(&self.ends).map(|(start, end)| &self.tokens[start as usize..*end as usize]).zip(self.codes.iter().copied())
+        starts
+            .zip(&self.ends)
+            .map(|(start, end)| &self.tokens[start as usize..*end as usize])
+            .zip(self.codes.iter().copied())
     }
 
     /// How many tokens it has.

@@ -47,6 +47,16 @@ const FORMAT: &str = "hanji search state 2";
 /// Writes one file of the index: its name under `search/` and its text.
 pub type Write<'a> = dyn Fn(&str, &str) -> io::Result<()> + Sync + 'a;
 
+/// A shard's lines: each token with its postings.
+type Lines = Vec<(String, Vec<Posting>)>;
+
+/// A change to a token's postings: the token, the post, and its new code
+/// (None: the post leaves the token).
+type Change<'e> = (&'e str, u32, Option<u8>);
+
+/// A pack's posts: each one's identity and entry.
+type Pack = Vec<(String, Entry)>;
+
 /// What the manifest of the state holds.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 struct Manifest {
@@ -170,7 +180,9 @@ impl KeptIndex {
                 }
                 // The new posts end within this pack: compare with its posts.
                 let pack = old.packs.get(p).and_then(|file| read_pack(&self.store.read_checked(file)?));
-                pack.is_some_and(|pack| pack.iter().map(|(id, _)| id).take(kept - range.start).eq(&posts[range.start..kept]))
+                pack.is_some_and(|pack| {
+                    pack.iter().map(|(id, _)| id).take(kept - range.start).eq(&posts[range.start..kept])
+                })
             })
         });
         let mode = if same { Mode::Edits(Mutex::default()) } else { Mode::Whole(Whole::new(posts.len())) };
@@ -347,14 +359,14 @@ impl Update<'_> {
 
     /// The kept pack `p`: each post's identity and entry; None if it cannot
     /// be read whole.
-    fn pack(&self, p: usize) -> Option<Vec<(String, Entry)>> {
+    fn pack(&self, p: usize) -> Option<Pack> {
         let old = self.old()?;
         let pack = read_pack(&self.store().read_checked(old.packs.get(p)?)?)?;
         (pack.len() == PACK.min(old.count.saturating_sub(p * PACK))).then_some(pack)
     }
 
     /// The lines of the kept shard `k`; None if it cannot be read.
-    fn shard(&self, k: usize) -> Option<Vec<(String, Vec<Posting>)>> {
+    fn shard(&self, k: usize) -> Option<Lines> {
         let file = &self.old()?.shards.get(k)?.file;
         shards::read(std::str::from_utf8(&self.store().read_checked(file)?).ok()?)
     }
@@ -412,7 +424,7 @@ impl Update<'_> {
     /// Cuts `lines` (every token's, in order) into shards with the rule
     /// `every` (None: the one their sizes give), writing those whose text
     /// changed.
-    fn cut(&self, lines: Vec<(String, Vec<Posting>)>, every: Option<u64>) -> io::Result<(Vec<Shard>, usize)> {
+    fn cut(&self, lines: Lines, every: Option<u64>) -> io::Result<(Vec<Shard>, usize)> {
         let sizes: Vec<usize> = lines.par_iter().map(|(token, list)| shards::line_size(token, list)).collect();
         let every = every.unwrap_or_else(|| shards::every(sizes.iter().map(|s| *s as u64).sum(), lines.len() as u64));
         let mut cutter = Cutter::whole(every);
@@ -471,9 +483,8 @@ impl Update<'_> {
 
         // The kept packs of those posts.
         let wanted: BTreeSet<usize> = posts.iter().map(|n| n / PACK).filter(|p| p * PACK < before).collect();
-        let packs: Vec<(usize, Option<Vec<(String, Entry)>>)> =
-            wanted.into_par_iter().map(|p| (p, self.pack(p))).collect();
-        let mut kept: HashMap<usize, Vec<(String, Entry)>> = HashMap::new();
+        let packs: Vec<(usize, Option<Pack>)> = wanted.into_par_iter().map(|p| (p, self.pack(p))).collect();
+        let mut kept: HashMap<usize, Pack> = HashMap::new();
         for (p, pack) in packs {
             match pack {
                 Some(pack) => kept.insert(p, pack),
@@ -483,7 +494,7 @@ impl Update<'_> {
         let was = |n: usize| (n < before).then(|| &kept[&(n / PACK)][n % PACK].1);
 
         // What changes in each token's posts.
-        let mut changes: Vec<(&str, u32, Option<u8>)> = Vec::new();
+        let mut changes: Vec<Change<'_>> = Vec::new();
         let mut changed = BTreeSet::new();
         for &n in &posts {
             let (was, now) = (was(n), new.get(&n).copied());
@@ -545,20 +556,16 @@ impl Update<'_> {
     /// if a kept shard cannot be read. Only the shards of the changed tokens
     /// are cut again, and those after them until one begins where it did:
     /// from there on, the cut is the one before.
-    fn edit_shards(
-        &self,
-        old: &[Shard],
-        changes: &[(&str, u32, Option<u8>)],
-    ) -> io::Result<Option<(Vec<Shard>, usize)>> {
+    fn edit_shards(&self, old: &[Shard], changes: &[Change<'_>]) -> io::Result<Option<(Vec<Shard>, usize)>> {
         if changes.is_empty() {
             return Ok(Some((old.to_vec(), 0)));
         }
         // Each change in the shard its token is (or would be) in.
-        let mut by_shard: Vec<(usize, &[(&str, u32, Option<u8>)])> = Vec::new();
+        let mut by_shard: Vec<(usize, &[Change<'_>])> = Vec::new();
         for run in changes.chunk_by(|a, b| shard_of(old, a.0) == shard_of(old, b.0)) {
             by_shard.push((shard_of(old, run[0].0), run));
         }
-        let loaded: Vec<(usize, Option<Vec<(String, Vec<Posting>)>>)> = by_shard
+        let loaded: Vec<(usize, Option<Lines>)> = by_shard
             .par_iter()
             .map(|(k, run)| {
                 let lines = if old.is_empty() { Some(Vec::new()) } else { self.shard(*k) };
@@ -571,7 +578,7 @@ impl Update<'_> {
                 )
             })
             .collect();
-        let mut edited: HashMap<usize, Vec<(String, Vec<Posting>)>> = HashMap::new();
+        let mut edited: HashMap<usize, Lines> = HashMap::new();
         for (k, lines) in loaded {
             let Some(lines) = lines else { return Ok(None) };
             edited.insert(k, lines);
@@ -618,7 +625,7 @@ impl Update<'_> {
             let s = if m > k && first_change[&m] <= old[m].first.as_str() { m - 1 } else { m };
             kept_as_were.push((made.len(), k..s));
             let mut cutter = Cutter::from(every, s > 0 && old[s - 1].last_big);
-            let (mut lines, mut sizes): (Vec<(String, Vec<Posting>)>, Vec<usize>) = (Vec::new(), Vec::new());
+            let (mut lines, mut sizes): (Lines, Vec<usize>) = (Vec::new(), Vec::new());
             let mut j = s;
             k = 'window: loop {
                 if j == old.len() {
@@ -711,7 +718,7 @@ fn shard_of(shards: &[Shard], token: &str) -> usize {
 }
 
 /// Applies `changes` (by token, then post) to a shard's lines.
-fn apply(lines: &mut Vec<(String, Vec<Posting>)>, changes: &[(&str, u32, Option<u8>)]) {
+fn apply(lines: &mut Lines, changes: &[Change<'_>]) {
     for run in changes.chunk_by(|a, b| a.0 == b.0) {
         let token = run[0].0;
         match lines.binary_search_by(|(t, _)| t.as_str().cmp(token)) {
@@ -745,7 +752,7 @@ fn apply(lines: &mut Vec<(String, Vec<Posting>)>, changes: &[(&str, u32, Option<
 /// What changes in the lists of post `post`'s tokens from `before` to
 /// `after` (both by token): each token it leaves (None), gains or has with
 /// another code.
-fn differences<'e>(before: &[(&'e str, u8)], after: &[(&'e str, u8)], post: u32) -> Vec<(&'e str, u32, Option<u8>)> {
+fn differences<'e>(before: &[(&'e str, u8)], after: &[(&'e str, u8)], post: u32) -> Vec<Change<'e>> {
     let (mut a, mut b) = (before.iter().peekable(), after.iter().peekable());
     let mut out = Vec::new();
     loop {
@@ -834,7 +841,7 @@ fn write_pack(posts: &[(&str, &Entry)]) -> Vec<u8> {
 }
 
 /// A pack read back; None if it is not one [`write_pack`] wrote.
-fn read_pack(bytes: &[u8]) -> Option<Vec<(String, Entry)>> {
+fn read_pack(bytes: &[u8]) -> Option<Pack> {
     fn take<'b>(rest: &mut &'b [u8]) -> Option<&'b [u8]> {
         let len = u32::from_le_bytes(rest.get(..4)?.try_into().ok()?) as usize;
         let part = rest.get(4..4 + len)?;

@@ -194,8 +194,23 @@ mod tests {
         // Tokens that differ anywhere hash apart and are told apart, the
         // short ones by their first bytes.
         let words = [
-            "", "a", "ab", "abc", "abd", "bbc", "abcd", "abce", "abcdefg", "abcdefh", "bbcdefg", "abcdefgh", "abcdefgi",
-            "abcdefghi", "abcdefghj", "학습", "습을",
+            "",
+            "a",
+            "ab",
+            "abc",
+            "abd",
+            "bbc",
+            "abcd",
+            "abce",
+            "abcdefg",
+            "abcdefh",
+            "bbcdefg",
+            "abcdefgh",
+            "abcdefgi",
+            "abcdefghi",
+            "abcdefghj",
+            "학습",
+            "습을",
         ];
         let keys: Vec<Key> = words.iter().map(|w| Key::of(w)).collect();
         assert_eq!(keys.iter().map(|k| k.hash).collect::<std::collections::HashSet<_>>().len(), words.len());

@@ -132,7 +132,7 @@ mod tests {
             assert_eq!(store.write_named("pack", b"some posts").unwrap(), name);
             store.write(&name, b"some pests").unwrap();
             assert!(store.read_checked(&name).is_none(), "a damaged file is told by its name");
-            assert_eq!(store.names(), [name.clone()]);
+            assert_eq!(store.names(), std::slice::from_ref(&name));
             store.remove(&name);
             assert!(store.names().is_empty() && store.read(&name).is_none());
         }

@@ -475,7 +475,8 @@ pub fn stem(word: &str) -> Cow<'_, str> {
             && rest.iter().any(|b| matches!(b, b'a' | b'e' | b'i' | b'o' | b'u' | b'y'))
         {
             let n = rest.len();
-            let doubled = n >= 2 && rest[n - 1] == rest[n - 2] && !b"lsz".contains(&rest[n - 1]) && is_consonant(rest[n - 1]);
+            let doubled =
+                n >= 2 && rest[n - 1] == rest[n - 2] && !b"lsz".contains(&rest[n - 1]) && is_consonant(rest[n - 1]);
             w = if doubled { &rest[..n - 1] } else { rest };
             break;
         }
