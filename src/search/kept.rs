@@ -430,38 +430,34 @@ impl Update<'_> {
         let mut cutter = Cutter::whole(every);
         let mut starts: Vec<usize> = (0..lines.len()).filter(|i| cutter.begins(&lines[*i].0, sizes[*i])).collect();
         starts.push(lines.len());
-        let made: Vec<Made> =
-            starts.par_windows(2).map(|cut| Made::of(&lines[cut[0]..cut[1]], &sizes[cut[0]..cut[1]])).collect();
-        self.write_shards(made, true)
+        let old = self.old_shards();
+        // Each shard written as it is made: its text is not kept meanwhile.
+        let written: Vec<io::Result<(Shard, bool)>> = starts
+            .par_windows(2)
+            .map(|cut| self.write_shard(Made::of(&lines[cut[0]..cut[1]], &sizes[cut[0]..cut[1]]), &old, true))
+            .collect();
+        gather(written)
     }
 
-    /// Writes the shards made whose text is not the kept one, and keeps
-    /// them (all of them if `all`, to mend a damaged state).
-    fn write_shards(&self, made: Vec<Made>, all: bool) -> io::Result<(Vec<Shard>, usize)> {
-        let old: HashMap<String, &str> =
-            self.old().map(|old| old.shards.iter().map(|s| (s.name(), s.digest())).collect()).unwrap_or_default();
-        let written: Vec<io::Result<(Shard, bool)>> = made
-            .into_par_iter()
-            .map(|Made { shard, text }| {
-                let name = shard.name();
-                let same = old.get(&name) == Some(&shard.digest());
-                if all || !same {
-                    self.keep_as(&shard.file, text.as_bytes());
-                }
-                if !same {
-                    (self.write)(&format!("index/{name}.js"), &text)?;
-                }
-                Ok((shard, !same))
-            })
-            .collect();
-        let mut shards = Vec::with_capacity(written.len());
-        let mut count = 0;
-        for result in written {
-            let (shard, wrote) = result?;
-            count += usize::from(wrote);
-            shards.push(shard);
+    /// The kept shards' digests, by name.
+    fn old_shards(&self) -> HashMap<String, &str> {
+        self.old().map(|old| old.shards.iter().map(|s| (s.name(), s.digest())).collect()).unwrap_or_default()
+    }
+
+    /// Writes a shard made unless its text is the kept one (`old`, by
+    /// name), and keeps it (also when it is, if `all`: to mend a damaged
+    /// state). Says whether it was written.
+    fn write_shard(&self, made: Made, old: &HashMap<String, &str>, all: bool) -> io::Result<(Shard, bool)> {
+        let Made { shard, text } = made;
+        let name = shard.name();
+        let same = old.get(&name) == Some(&shard.digest());
+        if all || !same {
+            self.keep_as(&shard.file, text.as_bytes());
         }
-        Ok((shards, count))
+        if !same {
+            (self.write)(&format!("index/{name}.js"), &text)?;
+        }
+        Ok((shard, !same))
     }
 
     /// Updates the index for the fresh entries, the posts keeping their
@@ -521,12 +517,9 @@ impl Update<'_> {
         };
         manifest.shards = shards;
 
-        // The packs and groups of the changed posts, and the last ones when
-        // posts were added or are gone.
-        let mut packs: BTreeSet<usize> = changed.iter().map(|n| n / PACK).collect();
-        if now != before {
-            packs.extend([before, now].map(|n| n.saturating_sub(1) / PACK));
-        }
+        // The packs and groups of the changed posts (the added and the gone
+        // among them).
+        let packs: BTreeSet<usize> = changed.iter().map(|n| n / PACK).collect();
         manifest.packs.truncate(now.div_ceil(PACK));
         manifest.groups.truncate(now.div_ceil(GROUP));
         for p in packs.into_iter().filter(|p| p * PACK < now) {
@@ -689,10 +682,24 @@ impl Update<'_> {
                 }
             }
         }
-        let (new, written) = self.write_shards(to_write, false)?;
+        let old_shards = self.old_shards();
+        let (new, written) =
+            gather(to_write.into_par_iter().map(|made| self.write_shard(made, &old_shards, false)).collect())?;
         let shards = order.into_iter().map(|o| o.unwrap_or_else(|i| new[i].clone())).collect();
         Ok(Some((shards, written)))
     }
+}
+
+/// The shards written, and how many of them were, or the first error.
+fn gather(written: Vec<io::Result<(Shard, bool)>>) -> io::Result<(Vec<Shard>, usize)> {
+    let mut shards = Vec::with_capacity(written.len());
+    let mut count = 0;
+    for result in written {
+        let (shard, wrote) = result?;
+        count += usize::from(wrote);
+        shards.push(shard);
+    }
+    Ok((shards, count))
 }
 
 /// A shard made: its record (its file named by its text's digest, not yet

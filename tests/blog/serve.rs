@@ -218,7 +218,8 @@ fn the_served_index_follows_the_folder_as_an_export_makes_it() {
     serves(&before);
     // An edited post, a new one among the older ones, and one gone: the
     // served index is updated to the one a cold export makes.
-    std::fs::write(blog.path().join("posts/b.md"), post("Beta", "2026-05-16", "nccl", "Zymurgy and 분산 학습.")).unwrap();
+    std::fs::write(blog.path().join("posts/b.md"), post("Beta", "2026-05-16", "nccl", "Zymurgy and 분산 학습."))
+        .unwrap();
     std::fs::write(blog.path().join("posts/d.md"), post("Delta", "2026-01-02", "cuda", "Quokka text.")).unwrap();
     std::fs::remove_file(blog.path().join("posts/a.md")).unwrap();
     server.wait_for("posts/b/", "the edit", |_, page| page.contains("Zymurgy"));

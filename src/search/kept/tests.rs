@@ -268,7 +268,7 @@ fn texts() -> impl Strategy<Value = Vec<Vec<usize>>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
     fn edits_updated_step_by_step_give_the_cold_index(texts in texts(), edits in prop::collection::vec(edit(), 1..10)) {
@@ -318,16 +318,25 @@ fn one_edit_writes_its_group_and_a_few_shards() {
 
 #[test]
 fn a_new_newest_post_and_the_last_one_gone_keep_the_others_numbers() {
+    // After a whole pack, and within one.
+    for posts in [PACK * 6, 100] {
+        newest_added_and_gone(posts);
+    }
+}
+
+fn newest_added_and_gone(posts: usize) {
     let cache = tempfile::tempdir().unwrap();
-    let mut blog = blog_of(100);
+    let mut blog = blog_of(posts);
     let mut output = Output::default();
     output.export(cache.path(), &blog, &[]);
-    let id = blog.edit(Edit::Add(100, vec![1, 2, 3, 4, 5])).unwrap();
+    let id = blog.edit(Edit::Add(posts, vec![1, 2, 3, 4, 5])).unwrap();
     assert_eq!(output.export(cache.path(), &blog, &[&id]), 0);
     assert_eq!(output.files, blog.cold());
-    assert!(output.files["index.js"].contains("\"posts\":101"));
-    blog.edit(Edit::Remove(100));
-    blog.edit(Edit::Remove(99));
+    assert!(output.files["index.js"].contains(&format!("\"posts\":{}", posts + 1)));
+    blog.edit(Edit::Remove(posts));
+    assert_eq!(output.export(cache.path(), &blog, &[]), 0);
+    assert_eq!(output.files, blog.cold());
+    blog.edit(Edit::Remove(posts - 1));
     assert_eq!(output.export(cache.path(), &blog, &[]), 0);
     assert_eq!(output.files, blog.cold());
 }
