@@ -294,13 +294,17 @@
       let post = 0;
       for (let i = 0; i < list.length; i += 2) {
         post += list[i];
-        const s = idf * worth(list[i + 1]);
+        const code = list[i + 1];
+        const s = idf * WORTH[code];
         if (s > scores[post]) scores[post] = s;
-        if (list[i + 1] & (TITLE | TAG)) top[post] = 1;
+        if (code & (TITLE | TAG)) top[post] = 1;
       }
     }
     return { scores, top };
   }
+
+  // Each code's worth, worked out once (a query reads thousands of codes).
+  const WORTH = Float64Array.from({ length: 128 }, (_, code) => worth(code));
 
   // The posts that match every word of the query, best first: those with
   // more words in their title or tags first, then by score, then newest.
@@ -320,10 +324,16 @@
       const top = new Uint8Array(n).fill(1);
       const count = new Uint16Array(n);
       for (const any of w.all) {
-        const best = new Float64Array(n);
-        const bestTop = new Uint8Array(n);
+        // The best of the group's terms (most groups have one).
+        let best = null;
+        let bestTop = null;
         for (const term of any) {
           const m = matches(term);
+          if (best === null) {
+            best = m.scores;
+            bestTop = m.top;
+            continue;
+          }
           for (let p = 0; p < n; p++) {
             if (m.scores[p] > best[p]) best[p] = m.scores[p];
             if (m.top[p]) bestTop[p] = 1;
@@ -370,8 +380,37 @@
         }
       }
     }
-    found.sort((a, b) => tier[b] - tier[a] || score[b] - score[a] || b - a);
-    return { words: ws, posts: found, ranks: found.map((p) => ({ tier: tier[p], score: score[p] })) };
+    const best = bestFirst(found, tier, score);
+    return { words: ws, posts: best, ranks: best.map((p) => ({ tier: tier[p], score: score[p] })) };
+  }
+
+  // The posts found, best first: more words in the title or tags, then a
+  // higher score, then newest. Sorted as numbers (the browser's own sort,
+  // not a comparison called thousands of times): tier, the score's place
+  // among the scores and the post, each in 24 bits of one exact number.
+  function bestFirst(found, tier, score) {
+    const SPAN = 16777216;
+    const scores = Float64Array.from(found, (p) => score[p]).sort();
+    if (found.length >= SPAN || found.some((p) => tier[p] >= 32)) {
+      return found.slice().sort((a, b) => tier[b] - tier[a] || score[b] - score[a] || b - a);
+    }
+    const keys = new Float64Array(found.length);
+    for (let i = 0; i < found.length; i++) {
+      const p = found[i];
+      // The place of the post's score among all, the first of equal ones.
+      let lo = 0;
+      let hi = scores.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (scores[mid] < score[p]) lo = mid + 1;
+        else hi = mid;
+      }
+      keys[i] = (tier[p] * SPAN + lo) * SPAN + p;
+    }
+    keys.sort();
+    const best = new Array(found.length);
+    for (let i = 0; i < keys.length; i++) best[keys.length - 1 - i] = keys[i] % SPAN;
+    return best;
   }
 
   // What results show of these posts: their groups' files (index.js says how
