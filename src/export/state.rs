@@ -51,6 +51,8 @@ pub enum From {
     },
     /// A file copied as it is, from a source with this stamp.
     Copy(Stamp),
+    /// A file of the search index, made from the index kept in the cache.
+    Search,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
