@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use crate::blog::Blog;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::fs::{self, absolute, stamp_of};
+use crate::images::Catalog;
 use crate::markdown::HighlightCache;
 use crate::site::routes::Addresses;
 use crate::site::theme::Theme;
@@ -67,6 +68,8 @@ pub struct Summary {
     pub problems: Vec<Diagnostic>,
     /// Posts left out because they have errors.
     pub left_out: Vec<PathBuf>,
+    /// Copies of images made, and found in the cache.
+    pub image_copies: (usize, usize),
     pub elapsed: Duration,
 }
 
@@ -87,6 +90,13 @@ impl Summary {
             self.removed,
             self.elapsed.as_secs_f64()
         )
+    }
+
+    /// `12 copies of images made, 30 from the cache`, or None when the pages
+    /// show no image that has copies.
+    pub fn images_line(&self) -> Option<String> {
+        let (made, reused) = self.image_copies;
+        (made + reused > 0).then(|| format!("{made} copies of images made, {reused} from the cache"))
     }
 
     pub fn errors(&self) -> usize {
@@ -126,8 +136,11 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
     }
 
     let (theme, theme_problems) = Theme::new(&blog.templates);
-    let options = SiteOptions { search: true, ..SiteOptions::default() };
+    // Copies of the images pages show are made as the pages ask for them.
+    let images = Catalog::new(&blog.root, &blog.config.images, options.cache_dir.as_deref()).preparing();
+    let options = SiteOptions { search: true, services: true, ..SiteOptions::default() };
     let site = Site::new(&blog.config, &blog.library, &blog.assets, &theme, options)
+        .with_images(&images)
         .with_shortcodes(&blog.shortcodes)
         .with_highlights(read_highlights(highlights_file.as_deref()))
         .with_routes();
@@ -188,7 +201,7 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
             .collect();
         rendered.extend(written);
     }
-    let copied: Vec<_> = copies
+    let mut copied: Vec<_> = copies
         .par_iter()
         .map(|(from, file)| {
             // A file that cannot be read is left out and named, as a post with
@@ -200,6 +213,8 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
             (file.clone(), written)
         })
         .collect();
+    copied.extend(image_copies(&site, &images, &out));
+    summary.image_copies = images.counts();
 
     let mut files = BTreeSet::new();
     let mut count = |file: String, written: Result<bool, ExportError>| -> Result<(), ExportError> {
@@ -253,6 +268,35 @@ fn keep_highlights(file: Option<&Path>, highlights: &HighlightCache) {
     if let Some(file) = file {
         let _ = write_if_changed(file, &highlights.to_bytes());
     }
+}
+
+/// The copies of the images the pages show (each made or found in the cache
+/// as a page asked for it), written beside each image's own copy in the site.
+fn image_copies(
+    site: &Site,
+    images: &Catalog,
+    out: &Path,
+) -> Vec<(String, Result<Result<bool, ExportError>, Diagnostic>)> {
+    let addresses = site.addresses();
+    let copies: Vec<(String, PathBuf, crate::images::Made)> = images
+        .prepared()
+        .into_iter()
+        .filter_map(|(image, prepared)| Some((addresses.asset(&image)?, image, prepared)))
+        .flat_map(|(site_path, image, prepared)| {
+            let copies = prepared.copies.into_iter();
+            copies.map(move |(copy, made)| (addresses.image_copy(&site_path, copy), image.clone(), made))
+        })
+        .collect();
+    copies
+        .par_iter()
+        .map(|(file, image, made)| {
+            let written = made
+                .bytes()
+                .map(|bytes| write_if_changed(&out.join(file), &bytes))
+                .map_err(|error| fs::read_problem(&error).in_file(image.as_path()));
+            (file.clone(), written)
+        })
+        .collect()
 }
 
 /// The files copied as they are: `static/` and the files beside shown posts.

@@ -4,10 +4,12 @@
 //! layered; each uses only modules of the layers before it, and
 //! `tests/blog/layers.rs` keeps it so:
 //!
-//! 1. leaves: `text`, `slug`, `diagnostics`, `layout` (how a folder is laid out)
+//! 1. leaves: `text`, `slug`, `diagnostics`, `layout` (how a folder is laid
+//!    out), `clock` (the time scheduled posts are judged by)
 //! 2. disk: `fs`, the only module that reads or writes files
 //! 3. settings: `config`
-//! 4. rendering: `markdown`, `search` (the search tokens and index files)
+//! 4. rendering: `markdown`, `search` (the search tokens and index files),
+//!    `images` (images sized for the screen: their copies and the cache)
 //! 5. content: `content` (post files, front matter, posts, the library)
 //! 6. site: `site` (pages and their addresses both ways, links, theme, stale pages)
 //! 7. model: `blog`
@@ -21,12 +23,14 @@
 mod author;
 mod blog;
 mod check;
+mod clock;
 mod config;
 mod content;
 mod detect;
 mod diagnostics;
 mod export;
 mod fs;
+mod images;
 mod layout;
 mod load;
 pub mod markdown;
@@ -40,7 +44,8 @@ mod text;
 mod watch;
 
 // The blog and what it is made of.
-pub use blog::Blog;
+pub use blog::{Blog, LoadOptions};
+pub use clock::Clock;
 pub use config::{Config, TagTitle};
 pub use content::front_matter;
 pub use content::post::Parsed;
@@ -50,9 +55,9 @@ pub use layout::{Kind, Layout};
 pub use slug::{slug, tag_slug};
 
 // Reading, checking, exporting, serving.
-pub use check::check;
+pub use check::{HeldPost, NextExport, check, next_export};
 pub use export::{ExportError, ExportOptions, Summary as ExportSummary, export};
-pub use load::{LoadError, load};
+pub use load::{LoadError, load, load_with};
 pub use serve::{ServeError, ServeOptions, Server};
 
 // The site and its addresses.

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::blog::Blog;
+use crate::blog::{Blog, LoadOptions};
 use crate::config::{self, Config};
 use crate::content::file::{self, MAX_POST_BYTES};
 use crate::content::post::{Parsed, Post};
@@ -29,9 +29,14 @@ pub enum LoadError {
     Unreadable { path: PathBuf, source: io::Error },
 }
 
+/// Reads the blog in `root`, its scheduled posts judged by the wall clock.
+pub fn load(root: &Path) -> Result<Blog, LoadError> {
+    load_with(root, LoadOptions::default())
+}
+
 /// Reads the blog in `root`. Only a missing or unreadable folder is an error:
 /// every problem inside it becomes a diagnostic and the rest still loads.
-pub fn load(root: &Path) -> Result<Blog, LoadError> {
+pub fn load_with(root: &Path, options: LoadOptions) -> Result<Blog, LoadError> {
     match fs::is_folder(root) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(LoadError::NotFound(root.into())),
         Err(source) => return Err(LoadError::Unreadable { path: root.into(), source }),
@@ -60,10 +65,11 @@ pub fn load(root: &Path) -> Result<Blog, LoadError> {
     problems.extend(fs::unreadable_files(root, &assets));
     problems.extend(other_sections(root, &config));
     let parsed: Vec<Parsed> = post_paths.par_iter().map(|path| read_post(root, path)).collect();
-    let library = Library::from_parsed(Rules::of(&config), parsed);
+    let rules = Rules::of(&config, options.clock.now(), options.future);
+    let library = Library::from_parsed(rules, parsed);
     let templates = read_templates(root, &config, &mut problems);
     let shortcodes = read_shortcodes(root, &config, &mut problems);
-    Ok(Blog { root: root.to_path_buf(), config, library, assets, templates, shortcodes, problems })
+    Ok(Blog { root: root.to_path_buf(), config, library, assets, templates, shortcodes, problems, options })
 }
 
 /// The pages' files outside the posts folder (Hanji's `pages/`, Jekyll's

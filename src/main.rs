@@ -30,12 +30,18 @@ enum Command {
         /// Count drafts too, and mark them
         #[arg(long)]
         drafts: bool,
+        /// Count scheduled posts as published now
+        #[arg(long)]
+        future: bool,
     },
-    /// List every problem in the blog; exit 1 if there is an error
+    /// List every problem in the blog, and what the next export publishes; exit 1 if there is an error
     Check {
         /// The blog folder
         #[arg(default_value = ".")]
         dir: PathBuf,
+        /// Count scheduled posts as published now
+        #[arg(long)]
+        future: bool,
     },
     /// Write the blog as a static site, ready for any static host
     Export {
@@ -55,6 +61,9 @@ enum Command {
         /// No progress bar
         #[arg(long, short)]
         quiet: bool,
+        /// Publish scheduled posts now, before their date
+        #[arg(long)]
+        future: bool,
     },
     /// Preview the site in a browser; pages reload when the files change
     Serve {
@@ -70,6 +79,9 @@ enum Command {
         /// Show drafts, marked
         #[arg(long)]
         drafts: bool,
+        /// Show scheduled posts as published
+        #[arg(long)]
+        future: bool,
     },
 }
 
@@ -86,16 +98,16 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Tags { dir, drafts } => {
-            let blog = load(&dir)?;
+        Command::Tags { dir, drafts, future } => {
+            let blog = load(&dir, future)?;
             let mut out = io::stdout().lock();
             for tag in blog.library.tags(drafts) {
                 writeln!(out, "{}", tag_line(&tag, drafts))?;
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Check { dir } => {
-            let blog = load(&dir)?;
+        Command::Check { dir, future } => {
+            let blog = load(&dir, future)?;
             let problems = hanji::check(&blog);
             let mut out = io::stdout().lock();
             for problem in &problems {
@@ -106,12 +118,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if let Some(layout) = blog.layout().describe(&blog.config.posts_dir) {
                 eprintln!("{layout}");
             }
-            // Posts the tool holds back are no problem, but they are named.
-            for post in blog.library.posts().filter(|post| post.held.is_some()) {
-                let held = post.held.map(|held| held.name()).unwrap_or_default();
-                let date = post.date.map(|d| format!(", dated {}", d.date)).unwrap_or_default();
-                eprintln!("{}: left out, {held}{date}, as the blog's tool does", post.path.display());
+            // Posts held back are no problem, but each is named, with when
+            // a scheduled one is published.
+            let next = hanji::next_export(&blog);
+            for held in &next.held {
+                eprintln!("{}: {}", shown_path(&dir, &held.path).display(), held.describe());
             }
+            eprintln!("{}", next.line());
             let pages = blog.library.pages().count();
             let posts = blog.library.len() - pages;
             let pages = if pages > 0 { format!("{pages} {}, ", plural(pages, "page", "pages")) } else { String::new() };
@@ -122,17 +135,18 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             );
             Ok(if errors > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
         }
-        Command::Export { dir, out, force, strict, quiet } => {
-            let blog = load(&dir)?;
+        Command::Export { dir, out, force, strict, quiet, future } => {
+            let blog = load(&dir, future)?;
             let out = out.unwrap_or_else(|| dir.join(&blog.config.output_dir));
             export(&blog, &dir, &out, force, strict, quiet)
         }
-        Command::Serve { dir, bind, port, drafts } => serve(&dir, bind, port, drafts),
+        Command::Serve { dir, bind, port, drafts, future } => serve(&dir, bind, port, drafts, future),
     }
 }
 
-fn serve(dir: &Path, bind: IpAddr, port: u16, drafts: bool) -> anyhow::Result<ExitCode> {
-    let options = hanji::ServeOptions { bind, port, drafts, ..Default::default() };
+fn serve(dir: &Path, bind: IpAddr, port: u16, drafts: bool, future: bool) -> anyhow::Result<ExitCode> {
+    let watch = hanji::WatchOptions { load: load_options(future)?, ..Default::default() };
+    let options = hanji::ServeOptions { bind, port, drafts, watch, cache_dir: hanji::cache_dir() };
     let shown = dir.to_path_buf();
     let server = hanji::Server::bind(dir, options, move |update| print_update(&shown, update))
         .with_context(|| format!("cannot serve the blog in `{}`", dir.display()))?;
@@ -211,13 +225,23 @@ fn export(
     for post in &summary.left_out {
         eprintln!("left out: {} (it has errors)", shown_path(dir, post).display());
     }
+    if let Some(images) = summary.images_line() {
+        eprintln!("{images}");
+    }
     eprintln!("{}", summary.line(out));
     let failed = summary.errors() > 0 || (strict && !summary.problems.is_empty());
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
-fn load(dir: &Path) -> anyhow::Result<hanji::Blog> {
-    hanji::load(dir).with_context(|| format!("cannot open the blog in `{}`", dir.display()))
+fn load(dir: &Path, future: bool) -> anyhow::Result<hanji::Blog> {
+    hanji::load_with(dir, load_options(future)?).with_context(|| format!("cannot open the blog in `{}`", dir.display()))
+}
+
+/// How the blog is read: scheduled posts judged by the wall clock (or the
+/// time `HANJI_NOW` gives), or published now with `--future`.
+fn load_options(future: bool) -> anyhow::Result<hanji::LoadOptions> {
+    let clock = hanji::Clock::from_env().map_err(anyhow::Error::msg)?;
+    Ok(hanji::LoadOptions { clock, future })
 }
 
 /// `nccl (5)`, as the seed page's sidebar shows it; with drafts, `rust (2, 1 draft)`.

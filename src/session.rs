@@ -19,6 +19,7 @@ use crate::author::trash::TrashCan;
 use crate::author::{self, AuthorError};
 use crate::blog::Blog;
 use crate::fs::{self, OwnWrites, version_of};
+use crate::images::Catalog;
 use crate::preview::{self, Answer, PostPreview, content_type};
 use crate::search::index::Index;
 use crate::site::routes::{Found, Routes, Target};
@@ -39,6 +40,9 @@ pub struct SessionOptions {
     pub journal: Option<Journal>,
     /// Where each save keeps the version it replaces (None: nowhere).
     pub history: Option<History>,
+    /// Where copies of images made for the preview are kept (`images/` in
+    /// it; see `fs::cache_dir`), None: nowhere, made again when asked for.
+    pub cache_dir: Option<PathBuf>,
 }
 
 /// The theme and the saved blog's addresses, made once per change on disk:
@@ -46,6 +50,8 @@ pub struct SessionOptions {
 pub struct Built {
     pub theme: Arc<Theme>,
     pub routes: Arc<Routes>,
+    /// What is known of the blog's images, kept while `[images]` stays the same.
+    pub images: Arc<Catalog>,
     /// The search index of the saved blog, made when first asked for.
     search: OnceLock<Index>,
 }
@@ -93,9 +99,11 @@ impl Session {
     ) -> Result<Arc<Session>, WatchError> {
         let shared: Arc<OnceLock<SharedBlog>> = Arc::default();
         let site = options.site;
+        let cache_dir = options.cache_dir.clone();
         let built = Arc::new(RwLock::new(Arc::new(Built {
             theme: Arc::new(Theme::new(&Default::default()).0),
             routes: Arc::default(),
+            images: Arc::new(Catalog::new(root, &Default::default(), cache_dir.as_deref())),
             search: OnceLock::new(),
         })));
         let watch = {
@@ -109,13 +117,13 @@ impl Session {
                     Update::Gone { .. } | Update::Notice { .. } => false,
                 };
                 if !matches!(update, Update::Notice { .. } | Update::Gone { .. }) {
-                    rebuild(&built, &blog, site, theme);
+                    rebuild(&built, &blog, site, theme, cache_dir.as_deref());
                 }
                 on_update(update, &blog);
             })?
         };
         let _ = shared.set(watch.blog().clone());
-        rebuild(&built, &watch.blog().read().expect("blog lock"), site, true);
+        rebuild(&built, &watch.blog().read().expect("blog lock"), site, true, options.cache_dir.as_deref());
         let session = Arc::new(Session {
             root: root.to_path_buf(),
             watch,
@@ -195,7 +203,8 @@ impl Session {
     /// Renders the post at `path` from the author's unsaved `text`, which the
     /// other pages of the preview then show too.
     pub fn preview(&self, path: &Path, text: String) -> PostPreview {
-        let rendered = preview::post_preview(&self.blog(), &self.built().theme, path, &text);
+        let built = self.built();
+        let rendered = preview::post_preview(&self.blog(), &built.theme, Some(&built.images), path, &text);
         self.unsaved.lock().expect("unsaved").insert(path.to_path_buf(), text);
         *self.last_preview.lock().expect("preview") = Some((rendered.site_path.clone(), rendered.html.clone()));
         rendered
@@ -219,12 +228,13 @@ impl Session {
         let unsaved = self.unsaved.lock().expect("unsaved").clone();
         let depends_on_text =
             !matches!(built.routes.get(site_path), Some(Target::Asset(_)) | Some(Target::Page(Page::Style)));
+        let images = Some(built.images.as_ref());
         if unsaved.is_empty() || !depends_on_text {
-            return preview::answer(&blog, &built.theme, &built.routes, site_path, self.options);
+            return preview::answer(&blog, &built.theme, &built.routes, images, site_path, self.options);
         }
         let blog = preview::with_unsaved(&blog, &unsaved);
         let routes = preview::routes(&blog, &built.theme, self.options);
-        preview::answer(&blog, &built.theme, &routes, site_path, self.options)
+        preview::answer(&blog, &built.theme, &routes, images, site_path, self.options)
     }
 
     /// A file of the search index (`search/index.js`, …), as the export
@@ -394,12 +404,17 @@ impl Session {
     }
 }
 
-/// Builds the saved blog's addresses again, and the theme if `theme`.
-fn rebuild(built: &RwLock<Arc<Built>>, blog: &Blog, options: SiteOptions, theme: bool) {
-    let theme =
-        if theme { Arc::new(Theme::new(&blog.templates).0) } else { built.read().expect("built").theme.clone() };
+/// Builds the saved blog's addresses again, the theme if `theme`, and the
+/// image catalog if `[images]` changed.
+fn rebuild(built: &RwLock<Arc<Built>>, blog: &Blog, options: SiteOptions, theme: bool, cache_dir: Option<&Path>) {
+    let before = built.read().expect("built").clone();
+    let theme = if theme { Arc::new(Theme::new(&blog.templates).0) } else { before.theme.clone() };
+    let images = match before.images.settings() == &blog.config.images {
+        true => before.images.clone(),
+        false => Arc::new(Catalog::new(&blog.root, &blog.config.images, cache_dir)),
+    };
     let routes = Arc::new(preview::routes(blog, &theme, options));
-    *built.write().expect("built") = Arc::new(Built { theme, routes, search: OnceLock::new() });
+    *built.write().expect("built") = Arc::new(Built { theme, routes, images, search: OnceLock::new() });
 }
 
 #[cfg(test)]

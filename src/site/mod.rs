@@ -4,7 +4,9 @@
 
 pub mod context;
 pub mod dates;
+pub mod images;
 pub mod links;
+pub mod related;
 pub mod routes;
 pub mod stale;
 pub mod theme;
@@ -19,10 +21,15 @@ use minijinja::{Value, context};
 use crate::config::Config;
 use crate::content::{Library, Post, Tag};
 use crate::diagnostics::Diagnostic;
+use crate::images::Catalog;
 use crate::markdown::{self, HighlightCache, Options, Shortcodes};
 use crate::search::index as search;
-use context::{FeedItem, PageInfo, Pagination, PostLink, PostPage, PostSummary, SiteInfo, SitemapEntry, TagInfo};
+use context::{
+    AnalyticsInfo, CommentsInfo, FeedItem, PageInfo, Pagination, PostLink, PostPage, PostSeries, PostSummary,
+    SeriesInfo, SeriesPart, SiteInfo, SitemapEntry, TagInfo,
+};
 use dates::DateFormat;
+use images::Pictures;
 use links::Links;
 use routes::Addresses;
 pub use routes::Page;
@@ -39,6 +46,10 @@ pub struct SiteOptions {
     /// its script), if the blog's settings have it on: the export and `hanji
     /// serve` do; the app's preview, whose pages run no script, does not.
     pub search: bool,
+    /// Add the comments and analytics the settings name: the export does;
+    /// previews do not (the app's pages run no script, and an author's own
+    /// visits to `hanji serve` are not readers to count).
+    pub services: bool,
 }
 
 /// The pages of a site with the file each is written to, and the posts left
@@ -92,6 +103,9 @@ pub struct Site<'a> {
     /// Shown categories, as `tags`.
     categories: Vec<(TagInfo, Vec<&'a Post>)>,
     category_index: HashMap<String, usize>,
+    /// Shown series, most parts first, with their shown posts first first.
+    series: Vec<(TagInfo, Vec<&'a Post>)>,
+    series_index: HashMap<String, usize>,
     /// The sidebar is the same on many pages: rendered once per way to the
     /// top and current tag.
     sidebars: Mutex<HashMap<(String, String), Arc<str>>>,
@@ -101,6 +115,8 @@ pub struct Site<'a> {
     routes: Option<routes::Routes>,
     /// The blog's own shortcode templates.
     shortcodes: Option<&'a Shortcodes>,
+    /// What the site knows of its images, to size them for the screen.
+    images: Option<&'a Catalog>,
 }
 
 impl<'a> Site<'a> {
@@ -131,9 +147,21 @@ impl<'a> Site<'a> {
                 (info, tag_posts(library, category, options.drafts))
             })
             .collect();
+        let series: Vec<(TagInfo, Vec<&Post>)> = library
+            .all_series(options.drafts)
+            .iter()
+            .map(|series| {
+                let info = TagInfo::of_series(series, options.drafts, &Addresses::new(config, library));
+                let mut posts = tag_posts(library, series, options.drafts);
+                posts.sort_by(|a, b| first_first(a).cmp(&first_first(b)));
+                (info, posts)
+            })
+            .collect();
         let mut site = Self::with_lists(config, library, assets, theme, options, posts, tags);
         site.category_index = categories.iter().enumerate().map(|(i, (t, _))| (t.slug.clone(), i)).collect();
         site.categories = categories;
+        site.series_index = series.iter().enumerate().map(|(i, (t, _))| (t.slug.clone(), i)).collect();
+        site.series = series;
         site.pages = pages;
         site
     }
@@ -182,6 +210,7 @@ impl<'a> Site<'a> {
             author: config.author.clone(),
             pages: page_links,
             categories: library.has_categories(options.drafts),
+            series: library.has_series(options.drafts),
             feed: addresses.page(&Page::Feed),
         };
         Site {
@@ -199,16 +228,26 @@ impl<'a> Site<'a> {
             tag_index,
             categories: Vec::new(),
             category_index: HashMap::new(),
+            series: Vec::new(),
+            series_index: HashMap::new(),
             sidebars: Mutex::default(),
             highlights: HighlightCache::new(),
             routes: None,
             shortcodes: None,
+            images: None,
         }
     }
 
     /// The blog's own shortcode templates, run in its posts where simple.
     pub fn with_shortcodes(mut self, shortcodes: &'a Shortcodes) -> Self {
         self.shortcodes = Some(shortcodes);
+        self
+    }
+
+    /// Images sized for the screen, from what `catalog` knows of them (an
+    /// export's catalog also makes their copies as pages ask for them).
+    pub fn with_images(mut self, catalog: &'a Catalog) -> Self {
+        self.images = Some(catalog);
         self
     }
 
@@ -257,6 +296,10 @@ impl<'a> Site<'a> {
                 pages.push(Page::Category(category.slug.clone(), n));
             }
         }
+        if !self.series.is_empty() {
+            pages.push(Page::AllSeries);
+        }
+        pages.extend(self.series.iter().map(|(series, _)| Page::Series(series.slug.clone())));
         pages.extend([Page::Feed, Page::Sitemap, Page::Robots, Page::NotFound, Page::Style]);
         if self.has_search() {
             pages.extend([Page::Search, Page::SearchScript]);
@@ -436,6 +479,21 @@ impl<'a> Site<'a> {
                 let categories: Vec<&TagInfo> = self.categories.iter().map(|(t, _)| t).collect();
                 self.page("categories.html", info, &root, context! { categories => v(&categories) }).and_then(plain)
             }
+            Page::AllSeries => {
+                let info = self.page_info("all-series", &path, "Series", &self.config.description, &self.info.feed);
+                let series: Vec<SeriesInfo> =
+                    self.series.iter().map(|(info, posts)| self.series_info(info, posts)).collect();
+                self.page("all-series.html", info, &root, context! { series => v(&series) }).and_then(plain)
+            }
+            Page::Series(slug) => {
+                let Some((series, posts)) = self.series_index.get(slug).map(|i| &self.series[*i]) else {
+                    return plain(String::new());
+                };
+                let description = format!("{} ({})", series.name, series.count);
+                let info = self.page_info("series", &path, &series.title, &description, &self.info.feed);
+                let series = self.series_info(series, posts);
+                self.page("series.html", info, &root, context! { series => v(&series) }).and_then(plain)
+            }
             Page::Tags => {
                 let info = self.page_info("tags", &path, "Tags", &self.config.description, &self.info.feed);
                 let tags: Vec<&TagInfo> = self.tags.iter().map(|(t, _)| t).collect();
@@ -485,6 +543,8 @@ impl<'a> Site<'a> {
     fn post_page(&self, post: &Post, path: &str, root: &str) -> Result<RenderedPost, ThemeError> {
         let routes = self.routes.as_ref();
         let links = Links { config: self.config, library: self.library, assets: self.assets, post, root, routes };
+        let pictures = self.images.map(|catalog| Pictures { links, catalog });
+        let cover = self.cover(post, &links, pictures.as_ref());
         let options = Options {
             first_line: post.body_line,
             source_lines: self.options.source_lines,
@@ -493,8 +553,10 @@ impl<'a> Site<'a> {
             links: Some(&links),
             syntax: post.file().syntax(&self.config.layout),
             shortcodes: self.shortcodes,
+            pictures: pictures.as_ref().map(|p| p as &dyn markdown::PictureResolver),
+            first_screen_taken: cover.is_some(),
         };
-        let rendered = markdown::render(post.body(), &options);
+        let mut rendered = markdown::render(post.body(), &options);
         let (newer, older) = match self.position.get(post.path.as_path()) {
             _ if post.page => (None, None),
             Some(&i) => (i.checked_sub(1).and_then(|i| self.posts.get(i)).copied(), self.posts.get(i + 1).copied()),
@@ -509,6 +571,15 @@ impl<'a> Site<'a> {
             word_count: rendered.word_count,
             newer: newer.map(|p| PostLink::of(p, &self.addresses())),
             older: older.map(|p| PostLink::of(p, &self.addresses())),
+            series: self.post_series(post),
+            related: related::related(self.library, post, self.config.related_posts, |slug| self.tag_members(slug))
+                .into_iter()
+                .map(|p| PostSummary::of(p, &self.dates, &self.addresses()))
+                .collect(),
+            cover: cover.map(|(cover, problem)| {
+                rendered.problems.extend(problem);
+                cover
+            }),
             images: post.images.iter().map(|image| self.image_address(&links, image)).collect(),
             canonical_url: post.canonical_url.clone(),
             layout: post.layout.clone(),
@@ -529,6 +600,108 @@ impl<'a> Site<'a> {
         let (words, reading_minutes) = (rendered.word_count, rendered.reading_minutes);
         let page = RenderedPage { text, problems, post_text: None };
         Ok(RenderedPost { page, toc: rendered.toc, text: rendered.text, words, reading_minutes })
+    }
+
+    /// The post's cover (`cover:`), sized for the screen as its images are,
+    /// with the problem its image has, if any.
+    fn cover(
+        &self,
+        post: &Post,
+        links: &Links,
+        pictures: Option<&Pictures>,
+    ) -> Option<(context::Cover, Option<crate::diagnostics::Problem>)> {
+        let (dest, alt) = post.cover()?;
+        let src = match markdown::LinkResolver::resolve_image(links, dest) {
+            markdown::Link::Rewrite(src) => src,
+            _ => dest.to_string(),
+        };
+        let sizing = pictures.map_or(markdown::Sizing::AsItIs, |p| markdown::PictureResolver::picture(p, dest));
+        let (line, column) = post.cover_line();
+        let problem = match &sizing {
+            markdown::Sizing::Problem { message, hint } => Some(crate::diagnostics::Problem {
+                hint: hint.clone(),
+                ..crate::diagnostics::Problem::warning(line, column, message.clone())
+            }),
+            _ => None,
+        };
+        let cover = context::Cover {
+            html: markdown::image_html(&src, alt, &sizing, true),
+            url: self.image_address(links, dest),
+            src,
+            alt: alt.to_string(),
+        };
+        Some((cover, problem))
+    }
+
+    /// A series as its page lists it.
+    fn series_info(&self, info: &TagInfo, posts: &[&Post]) -> SeriesInfo {
+        SeriesInfo {
+            name: info.name.clone(),
+            slug: info.slug.clone(),
+            path: info.path.clone(),
+            count: info.count,
+            posts: posts.iter().map(|p| PostSummary::of(p, &self.dates, &self.addresses())).collect(),
+        }
+    }
+
+    /// The posts of a tag (by slug) that this site shows, or, in a site
+    /// without its lists (`for_posts`), the tag's published posts.
+    fn tag_members(&self, slug: &str) -> Vec<&'a Post> {
+        match self.tag_index.get(slug) {
+            Some(&i) => self.tags[i].1.clone(),
+            None => self
+                .library
+                .tag(slug)
+                .map(|tag| tag.posts.iter().filter_map(|path| self.library.post(path)).collect())
+                .unwrap_or_default(),
+        }
+    }
+
+    /// The series `post` is a part of, as its page shows it: its shown parts
+    /// in order, `post` among them (as given: an unsaved text in a preview).
+    fn post_series(&self, post: &Post) -> Option<PostSeries> {
+        if post.page {
+            return None;
+        }
+        let slug = self.library.series_slug_of(post)?;
+        let (name, mut parts): (String, Vec<&Post>) = match self.series_index.get(&slug) {
+            Some(&i) => (self.series[i].0.name.clone(), self.series[i].1.clone()),
+            None => {
+                let series = self.library.series(&slug);
+                let name =
+                    series.as_ref().map_or_else(|| post.series().unwrap_or_default().to_string(), |s| s.name.clone());
+                let paths = series.iter().flat_map(|s| {
+                    let drafts = if self.options.drafts { s.drafts.as_slice() } else { &[] };
+                    s.posts.iter().chain(drafts)
+                });
+                let mut parts: Vec<&Post> = paths.filter_map(|path| self.library.post(path)).collect();
+                parts.sort_by(|a, b| first_first(a).cmp(&first_first(b)));
+                (name, parts)
+            }
+        };
+        parts.retain(|part| part.path != post.path);
+        let at = parts.partition_point(|part| first_first(part) < first_first(post));
+        parts.insert(at, post);
+        let addresses = self.addresses();
+        let link = |p: &&Post| PostLink::of(p, &addresses);
+        Some(PostSeries {
+            name,
+            path: addresses.series(&slug),
+            slug,
+            part: at + 1,
+            total: parts.len(),
+            previous: at.checked_sub(1).and_then(|i| parts.get(i)).map(link),
+            next: parts.get(at + 1).map(link),
+            posts: parts
+                .iter()
+                .map(|part| SeriesPart {
+                    title: part.title.clone(),
+                    path: addresses.post(part),
+                    current: part.path == post.path,
+                    draft: part.draft,
+                })
+                .collect(),
+        })
     }
 
     /// The full address of an image named in front matter (`images:`), for
@@ -555,12 +728,17 @@ impl<'a> Site<'a> {
     /// Renders `template` with what every page gets (`site`, `page`, `root`)
     /// and the page's own `extra` values.
     fn page(&self, template: &str, page: PageInfo, root: &str, extra: Value) -> Result<String, ThemeError> {
+        let services = self.options.services;
+        let comments = self.config.comments.as_ref().filter(|_| services);
+        let analytics = self.config.analytics.as_ref().filter(|_| services);
         let common = context! {
             site => v(&self.info),
             page => v(&page),
             root => root,
             drafts => self.options.drafts,
             search => self.has_search(),
+            comments => v(&comments.and_then(|c| CommentsInfo::of(c, &self.info.lang))),
+            analytics => v(&analytics.and_then(|a| AnalyticsInfo::of(a, &self.config.base_url))),
         };
         self.theme.render(template, context! { ..common, ..extra })
     }
@@ -620,6 +798,12 @@ impl<'a> Site<'a> {
                 .chain(&self.categories)
                 .map(|(t, posts)| entry(&t.path, posts.first().map(|p| date(p)).unwrap_or_default())),
         );
+        // A series' newest part is its last.
+        entries.extend(
+            self.series
+                .iter()
+                .map(|(s, posts)| entry(&s.path, posts.iter().map(|p| date(p)).max().unwrap_or_default())),
+        );
         self.theme.render("sitemap.xml", context! { site => v(&self.info), entries => v(&entries) })
     }
 }
@@ -633,6 +817,12 @@ fn v(value: &impl serde::Serialize) -> Value {
 /// and drafts only in a preview.
 fn shown(library: &Library, post: &Post, options: SiteOptions) -> bool {
     !post.has_errors && (options.drafts || !post.draft) && !library.shares_slug(&post.path)
+}
+
+/// The order of a series: first the oldest (by date, then file); posts
+/// without a date last.
+fn first_first<'p>(post: &'p Post) -> (bool, Option<crate::content::PostDate>, &'p Path) {
+    (post.date.is_none(), post.date, &post.path)
 }
 
 /// A tag's shown posts, newest first.

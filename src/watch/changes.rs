@@ -256,7 +256,7 @@ pub fn apply(blog: &mut Blog, batch: &Batch, own: &OwnWrites) -> Result<ChangeSe
 
 /// Reads the whole folder again and says what changed since `blog` was read.
 pub fn rescan(blog: &mut Blog, own: &OwnWrites) -> Result<ChangeSet, LoadError> {
-    let fresh = load::load(&blog.root)?;
+    let fresh = load::load_with(&blog.root, blog.options)?;
     let all = Path::new("");
     let mut files = blog.library.files_under(all);
     files.extend(fresh.library.files_under(all));
@@ -466,8 +466,19 @@ fn stale_post(stale: &mut StalePages, change: &Change, file: &Path) {
     }
     stale.home = true;
     stale.pages.extend([Page::Feed, Page::Sitemap]);
+    let library = change.library;
     for post in old.iter().chain(new.iter()) {
-        stale.tags.extend(change.library.tag_slugs_of(post));
+        stale.tags.extend(library.tag_slugs_of(post));
+        // The pages that list it among their related posts, or as a part of
+        // their series.
+        for slug in library.tag_slugs_of(post) {
+            stale.files.extend(library.tag(&slug).into_iter().flat_map(|tag| tag.posts.into_iter().chain(tag.drafts)));
+        }
+        if let Some(slug) = library.series_slug_of(post) {
+            let series = library.series(&slug);
+            stale.files.extend(series.into_iter().flat_map(|series| series.posts.into_iter().chain(series.drafts)));
+            stale.series.insert(slug);
+        }
     }
     for snapshot in [change.before, change.after] {
         stale.files.extend(snapshot.neighbours.get(file).into_iter().flatten().cloned());
@@ -482,6 +493,7 @@ struct Listed<'a> {
     date: Option<crate::content::PostDate>,
     updated: Option<crate::content::PostDate>,
     tags: &'a [String],
+    series: Option<&'a str>,
     summary: Option<&'a str>,
     draft: bool,
     has_errors: bool,
@@ -496,6 +508,7 @@ impl<'a> Listed<'a> {
             date: post.date,
             updated: post.updated,
             tags: &post.tags,
+            series: post.series(),
             summary: post.summary.as_deref(),
             draft: post.draft,
             has_errors: post.has_errors,

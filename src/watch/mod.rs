@@ -25,7 +25,7 @@ use serde::Serialize;
 
 pub use changes::{Batch, ChangeSet, FileChange, Rename, TagChange, apply, rescan};
 
-use crate::blog::Blog;
+use crate::blog::{Blog, LoadOptions};
 pub use crate::fs::OwnWrites;
 use crate::fs::identity;
 use crate::load::{self, LoadError};
@@ -44,11 +44,18 @@ pub struct WatchOptions {
     /// system cannot watch the folder).
     pub poll: bool,
     pub poll_interval: Duration,
+    /// How the blog is read (the clock its scheduled posts are judged by).
+    pub load: LoadOptions,
 }
 
 impl Default for WatchOptions {
     fn default() -> Self {
-        Self { debounce: Duration::from_millis(50), poll: false, poll_interval: Duration::from_millis(500) }
+        Self {
+            debounce: Duration::from_millis(50),
+            poll: false,
+            poll_interval: Duration::from_millis(500),
+            load: LoadOptions::default(),
+        }
     }
 }
 
@@ -121,7 +128,10 @@ impl Watch {
         let (watcher, notice) = match start_watcher(&watched, &mut options, &signals) {
             Ok(started) => started,
             Err(_) if !root.is_dir() => {
-                return Err(load::load(root).err().unwrap_or(LoadError::NotFound(root.into())).into());
+                return Err(load::load_with(root, options.load)
+                    .err()
+                    .unwrap_or(LoadError::NotFound(root.into()))
+                    .into());
             }
             Err(source) => return Err(WatchError::Notify { path: root.into(), source }),
         };
@@ -134,7 +144,7 @@ impl Watch {
             signals: signals.clone(),
             watcher: Some(watcher),
             state: Arc::new(Mutex::new(state)),
-            blog: Arc::new(RwLock::new(load::load(root)?)),
+            blog: Arc::new(RwLock::new(load::load_with(root, options.load)?)),
             own_writes: Arc::new(OwnWrites::new()),
             on_update: Box::new(on_update),
         };
