@@ -167,6 +167,27 @@ impl PostLink {
     }
 }
 
+/// A related post, as a post's page lists it.
+#[derive(Debug, Clone, Serialize)]
+pub struct RelatedPost {
+    pub title: String,
+    pub path: String,
+    /// `2026-07-17`, and as the locale writes it; empty if it has no date.
+    pub date: String,
+    pub date_text: String,
+}
+
+impl RelatedPost {
+    pub fn of(post: &Post, dates: &DateFormat, addresses: &Addresses) -> Self {
+        Self {
+            title: post.title.clone(),
+            path: addresses.post(post),
+            date: post.date.map(|d| d.date.to_string()).unwrap_or_default(),
+            date_text: post.date.map(|d| dates.format(d.date)).unwrap_or_default(),
+        }
+    }
+}
+
 /// A post's own page.
 #[derive(Debug, Clone, Serialize)]
 pub struct PostPage {
@@ -182,7 +203,7 @@ pub struct PostPage {
     /// The series the post is a part of, or none.
     pub series: Option<PostSeries>,
     /// Other posts with the tags it has, the rarest tags counting most.
-    pub related: Vec<PostSummary>,
+    pub related: Vec<RelatedPost>,
     /// The image above the post (`cover:`), as a `<picture>`, or none.
     pub cover: Option<Cover>,
     /// Full addresses of the front matter's `images`, for Open Graph.

@@ -26,7 +26,7 @@ use crate::markdown::{self, HighlightCache, Options, Shortcodes};
 use crate::search::index as search;
 use context::{
     AnalyticsInfo, CommentsInfo, FeedItem, PageInfo, Pagination, PostLink, PostPage, PostSeries, PostSummary,
-    SeriesInfo, SeriesPart, SiteInfo, SitemapEntry, TagInfo,
+    RelatedPost, SeriesInfo, SeriesPart, SiteInfo, SitemapEntry, TagInfo,
 };
 use dates::DateFormat;
 use images::Pictures;
@@ -574,7 +574,7 @@ impl<'a> Site<'a> {
             series: self.post_series(post),
             related: related::related(self.library, post, self.config.related_posts, |slug| self.tag_members(slug))
                 .into_iter()
-                .map(|p| PostSummary::of(p, &self.dates, &self.addresses()))
+                .map(|p| RelatedPost::of(p, &self.dates, &self.addresses()))
                 .collect(),
             cover: cover.map(|(cover, problem)| {
                 rendered.problems.extend(problem);

@@ -443,9 +443,12 @@ fn diff(change: &Change) -> ChangeSet {
 }
 
 /// The pages a change to one post file makes stale: its own page (at its old
-/// and new address); if what lists show of it changed, the home pages, its
-/// old and new tags' pages, the feeds, the sitemap, and the pages of its
-/// previous and next posts before and after (their links name it).
+/// and new address); if what related posts show of it (or what they are
+/// chosen by) changed, the pages of the posts with a tag of it and of the
+/// other parts of its series; if what lists show of it changed, the home
+/// pages, its old and new tags' pages and series' pages, the feeds, the
+/// sitemap, and the pages of its previous and next posts before and after
+/// (their links name it).
 fn stale_post(stale: &mut StalePages, change: &Change, file: &Path) {
     let (old, new) = ((change.old)(file), change.library.post(file));
     if old == new {
@@ -461,27 +464,63 @@ fn stale_post(stale: &mut StalePages, change: &Change, file: &Path) {
     for post in old.iter().chain(new.iter()) {
         stale.files.extend(change.library.paths_with_slug(&post.slug).map(Path::to_path_buf));
     }
+    if old.map(Related::of) != new.map(Related::of) {
+        // The pages that may list it among their related posts (those with
+        // a tag of it), and the other parts of its series.
+        let library = change.library;
+        for post in old.iter().chain(new.iter()) {
+            for slug in library.tag_slugs_of(post) {
+                let tag = library.tag(&slug);
+                stale.files.extend(tag.into_iter().flat_map(|tag| tag.posts.into_iter().chain(tag.drafts)));
+            }
+            if let Some(slug) = library.series_slug_of(post) {
+                let series = library.series(&slug);
+                stale.files.extend(series.into_iter().flat_map(|series| series.posts.into_iter().chain(series.drafts)));
+                stale.series.insert(slug);
+            }
+        }
+    }
     if old.map(Listed::of) == new.map(Listed::of) {
         return;
     }
     stale.home = true;
     stale.pages.extend([Page::Feed, Page::Sitemap]);
-    let library = change.library;
     for post in old.iter().chain(new.iter()) {
-        stale.tags.extend(library.tag_slugs_of(post));
-        // The pages that list it among their related posts, or as a part of
-        // their series.
-        for slug in library.tag_slugs_of(post) {
-            stale.files.extend(library.tag(&slug).into_iter().flat_map(|tag| tag.posts.into_iter().chain(tag.drafts)));
-        }
-        if let Some(slug) = library.series_slug_of(post) {
-            let series = library.series(&slug);
-            stale.files.extend(series.into_iter().flat_map(|series| series.posts.into_iter().chain(series.drafts)));
-            stale.series.insert(slug);
-        }
+        stale.tags.extend(change.library.tag_slugs_of(post));
+        // A series' page lists its parts as lists do.
+        stale.series.extend(change.library.series_slug_of(post));
     }
     for snapshot in [change.before, change.after] {
         stale.files.extend(snapshot.neighbours.get(file).into_iter().flatten().cloned());
+    }
+}
+
+/// What a related post's link and a series' list of parts show of a post,
+/// and what decides which posts it is related to.
+#[derive(PartialEq)]
+struct Related<'a> {
+    slug: &'a str,
+    title: &'a str,
+    date: Option<crate::content::PostDate>,
+    tags: &'a [String],
+    series: Option<&'a str>,
+    draft: bool,
+    has_errors: bool,
+    page: bool,
+}
+
+impl<'a> Related<'a> {
+    fn of(post: &'a Post) -> Self {
+        Related {
+            slug: &post.slug,
+            title: &post.title,
+            date: post.date,
+            tags: &post.tags,
+            series: post.series(),
+            draft: post.draft,
+            has_errors: post.has_errors,
+            page: post.page,
+        }
     }
 }
 
