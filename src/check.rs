@@ -73,8 +73,9 @@ pub struct NextExport {
 pub struct HeldPost {
     pub path: PathBuf,
     pub held: Held,
-    /// When a scheduled post is published, in the blog's time zone.
-    pub publish: Option<jiff::ZonedDateTime>,
+    /// When a scheduled post is published, in the blog's time zone:
+    /// `2026-12-24 09:00 KST`.
+    pub publish: Option<String>,
     /// How long until then, from the moment the blog was judged at.
     pub wait: Option<jiff::SignedDuration>,
 }
@@ -87,8 +88,7 @@ impl HeldPost {
             (Held::Scheduled, Some(publish)) => {
                 let wait = self.wait.map(wait_text).unwrap_or_default();
                 format!(
-                    "scheduled for {}{wait}: the export leaves it out until then (--future publishes it now)",
-                    publish.strftime("%Y-%m-%d %H:%M %Z")
+                    "scheduled for {publish}{wait}: the export leaves it out until then (--future publishes it now)"
                 )
             }
             (Held::Expired, _) => "left out: its `expiryDate` has passed, as Hugo does".into(),
@@ -128,24 +128,26 @@ pub fn next_export(blog: &Blog) -> NextExport {
     let written = |post: &&&crate::content::Post| written.contains(post.path.as_path());
     let rules = blog.library.rules();
     let now = rules.now;
-    let mut held: Vec<HeldPost> = blog
+    let held: Vec<HeldPost> = blog
         .library
         .posts()
         .filter_map(|post| {
             let reason = post.held?;
             let moment = post.publish_date.map(|date: PostDate| rules.moment_of(date));
-            Some(HeldPost {
+            let held = HeldPost {
                 path: post.path.clone(),
                 held: reason,
-                publish: moment.map(|m| m.to_zoned_datetime(rules.time_zone.clone())),
+                publish: post.publish_date.map(|date| rules.when(date)),
                 wait: moment.zip(now).map(|(m, now)| m.duration_since(now)),
-            })
+            };
+            Some((moment, held))
         })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|(moment, held)| ((moment.is_none(), moment, held.path.clone()), held))
+        .collect::<std::collections::BTreeMap<_, _>>()
+        .into_values()
         .collect();
-    held.sort_by(|a, b| {
-        let at = |h: &HeldPost| h.publish.as_ref().map(|z| z.timestamp());
-        (at(a).is_none(), at(a), &a.path).cmp(&(at(b).is_none(), at(b), &b.path))
-    });
     let pages = site.library.pages().filter(|page| written(&page)).count();
     NextExport { posts: site.posts().iter().filter(written).count(), pages, held }
 }

@@ -101,6 +101,13 @@ impl Rules {
             .unwrap_or_else(|_| self.time_zone.to_ambiguous_timestamp(civil).later().unwrap_or(jiff::Timestamp::MAX))
     }
 
+    /// When a date comes, as an author reads it: `2026-12-24 09:00 KST`, in
+    /// the blog's time zone.
+    pub fn when(&self, date: PostDate) -> String {
+        let moment = self.moment_of(date).to_zoned_datetime(self.time_zone.clone());
+        moment.strftime("%Y-%m-%d %H:%M %Z").to_string()
+    }
+
     /// Whether the blog's tool holds `post` back, as it does by default (or
     /// as its settings say: Hugo's `buildFuture`, Jekyll's `future`), and
     /// when a scheduled post is published.
