@@ -364,7 +364,8 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, ExportError> {
     fs::write_if_changed(path, bytes).map_err(|source| ExportError::Io { path: path.into(), source })
 }
 
-/// A hash of everything the site is made from. Files copied as they are count
+/// A hash of everything the site is made from (and which posts are held back
+/// at the moment the blog was read). Files copied as they are count
 /// by size and modification time (reading every image would cost more than
 /// copying it); the running `hanji` by the same, so a new build renders again.
 fn fingerprint(blog: &Blog, diagnostics: &[Diagnostic]) -> String {
@@ -375,7 +376,9 @@ fn fingerprint(blog: &Blog, diagnostics: &[Diagnostic]) -> String {
     blog.templates.hash(&mut hasher);
     blog.shortcodes.hash(&mut hasher);
     for post in blog.library.posts() {
-        (&post.path, post.source()).hash(&mut hasher);
+        // Whether it is held back too: the same files export otherwise once
+        // a scheduled post's moment has come.
+        (&post.path, post.source(), post.held).hash(&mut hasher);
     }
     for asset in &blog.assets {
         (asset, stamp_of(&blog.root.join(asset))).hash(&mut hasher);

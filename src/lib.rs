@@ -67,6 +67,9 @@ pub use site::theme::Theme;
 pub use site::url::{encode_path, percent_decode};
 pub use site::{RenderedPage, Site, SiteOptions};
 
+// Images sized for the screen: what a preview (or a test) sizes them with.
+pub use images::Catalog as ImageCatalog;
+
 // Search: the token rule the index and the browser share, and the index.
 pub use search::index::Index as SearchIndex;
 pub use search::tokens as search_tokens;

@@ -55,7 +55,7 @@ pub struct Post {
 }
 
 /// Why a post is held back from the site, as its tool does it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Held {
     /// Its date (or `publishDate`) is still to come: Hugo, Jekyll and Hanji

@@ -689,3 +689,23 @@ fn an_old_address_sends_the_reader_on() {
     let (line, _) = check.line_starting("_posts/2026-03-01-moved.md");
     assert!(line.contains("old address `about/index.html`"), "{line}");
 }
+
+/// An export of an unchanged blog wrote nothing, even when a scheduled
+/// post's moment had come since the last one: the post stayed unpublished
+/// until some other file changed. Which posts are held is part of what an
+/// export is made from now.
+#[test]
+fn an_unchanged_blog_exported_after_a_posts_moment_publishes_it() {
+    let blog = BlogTest::empty()
+        .write("posts/now.md", "---\ntitle: Now\ndate: 2026-12-01\n---\nNow.\n")
+        .write("posts/soon.md", "---\ntitle: Soon\ndate: 2026-12-24\n---\nSoon.\n");
+    let out = tempfile::tempdir().unwrap();
+    let at = |now: &str| {
+        let args = ["export", "--quiet", "--out", out.path().to_str().unwrap()];
+        blog.hanji_with(&[("HANJI_NOW", now)], &args)
+    };
+    at("2026-12-02T00:00:00Z");
+    assert!(!out.path().join("posts/soon/index.html").exists());
+    let later = at("2026-12-25T00:00:00Z");
+    assert!(out.path().join("posts/soon/index.html").is_file(), "{}", later.stderr());
+}
