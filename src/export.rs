@@ -92,11 +92,12 @@ impl Summary {
         )
     }
 
-    /// `12 copies of images made, 30 from the cache`, or None when the pages
+    /// `12 copies of images made, 30 from the cache` (`1 copy …`), or None when the pages
     /// show no image that has copies.
     pub fn images_line(&self) -> Option<String> {
         let (made, reused) = self.image_copies;
-        (made + reused > 0).then(|| format!("{made} copies of images made, {reused} from the cache"))
+        let copies = if made == 1 { "copy" } else { "copies" };
+        (made + reused > 0).then(|| format!("{made} {copies} of images made, {reused} from the cache"))
     }
 
     pub fn errors(&self) -> usize {

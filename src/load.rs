@@ -109,10 +109,23 @@ pub fn read_config(root: &Path, problems: &mut Vec<Diagnostic>) -> Config {
     let detected = detect::detect(&Disk(root), wanted);
     problems.extend(detected.problems);
     let Some(text) = text else { return detected.config };
-    Config::parse_over(text, detected.config.clone()).unwrap_or_else(|problem| {
+    let config = Config::parse_over(text, detected.config.clone()).unwrap_or_else(|problem| {
         problems.push(problem.in_file(config::FILE_NAME));
         detected.config
-    })
+    });
+    if config.images.avif && !crate::images::AVIF_BUILT_IN {
+        let line = text.lines().position(|l| l.trim_start().starts_with("avif")).map_or(1, |i| i + 1);
+        problems.push(
+            Diagnostic::warning(
+                config::FILE_NAME,
+                line,
+                1,
+                "this Hanji was built without AVIF: only WebP copies are made",
+            )
+            .with_hint("build Hanji with `cargo build --release --features avif` to make AVIF copies"),
+        );
+    }
+    config
 }
 
 /// The sections of a Hugo blog besides the one Hanji reads (`content/til/`

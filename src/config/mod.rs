@@ -485,6 +485,33 @@ tag_title = "as-is"
     }
 
     #[test]
+    fn time_zone_images_and_services_are_read_and_checked() {
+        let config = Config::parse(
+            "time_zone = \"Asia/Seoul\"\nrelated_posts = 5\n[images]\nwidths = [640, 320]\navif = true\n\
+             [comments]\nprovider = \"utterances\"\nrepo = \"me/blog\"\n[analytics]\nprovider = \"umami\"\nwebsite_id = \"u\"\n",
+        )
+        .unwrap();
+        assert_eq!(config.time_zone().iana_name(), Some("Asia/Seoul"));
+        assert_eq!(config.related_posts, 5);
+        assert_eq!(config.images.sorted_widths(), [320, 640]);
+        assert!(config.images.avif && config.images.webp, "the rest of [images] keeps its defaults");
+        assert_eq!(config.comments.unwrap().provider, Some(CommentsProvider::Utterances));
+        assert_eq!(config.analytics.unwrap().script_url(), "https://cloud.umami.is/script.js");
+
+        let problem = |text: &str| Config::parse(text).unwrap_err();
+        let zone = problem("title = \"x\"\ntime_zone = \"Mars/Olympus\"\n");
+        assert_eq!((zone.line, zone.message.as_str()), (2, "`Mars/Olympus` is not a time zone"));
+        let quality = problem("[images]\nquality = 0\n");
+        assert_eq!((quality.line, quality.message.as_str()), (2, "`quality` is 0; it must be from 1 to 100"));
+        assert_eq!(problem("[images]\nwidths = []\n").line, 2);
+        let unknown = problem("[images]\nwidht = 3\n");
+        assert!(unknown.message.contains("unknown field `widht`"), "{}", unknown.message);
+        let missing = problem("title = \"x\"\n\n[analytics]\nprovider = \"google\"\n");
+        assert_eq!((missing.line, missing.message.as_str()), (3, "`[analytics]` needs `id`"));
+        assert_eq!(problem("[comments]\nrepo = \"me/blog\"\n").message, "`[comments]` needs `provider`");
+    }
+
+    #[test]
     fn the_layout_setting() {
         assert_eq!(layout_setting("title = \"x\"").unwrap(), None);
         assert_eq!(layout_setting("layout = \"auto\"").unwrap(), None);
