@@ -218,15 +218,8 @@ fn related_posts_share_the_rarest_tags_and_are_never_drafts() {
     assert!(page.contains("RoCE notes") && !page.contains("More GPU notes"));
 }
 
-const SERVICES: &str = "title = \"Services\"\nbase_url = \"https://blog.example.org/\"\n\
-[comments]\nprovider = \"giscus\"\nrepo = \"me/blog\"\nrepo_id = \"R_123\"\ncategory = \"Comments\"\ncategory_id = \"DIC_456\"\n\
-[analytics]\nprovider = \"plausible\"\n";
-
 fn services() -> BlogTest {
-    BlogTest::empty()
-        .write("hanji.toml", SERVICES)
-        .write("posts/a.md", post("Alpha", "2026-01-01", "x", "", "Alpha."))
-        .write("posts/quiet.md", post("Quiet", "2026-01-02", "x", "comments: false\n", "No comments here."))
+    BlogTest::fixture("services")
 }
 
 #[test]
