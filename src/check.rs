@@ -50,13 +50,32 @@ pub fn check(blog: &Blog) -> Vec<Diagnostic> {
                 pictures: Some(&pictures),
                 ..Options::default()
             };
-            markdown::render(post.body(), &options).problems.into_iter().map(|p| p.in_file(&post.path)).collect()
+            let mut problems = markdown::render(post.body(), &options).problems;
+            problems.extend(cover_problem(post, &links, &pictures));
+            problems.into_iter().map(|p| p.in_file(&post.path)).collect()
         })
         .collect();
     all.extend(rendered.into_iter().flatten());
     all.sort();
     all.dedup();
     all
+}
+
+/// What is wrong with a post's `cover`: an image that is not there, cannot
+/// be read, or is too large, at the `cover` line.
+fn cover_problem(
+    post: &crate::content::Post,
+    links: &Links,
+    pictures: &Pictures,
+) -> Option<crate::diagnostics::Problem> {
+    use crate::markdown::{Link, LinkResolver, PictureResolver, Sizing};
+    let (dest, _) = post.cover()?;
+    let (line, column) = post.cover_line();
+    let (message, hint) = match (links.resolve_image(dest), pictures.picture(dest)) {
+        (Link::Broken { message, hint }, _) | (_, Sizing::Problem { message, hint }) => (message, hint),
+        _ => return None,
+    };
+    Some(crate::diagnostics::Problem { hint, ..crate::diagnostics::Problem::warning(line, column, message) })
 }
 
 /// What the next export of a blog publishes, and what it holds back.

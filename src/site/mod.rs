@@ -611,18 +611,20 @@ impl<'a> Site<'a> {
         pictures: Option<&Pictures>,
     ) -> Option<(context::Cover, Option<crate::diagnostics::Problem>)> {
         let (dest, alt) = post.cover()?;
-        let src = match markdown::LinkResolver::resolve_image(links, dest) {
-            markdown::Link::Rewrite(src) => src,
-            _ => dest.to_string(),
+        let (line, column) = post.cover_line();
+        let warning = |message: &String, hint: &Option<String>| crate::diagnostics::Problem {
+            hint: hint.clone(),
+            ..crate::diagnostics::Problem::warning(line, column, message.clone())
+        };
+        let (src, broken) = match markdown::LinkResolver::resolve_image(links, dest) {
+            markdown::Link::Rewrite(src) => (src, None),
+            markdown::Link::Keep => (dest.to_string(), None),
+            markdown::Link::Broken { message, hint } => (dest.to_string(), Some(warning(&message, &hint))),
         };
         let sizing = pictures.map_or(markdown::Sizing::AsItIs, |p| markdown::PictureResolver::picture(p, dest));
-        let (line, column) = post.cover_line();
         let problem = match &sizing {
-            markdown::Sizing::Problem { message, hint } => Some(crate::diagnostics::Problem {
-                hint: hint.clone(),
-                ..crate::diagnostics::Problem::warning(line, column, message.clone())
-            }),
-            _ => None,
+            markdown::Sizing::Problem { message, hint } => Some(warning(message, hint)),
+            _ => broken,
         };
         let cover = context::Cover {
             html: markdown::image_html(&src, alt, &sizing, true),

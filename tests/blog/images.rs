@@ -251,6 +251,14 @@ fn a_cover_is_sized_too_and_is_the_first_thing_loaded() {
     let body = page.split("<div class=\"prose\">").nth(1).unwrap();
     assert!(body.contains("alt=\"Below it\" loading=\"lazy\""), "{body}");
     assert!(page.contains("<meta property=\"og:image\" content=\"/images/wide.jpg\">"), "Open Graph has the cover");
+    // A cover that is not there is named at its line, by check and export.
+    let gone = blog.write("posts/gone.md", "---\ntitle: Gone\ndate: 2026-03-03\ncover: missing.jpg\n---\nText.\n");
+    let check = gone.hanji(&["check"]);
+    let (line, _) = check.line_starting("posts/gone.md:4:1: warning: image `missing.jpg` leads nowhere");
+    assert!(!line.is_empty());
+    let out = tempfile::tempdir().unwrap();
+    let run = export_with(&gone, out.path(), cache.path());
+    assert!(run.stdout().contains("posts/gone.md:4:1: warning: image `missing.jpg` leads nowhere"), "{}", run.stdout());
 }
 
 #[test]
