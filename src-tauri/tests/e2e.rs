@@ -348,7 +348,8 @@ fn a_scheduled_post_says_when_it_is_published(session: &Session) {
         session.texts("[data-testid=post-held]").iter().any(|t| t == badge).then_some(())
     });
     wait("the preview's badge", Duration::from_secs(10), || {
-        session.preview_text().filter(|t| t.contains("Scheduled for 2026년 12월 24일 09:00")).map(|_| ())
+        // The badge is in capitals on the page (CSS), which innerText keeps.
+        session.preview_text().filter(|t| t.to_lowercase().contains("scheduled for 2026년 12월 24일 09:00")).map(|_| ())
     });
 }
 
