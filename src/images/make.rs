@@ -184,6 +184,16 @@ mod tests {
         assert_eq!((png.format, png.width, png.height), (Format::Png, 480, 240));
     }
 
+    #[cfg(feature = "avif")]
+    #[test]
+    fn avif_copies_are_avif() {
+        let bytes = png(200, 100);
+        let facts = decode_facts(&bytes).unwrap().unwrap();
+        let made = make_copies(&bytes, &facts, &[Copy { width: 100, format: Format::Avif }], &Images::default());
+        let avif = made[0].as_ref().unwrap();
+        assert_eq!(&avif[4..12], b"ftypavif", "an AVIF file");
+    }
+
     #[test]
     fn what_is_not_an_image_says_so() {
         assert_eq!(decode_facts(b"<svg xmlns=\"http://www.w3.org/2000/svg\"/>"), Ok(None), "shown as it is");

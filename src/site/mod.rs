@@ -117,6 +117,9 @@ pub struct Site<'a> {
     shortcodes: Option<&'a Shortcodes>,
     /// What the site knows of its images, to size them for the screen.
     images: Option<&'a Catalog>,
+    /// Every tag's shown posts, numbered, for related posts: made when the
+    /// first post's page asks.
+    related: std::sync::OnceLock<related::RelatedIndex<'a>>,
 }
 
 impl<'a> Site<'a> {
@@ -235,6 +238,7 @@ impl<'a> Site<'a> {
             routes: None,
             shortcodes: None,
             images: None,
+            related: std::sync::OnceLock::new(),
         }
     }
 
@@ -572,7 +576,8 @@ impl<'a> Site<'a> {
             newer: newer.map(|p| PostLink::of(p, &self.addresses())),
             older: older.map(|p| PostLink::of(p, &self.addresses())),
             series: self.post_series(post),
-            related: related::related(self.library, post, self.config.related_posts, |slug| self.tag_members(slug))
+            related: self
+                .related(post)
                 .into_iter()
                 .map(|p| RelatedPost::of(p, &self.dates, &self.addresses()))
                 .collect(),
@@ -646,17 +651,19 @@ impl<'a> Site<'a> {
         }
     }
 
-    /// The posts of a tag (by slug) that this site shows, or, in a site
-    /// without its lists (`for_posts`), the tag's published posts.
-    fn tag_members(&self, slug: &str) -> Vec<&'a Post> {
-        match self.tag_index.get(slug) {
-            Some(&i) => self.tags[i].1.clone(),
-            None => self
-                .library
-                .tag(slug)
-                .map(|tag| tag.posts.iter().filter_map(|path| self.library.post(path)).collect())
-                .unwrap_or_default(),
+    /// Up to `related_posts` posts related to `post`: over an index of every
+    /// tag's shown posts, made once for the site, or, in a site without its
+    /// lists (`for_posts`), of the post's own tags.
+    fn related(&self, post: &Post) -> Vec<&'a Post> {
+        let limit = self.config.related_posts;
+        if self.tag_index.is_empty() {
+            return related::RelatedIndex::of_post(self.library, post).related(self.library, post, limit);
         }
+        let index = self.related.get_or_init(|| {
+            let tags = self.tags.iter().map(|(tag, posts)| (tag.slug.as_str(), posts.as_slice()));
+            related::RelatedIndex::new(self.library, tags)
+        });
+        index.related(self.library, post, limit)
     }
 
     /// The series `post` is a part of, as its page shows it: its shown parts
