@@ -271,13 +271,12 @@ fn keep_highlights(file: Option<&Path>, highlights: &HighlightCache) {
     }
 }
 
+/// A file copied into the site: written or not, or the problem reading it.
+type Copied = Result<Result<bool, ExportError>, Diagnostic>;
+
 /// The copies of the images the pages show (each made or found in the cache
 /// as a page asked for it), written beside each image's own copy in the site.
-fn image_copies(
-    site: &Site,
-    images: &Catalog,
-    out: &Path,
-) -> Vec<(String, Result<Result<bool, ExportError>, Diagnostic>)> {
+fn image_copies(site: &Site, images: &Catalog, out: &Path) -> Vec<(String, Copied)> {
     let addresses = site.addresses();
     let copies: Vec<(String, PathBuf, crate::images::Made)> = images
         .prepared()

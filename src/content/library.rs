@@ -122,10 +122,11 @@ impl Rules {
                 .and_then(|(_, value)| value.as_str().and_then(PostDate::parse))
         };
         let publish = date_of(&["publishDate", "pubdate"]).or(post.date);
-        if !self.layout.future_posts && !self.future {
-            if let Some(publish) = publish.filter(|date| self.moment_of(*date) > now) {
-                return (Some(Held::Scheduled), Some(publish));
-            }
+        if !self.layout.future_posts
+            && !self.future
+            && let Some(publish) = publish.filter(|date| self.moment_of(*date) > now)
+        {
+            return (Some(Held::Scheduled), Some(publish));
         }
         let expiry = date_of(&["expiryDate", "unpublishdate"]);
         let expired = expiry.is_some_and(|date| self.moment_of(date) <= now);

@@ -58,6 +58,10 @@ pub struct Prepared {
 
 type Stamp = Option<(u64, u128)>;
 
+/// An image's copies for an export, made by whichever page asks first (the
+/// others wait), or why they could not be.
+type Preparing = OnceLock<Result<Prepared, String>>;
+
 pub struct Catalog {
     root: PathBuf,
     settings: Images,
@@ -66,7 +70,7 @@ pub struct Catalog {
     /// Make every copy of an image as soon as a page asks for it (an export).
     prepare: bool,
     looked: Mutex<HashMap<PathBuf, (Stamp, Looked)>>,
-    prepared: Mutex<BTreeMap<PathBuf, Arc<OnceLock<Result<Prepared, String>>>>>,
+    prepared: Mutex<BTreeMap<PathBuf, Arc<Preparing>>>,
     made: AtomicUsize,
     reused: AtomicUsize,
 }

@@ -830,7 +830,7 @@ fn shown(library: &Library, post: &Post, options: SiteOptions) -> bool {
 
 /// The order of a series: first the oldest (by date, then file); posts
 /// without a date last.
-fn first_first<'p>(post: &'p Post) -> (bool, Option<crate::content::PostDate>, &'p Path) {
+fn first_first(post: &Post) -> (bool, Option<crate::content::PostDate>, &Path) {
     (post.date.is_none(), post.date, &post.path)
 }
 

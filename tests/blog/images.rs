@@ -8,7 +8,7 @@ use std::path::Path;
 
 use image::{ImageEncoder, ImageFormat};
 
-use crate::{BlogTest, export, files, read};
+use crate::{BlogTest, files, read};
 
 /// A JPEG photo stand-in of `width`×`height`: gradients and texture, as a
 /// camera leaves them (so lossy copies have something to save).
