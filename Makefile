@@ -6,16 +6,18 @@ CARGO ?= cargo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 VNU := .cache/vnu/node_modules/vnu-jar/build/dist/vnu.jar
+# moto's S3 server for the publish tests, in a virtual environment of its own.
+MOTO := .cache/moto/bin/moto_server
 # Lighthouse 12.2 (13 needs Node 22).
 LIGHTHOUSE := .cache/lighthouse/node_modules/lighthouse/cli/index.js
 
-.PHONY: run test deps app-deps ui-deps ui test-deps e2e-deps lint unit ui-test html a11y e2e bench fuzz
+.PHONY: run test deps app-deps ui-deps ui test-deps e2e-deps lint unit ui-test html a11y e2e package package-test bench fuzz
 
 # The desktop app on the sample blog.
 run: deps app-deps ui
 	$(CARGO) run --quiet -p hanji-app -- content
 
-test: deps app-deps test-deps e2e-deps ui lint unit ui-test html a11y e2e
+test: deps app-deps test-deps e2e-deps ui lint unit ui-test html a11y e2e package-test
 
 lint: ui-deps
 	$(CARGO) fmt --all --check
@@ -30,10 +32,30 @@ ui-test: ui-deps
 	cd ui && npm test --silent
 
 # The real app in its real webview, driven through tauri-driver and
-# WebKitWebDriver under Xvfb (see src-tauri/tests/e2e.rs).
+# WebKitWebDriver under Xvfb (see src-tauri/tests/e2e.rs). Built as `unit`
+# builds the workspace (the test builds the app binary it runs), so the app
+# and its dependencies are compiled once for both, with the same features.
 e2e: ui
-	$(CARGO) build --locked -p hanji-app
-	$(CARGO) test --locked -p hanji-app --test e2e -- --ignored --test-threads=1
+	$(CARGO) test --workspace --locked --test e2e -- --ignored --test-threads=1 --skip the_installed_app
+
+# Where cargo builds (CARGO_TARGET_DIR if set), and where Tauri's bundler puts the packages.
+TARGET_DIR = $(shell $(CARGO) metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+BUNDLE = $(TARGET_DIR)/debug/bundle
+
+# The app as people install it: Tauri's own bundler (@tauri-apps/cli, from
+# the UI's npm packages) makes a .deb and an .rpm, with the app's name, icon
+# and desktop entry, of the debug build the tests use (a release build would
+# take many minutes more); README "Installing the app".
+package: deps app-deps ui
+	ui/node_modules/.bin/tauri build --debug --ci --bundles deb,rpm -- --workspace --locked
+	@ls $(BUNDLE)/deb/*.deb $(BUNDLE)/rpm/*.rpm
+
+# Installs the .deb on this machine (apt-get, with what it depends on) and
+# starts the installed app once under Xvfb on a copy of the sample blog.
+package-test: package e2e-deps
+	$(SUDO) apt-get install -y -q --reinstall $(firstword $(wildcard $(BUNDLE)/deb/Hanji_*_amd64.deb))
+	HANJI_INSTALLED_APP=$$(dpkg -L hanji | grep '^/usr/bin/hanji-app$$') \
+	  $(CARGO) test --workspace --locked --test e2e -- --ignored --exact the_installed_app_opens_a_blog
 
 # The UI, built into ui/dist, which the app embeds.
 ui: ui-deps
@@ -83,6 +105,8 @@ fuzz:
 deps:
 	@command -v cc >/dev/null && command -v pkg-config >/dev/null || \
 	  { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q build-essential pkg-config; }
+	@pkg-config --exists openssl dbus-1 2>/dev/null || \
+	  { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q libssl-dev libdbus-1-dev; }
 	@command -v $(CARGO) >/dev/null || { echo "Rust is missing: install it from https://rustup.rs (cargo 1.89 or newer)"; exit 1; }
 	@$(CARGO) fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 	@$(CARGO) clippy --version >/dev/null 2>&1 || rustup component add clippy
@@ -106,9 +130,19 @@ e2e-deps:
 
 # What the tests need besides: the test of `hanji serve`'s live reload drives
 # a headless Chromium; the differential tests build fixture blogs with the
-# real Hugo and the real Jekyll.
+# real Hugo and the real Jekyll; the publish tests run OpenSSH's server (git
+# over SSH, SFTP), moto's S3 server and git.
 test-deps:
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
 	  { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium chromium-driver; }
 	@command -v hugo >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q hugo; }
 	@command -v jekyll >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q jekyll; }
+	@[ -x /usr/sbin/sshd ] && command -v git >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q openssh-server git; }
+	@$(MAKE) --no-print-directory $(MOTO)
+
+# The publish tests' S3 server (moto), pinned, with boto3 to look at what it holds.
+$(MOTO):
+	@dpkg -s python3-venv >/dev/null 2>&1 || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q python3-venv; }
+	/usr/bin/python3 -m venv .cache/moto
+	.cache/moto/bin/pip install -q --disable-pip-version-check 'moto[s3,server]==5.2.5'
+

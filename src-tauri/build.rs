@@ -8,6 +8,7 @@ const COMMANDS: &[&str] = &[
     "read_post",
     "save_post",
     "preview",
+    "spelling_language",
     "versions",
     "read_version",
     "forget_unsaved",
@@ -27,6 +28,16 @@ const COMMANDS: &[&str] = &[
     "save_settings",
     "recovered",
     "discard_recovered",
+    "publish_targets",
+    "save_target",
+    "test_target",
+    "trust_host",
+    "publish_blog",
+    "cancel_publish",
+    "open_site",
+    "commit_sources",
+    "pull_sources",
+    "push_sources",
 ];
 
 fn main() {

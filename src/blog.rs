@@ -12,11 +12,11 @@ use crate::diagnostics::Diagnostic;
 use crate::layout::Layout;
 use crate::markdown::Shortcodes;
 
-/// How a blog is read: the clock its scheduled posts are judged by, and
+/// When a blog is read: the clock its scheduled posts are judged by, and
 /// whether they are published now (`--future`). Kept with the blog, so a
 /// blog read again (after its settings change) is read the same way.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct LoadOptions {
+pub struct Schedule {
     pub clock: Clock,
     pub future: bool,
 }
@@ -37,8 +37,8 @@ pub struct Blog {
     pub shortcodes: Shortcodes,
     /// Problems with `hanji.toml`, the templates and the folder itself.
     pub problems: Vec<Diagnostic>,
-    /// How it was read.
-    pub options: LoadOptions,
+    /// When it was read.
+    pub schedule: Schedule,
 }
 
 impl Blog {

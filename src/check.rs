@@ -142,7 +142,7 @@ pub fn next_export(blog: &Blog) -> NextExport {
     let written: std::collections::HashSet<&std::path::Path> = placed
         .pages
         .iter()
-        .filter_map(|(page, _)| if let crate::site::Page::Post(path) = page { Some(path.as_path()) } else { None })
+        .filter_map(|(page, _, _)| if let crate::site::Page::Post(path) = page { Some(path.as_path()) } else { None })
         .collect();
     let written = |post: &&&crate::content::Post| written.contains(post.path.as_path());
     let rules = blog.library.rules();

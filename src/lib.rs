@@ -4,8 +4,8 @@
 //! layered; each uses only modules of the layers before it, and
 //! `tests/blog/layers.rs` keeps it so:
 //!
-//! 1. leaves: `text`, `slug`, `diagnostics`, `layout` (how a folder is laid
-//!    out), `clock` (the time scheduled posts are judged by)
+//! 1. leaves: `text`, `slug`, `diagnostics`, `digest`, `layout` (how a folder
+//!    is laid out), `clock` (the time scheduled posts are judged by)
 //! 2. disk: `fs`, the only module that reads or writes files
 //! 3. settings: `config`
 //! 4. rendering: `markdown`, `search` (the search tokens and index files),
@@ -15,7 +15,8 @@
 //! 7. model: `blog`
 //! 8. detection: `detect` (other tools' folders and settings)
 //! 9. actions: `load`, `author`, `watch`, `preview`, `export`, `check`,
-//!    `session`, `serve`
+//!    `session`, `serve`, `publish` (the site sent to a target), `sources`
+//!    (the blog's own git repository)
 //!
 //! What the command line, the app, the tests and the benchmarks use is
 //! re-exported below; the rest stays inside.
@@ -28,6 +29,7 @@ mod config;
 mod content;
 mod detect;
 mod diagnostics;
+mod digest;
 mod export;
 mod fs;
 mod images;
@@ -35,18 +37,20 @@ mod layout;
 mod load;
 pub mod markdown;
 mod preview;
+mod publish;
 mod search;
 mod serve;
 mod session;
 mod site;
 mod slug;
+mod sources;
 mod text;
 mod watch;
 
 // The blog and what it is made of.
-pub use blog::{Blog, LoadOptions};
+pub use blog::{Blog, Schedule};
 pub use clock::Clock;
-pub use config::{Config, TagTitle};
+pub use config::{Config, PublishTarget, TagTitle, TargetKind, from_fields as publish_target_from_fields};
 pub use content::front_matter;
 pub use content::post::Parsed;
 pub use content::{Held, Library, Post, PostDate, Rules, Tag, TagCount};
@@ -57,8 +61,20 @@ pub use slug::{slug, tag_slug};
 // Reading, checking, exporting, serving.
 pub use check::{HeldPost, NextExport, check, next_export};
 pub use export::{ExportError, ExportOptions, Summary as ExportSummary, export};
-pub use load::{LoadError, load, load_with};
+pub use load::{LoadError, LoadOptions, Progress as LoadProgress, load, load_with, read_config as read_settings};
 pub use serve::{ServeError, ServeOptions, Server};
+
+// Publishing: the site sent to a target, and the keychain its secrets are in.
+pub use publish::keychain;
+pub use publish::{
+    Fault, Progress as PublishProgress, PublishError, PublishOptions, Summary as PublishSummary, bytes_text,
+    find_target, publish, secret_name, test_connection, trust_host, work_folder,
+};
+
+// The blog's sources through git.
+pub use sources::{
+    Change, Changed, Pulled, Sources, Status as SourcesStatus, commit_message as sources_commit_message,
+};
 
 // The site and its addresses.
 pub use site::routes::{Addresses, Found, Page, Routes, Target};
@@ -75,13 +91,14 @@ pub use search::index::Index as SearchIndex;
 pub use search::tokens as search_tokens;
 
 // The app's editing session and what it does to the blog's files.
-pub use author::history::{History, Limits as HistoryLimits, Version};
+pub use author::history::{Cause as VersionCause, History, Limits as HistoryLimits, Version};
 pub use author::journal::{Journal, Kept};
 pub use author::new_post::NewPost;
 pub use author::retag::RetagPlan;
+pub use author::settings::save_publish_target;
 pub use author::trash::TrashCan;
 pub use author::{AuthorError, inside, save_post};
-pub use fs::{OwnWrites, cache_dir, clean_temp_files, read as read_bytes, version_of, write_atomically};
+pub use fs::{OwnWrites, cache_dir, clean_temp_files, exists, read as read_bytes, version_of, write_atomically};
 pub use preview::{Answer, Fields, PostPreview, content_type, links_out_in_new_windows, post_preview};
 pub use session::{Opened, Session, SessionOptions};
 

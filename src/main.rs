@@ -65,6 +65,28 @@ enum Command {
         #[arg(long)]
         future: bool,
     },
+    /// Export the site and send it to a publish target ([publish.NAME] in hanji.toml):
+    /// only the files whose bytes changed since the last publish
+    Publish {
+        /// The blog folder
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+        /// The target's NAME [default: the blog's only target]
+        #[arg(long, short)]
+        target: Option<String>,
+        /// List what would be sent and removed; send nothing
+        #[arg(long)]
+        dry_run: bool,
+        /// Name each file as it is sent or removed
+        #[arg(long, short)]
+        verbose: bool,
+        /// Trust the SSH server's host key (first check its fingerprint), then publish
+        #[arg(long)]
+        trust_host: bool,
+        /// No progress bar
+        #[arg(long, short)]
+        quiet: bool,
+    },
     /// Preview the site in a browser; pages reload when the files change
     Serve {
         /// The blog folder
@@ -136,16 +158,33 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(if errors > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
         }
         Command::Export { dir, out, force, strict, quiet, future } => {
-            let blog = load(&dir, future)?;
+            // The posts' texts are read again page by page, and what was read
+            // from each file is kept between exports: see `hanji::load_with`.
+            let options = hanji::LoadOptions {
+                without_texts: true,
+                cache_dir: hanji::cache_dir(),
+                schedule: schedule(future)?,
+                ..Default::default()
+            };
+            let blog = hanji::load_with(&dir, &options)
+                .with_context(|| format!("cannot open the blog in `{}`", dir.display()))?;
             let out = out.unwrap_or_else(|| dir.join(&blog.config.output_dir));
-            export(&blog, &dir, &out, force, strict, quiet)
+            let code = export(&blog, &dir, &out, force, strict, quiet);
+            // The process ends here: freeing every post one by one would only
+            // add to the wait (tens of milliseconds for a large blog).
+            std::mem::forget(blog);
+            code
         }
         Command::Serve { dir, bind, port, drafts, future } => serve(&dir, bind, port, drafts, future),
+        Command::Publish { dir, target, dry_run, verbose, trust_host, quiet } => {
+            let blog = load(&dir, false)?;
+            publish(&blog, &dir, target.as_deref(), PublishFlags { dry_run, verbose, trust_host, quiet })
+        }
     }
 }
 
 fn serve(dir: &Path, bind: IpAddr, port: u16, drafts: bool, future: bool) -> anyhow::Result<ExitCode> {
-    let watch = hanji::WatchOptions { load: load_options(future)?, ..Default::default() };
+    let watch = hanji::WatchOptions { schedule: schedule(future)?, ..Default::default() };
     let options = hanji::ServeOptions { bind, port, drafts, watch, cache_dir: hanji::cache_dir() };
     let shown = dir.to_path_buf();
     let server = hanji::Server::bind(dir, options, move |update| print_update(&shown, update))
@@ -233,15 +272,139 @@ fn export(
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
-fn load(dir: &Path, future: bool) -> anyhow::Result<hanji::Blog> {
-    hanji::load_with(dir, load_options(future)?).with_context(|| format!("cannot open the blog in `{}`", dir.display()))
+struct PublishFlags {
+    dry_run: bool,
+    verbose: bool,
+    trust_host: bool,
+    quiet: bool,
 }
 
-/// How the blog is read: scheduled posts judged by the wall clock (or the
+fn publish(blog: &hanji::Blog, dir: &Path, name: Option<&str>, flags: PublishFlags) -> anyhow::Result<ExitCode> {
+    let fail = |error: &hanji::PublishError| {
+        eprintln!("error: {}\n  hint: {}", error.message, error.hint);
+        Ok(ExitCode::from(2))
+    };
+    let target = match hanji::find_target(&blog.config.publish, name) {
+        Ok(target) => target,
+        Err(error) => return fail(&error),
+    };
+    let Some(cache_dir) = hanji::cache_dir() else {
+        eprintln!("error: Hanji has no cache folder to export into\n  hint: set HANJI_CACHE_DIR (or HOME)");
+        return Ok(ExitCode::from(2));
+    };
+    if flags.trust_host {
+        match hanji::trust_host(target) {
+            Ok(fingerprint) => eprintln!("trusted the server of `{}`: {fingerprint}", target.name),
+            Err(error) => return fail(&error),
+        }
+    }
+    let terminal = io::stdin().is_terminal() && io::stderr().is_terminal();
+    let bar = if flags.quiet || !io::stderr().is_terminal() {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(0)
+            .with_style(ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").expect("a valid progress template"))
+    };
+    let progress = |step: hanji::PublishProgress| match step {
+        hanji::PublishProgress::Exporting { done, total } => {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+            bar.set_message("files exported");
+        }
+        hanji::PublishProgress::Exported { problems, left_out } => {
+            // The warnings first: those posts are published all the same.
+            bar.suspend(|| {
+                let mut out = io::stdout().lock();
+                for problem in &problems {
+                    let _ = write_problem(&mut out, dir, problem);
+                }
+                for post in &left_out {
+                    eprintln!("left out: {} (it has errors)", shown_path(dir, Path::new(post)).display());
+                }
+            });
+        }
+        hanji::PublishProgress::Connecting => {
+            bar.set_position(0);
+            bar.set_message(format!("connecting to {}", target.name));
+        }
+        hanji::PublishProgress::Sending { path, done, total, bytes, total_bytes } => {
+            if flags.verbose && !path.is_empty() {
+                bar.suspend(|| println!("sent {path}"));
+            }
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+            bar.set_message(format!("files sent, {} of {}", hanji::bytes_text(bytes), hanji::bytes_text(total_bytes)));
+        }
+        hanji::PublishProgress::Removing { done, total } => {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+            bar.set_message("files removed");
+        }
+        hanji::PublishProgress::Finishing { bytes } => {
+            bar.set_message(format!("finishing ({} pushed)", hanji::bytes_text(bytes)));
+        }
+    };
+    let mut secret = hanji::keychain::secret(target);
+    let mut asked = false;
+    loop {
+        let options = hanji::PublishOptions {
+            secret: secret.clone(),
+            dry_run: flags.dry_run,
+            cache_dir: cache_dir.clone(),
+            cancel: None,
+        };
+        match hanji::publish(blog, target, &options, &progress) {
+            Ok(summary) => {
+                bar.finish_and_clear();
+                if flags.dry_run || flags.verbose {
+                    let mut out = io::stdout().lock();
+                    if flags.dry_run {
+                        for path in &summary.sent {
+                            writeln!(out, "send {path}")?;
+                        }
+                    }
+                    for path in &summary.removed {
+                        writeln!(out, "{} {path}", if flags.dry_run { "remove" } else { "removed" })?;
+                    }
+                }
+                if asked && let Some(secret) = &secret {
+                    // Asked for and accepted: kept for next time.
+                    if let Err(error) = hanji::keychain::keep(target, secret) {
+                        eprintln!("warning: the secret was not kept: {error}");
+                    }
+                }
+                eprintln!("{}", summary.line());
+                if let Some(url) = summary.url.as_ref().filter(|_| !flags.dry_run) {
+                    eprintln!("the site: {url}");
+                }
+                return Ok(if summary.left_out.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE });
+            }
+            // A missing or wrong secret: asked for once, on a terminal.
+            Err(error) if error.fault == hanji::Fault::Secret && terminal && !asked => {
+                bar.finish_and_clear();
+                eprintln!("{}", error.message);
+                let what = hanji::secret_name(target).unwrap_or("the password");
+                secret = Some(rpassword::prompt_password(format!("Enter {what} for `{}`: ", target.name))?);
+                asked = true;
+            }
+            Err(error) => {
+                bar.finish_and_clear();
+                return fail(&error);
+            }
+        }
+    }
+}
+
+fn load(dir: &Path, future: bool) -> anyhow::Result<hanji::Blog> {
+    let options = hanji::LoadOptions { schedule: schedule(future)?, ..Default::default() };
+    hanji::load_with(dir, &options).with_context(|| format!("cannot open the blog in `{}`", dir.display()))
+}
+
+/// When the blog is read: scheduled posts judged by the wall clock (or the
 /// time `HANJI_NOW` gives), or published now with `--future`.
-fn load_options(future: bool) -> anyhow::Result<hanji::LoadOptions> {
+fn schedule(future: bool) -> anyhow::Result<hanji::Schedule> {
     let clock = hanji::Clock::from_env().map_err(anyhow::Error::msg)?;
-    Ok(hanji::LoadOptions { clock, future })
+    Ok(hanji::Schedule { clock, future })
 }
 
 /// `nccl (5)`, as the seed page's sidebar shows it; with drafts, `rust (2, 1 draft)`.

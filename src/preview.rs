@@ -3,11 +3,10 @@
 //! its list of problems), and a post rendered from the author's unsaved text.
 //! `hanji serve` and the app's `preview:` protocol both answer from here.
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::blog::Blog;
-use crate::content::Post;
+use crate::content::Library;
 use crate::content::file::MAX_POST_BYTES;
 use crate::content::front_matter;
 use crate::diagnostics::Diagnostic;
@@ -44,10 +43,13 @@ impl Answer {
 }
 
 /// Answers `site_path` (decoded, without the leading `/`) from `blog`, its
-/// images sized for the screen by `images`, whose copies are made as they
-/// are asked for.
+/// posts as `library` has them (the saved ones, or the author's unsaved
+/// texts put over them) and `routes` the addresses of those; its images
+/// sized for the screen by `images`, whose copies are made as they are
+/// asked for.
 pub fn answer(
     blog: &Blog,
+    library: &Library,
     theme: &Theme,
     routes: &Routes,
     images: Option<&Catalog>,
@@ -61,11 +63,11 @@ pub fn answer(
         }
         Found::Nowhere => {
             let copy = images.and_then(|images| image_copy(routes, images, site_path));
-            return copy.unwrap_or_else(|| render(blog, theme, images, &Page::NotFound, options, 404));
+            return copy.unwrap_or_else(|| render(blog, library, theme, images, &Page::NotFound, options, 404));
         }
     };
     match target {
-        Target::Page(page) => render(blog, theme, images, page, options, 200),
+        Target::Page(page) => render(blog, library, theme, images, page, options, 200),
         Target::Asset(file) => match fs::read_file(&blog.root, file) {
             Ok(body) => Answer { status: 200, content_type: content_type(site_path), body, location: None },
             Err(e) => Answer {
@@ -76,7 +78,7 @@ pub fn answer(
             },
         },
         Target::Broken(file) => {
-            let problems = blog.library.diagnostics_of(file);
+            let problems = library.diagnostics_of(file);
             let title = format!("{} has errors", file.display());
             let text = "The post is left out of the site until they are fixed; this page reloads when it is saved.";
             Answer::html(500, problem_page(&title, text, &problems))
@@ -103,14 +105,14 @@ fn image_copy(routes: &Routes, images: &Catalog, site_path: &str) -> Option<Answ
 
 fn render(
     blog: &Blog,
+    library: &Library,
     theme: &Theme,
     images: Option<&Catalog>,
     page: &Page,
     options: SiteOptions,
     status: u16,
 ) -> Answer {
-    let mut site =
-        Site::new(&blog.config, &blog.library, &blog.assets, theme, options).with_shortcodes(&blog.shortcodes);
+    let mut site = Site::new(&blog.config, library, &blog.assets, theme, options).with_shortcodes(&blog.shortcodes);
     if let Some(images) = images {
         site = site.with_images(images);
     }
@@ -126,15 +128,6 @@ fn render(
             Answer::html(500, problem_page("Template error", text, &[error.to_diagnostic()]))
         }
     }
-}
-
-/// The blog with the author's unsaved texts (by post file) put over the saved ones.
-pub fn with_unsaved(blog: &Blog, unsaved: &HashMap<PathBuf, String>) -> Blog {
-    let mut blog = blog.clone();
-    for (path, text) in unsaved {
-        blog.library.insert(Post::parse(path, text));
-    }
-    blog
 }
 
 /// The front matter fields the app's form shows, read from a post's text.

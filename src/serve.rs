@@ -95,7 +95,7 @@ impl Server {
         let site = SiteOptions { drafts: options.drafts, search: true, ..SiteOptions::default() };
         let session = Session::open(
             root,
-            SessionOptions { watch: options.watch, site, journal: None, history: None, cache_dir: options.cache_dir },
+            SessionOptions { watch: options.watch, site, cache_dir: options.cache_dir, ..SessionOptions::default() },
             move |update, _| {
                 watching.update(update);
                 on_update(update);

@@ -1,31 +1,34 @@
 //! An editing session on one blog: the blog watched, the theme and the
-//! addresses of its site built again after each change on disk, the author's
-//! unsaved texts (put over the saved posts in the preview, and kept in the
-//! journal against a crash), the tag renames that can be undone, and the
-//! search of the posts' text. The app holds one while a blog is open;
-//! `hanji serve` holds one with no unsaved text.
+//! addresses of its site kept current after each change on disk (the theme
+//! built again when a template changes; the addresses moved for the files
+//! that changed only), the author's unsaved texts (put over the saved posts
+//! in the preview, and kept in the journal against a crash), the tag renames
+//! that can be undone, and the search of the posts' text. The app holds one
+//! while a blog is open; `hanji serve` holds one with no unsaved text.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock, RwLockReadGuard};
 use std::time::Duration;
 
-use crate::author::history::{self, History, Version};
+use crate::author::history::{self, Cause, History, Replaced, Version};
 use crate::author::journal::{Journal, Kept};
 use crate::author::new_post::NewPost;
 use crate::author::retag::{RetagBatch, RetagPlan};
 use crate::author::trash::TrashCan;
 use crate::author::{self, AuthorError};
 use crate::blog::Blog;
+use crate::content::{Library, Post};
 use crate::fs::{self, OwnWrites, version_of};
 use crate::images::Catalog;
+use crate::load::Progress;
 use crate::preview::{self, Answer, PostPreview, content_type};
 use crate::search::index::Index;
 use crate::site::routes::{Found, Routes, Target};
 use crate::site::theme::Theme;
 use crate::site::{Page, Site, SiteOptions};
-use crate::watch::{SharedBlog, Update, Watch, WatchError, WatchOptions, WatchState};
+use crate::watch::{ChangeSet, FileChange, SharedBlog, Update, Watch, WatchError, WatchOptions, WatchState};
 
 /// How often unsaved text is written to the journal.
 const JOURNAL_EVERY: Duration = Duration::from_secs(2);
@@ -43,17 +46,35 @@ pub struct SessionOptions {
     /// Where copies of images made for the preview are kept (`images/` in
     /// it; see `fs::cache_dir`), None: nowhere, made again when asked for.
     pub cache_dir: Option<PathBuf>,
+    /// Who hears how far the first reading of the blog has come.
+    pub progress: Progress,
 }
 
-/// The theme and the saved blog's addresses, made once per change on disk:
-/// files and the theme's style do not depend on unsaved text.
+/// The theme and the saved blog's addresses, kept current after each change
+/// on disk: files and the theme's style do not depend on unsaved text.
 pub struct Built {
     pub theme: Arc<Theme>,
-    pub routes: Arc<Routes>,
+    pub routes: Routes,
     /// What is known of the blog's images, kept while `[images]` stays the same.
     pub images: Arc<Catalog>,
     /// The search index of the saved blog, made when first asked for.
     search: OnceLock<Index>,
+    /// Counts the changes on disk: what was made from the saved blog knows
+    /// which one it was made after.
+    version: u64,
+}
+
+/// The saved blog's posts with the author's unsaved texts put over them, and
+/// the addresses of that site: made once after a change on disk, then kept
+/// as the unsaved texts change, so that a page of the preview's site costs
+/// its rendering only.
+struct Overlay {
+    /// The `Built::version` it was made at.
+    version: u64,
+    library: Library,
+    routes: Routes,
+    /// The unsaved text put in for each post file.
+    texts: HashMap<PathBuf, String>,
 }
 
 /// A post's text as it is on disk, with the version to save over.
@@ -67,7 +88,8 @@ pub struct Session {
     root: PathBuf,
     watch: Watch,
     options: SiteOptions,
-    built: Arc<RwLock<Arc<Built>>>,
+    built: Arc<RwLock<Built>>,
+    overlay: Mutex<Option<Overlay>>,
     /// Unsaved texts by post file (relative).
     unsaved: Mutex<HashMap<PathBuf, String>>,
     /// The last post preview: its site path and page.
@@ -79,7 +101,8 @@ pub struct Session {
     /// Tells the journal's thread to stop.
     stop: Arc<AtomicBool>,
     history: Option<History>,
-    history_limits: Mutex<history::Limits>,
+    /// Shared with the watch, which keeps what other programs' writes replaced.
+    history_limits: Arc<Mutex<history::Limits>>,
 }
 
 impl Drop for Session {
@@ -100,35 +123,42 @@ impl Session {
         let shared: Arc<OnceLock<SharedBlog>> = Arc::default();
         let site = options.site;
         let cache_dir = options.cache_dir.clone();
-        let built = Arc::new(RwLock::new(Arc::new(Built {
+        let built = Arc::new(RwLock::new(Built {
             theme: Arc::new(Theme::new(&Default::default()).0),
-            routes: Arc::default(),
+            routes: Routes::default(),
             images: Arc::new(Catalog::new(root, &Default::default(), cache_dir.as_deref())),
             search: OnceLock::new(),
-        })));
+            version: 0,
+        }));
+        let history_limits: Arc<Mutex<history::Limits>> = Arc::default();
         let watch = {
             let (shared, built) = (shared.clone(), built.clone());
-            Watch::start(root, options.watch, move |update| {
+            let outside = options.history.clone().map(|history| (history, history_limits.clone(), root.to_path_buf()));
+            Watch::start_reporting(root, options.watch, &options.progress, move |update| {
                 let Some(blog) = shared.get() else { return };
                 let blog = blog.read().expect("blog lock");
-                let theme = match update {
-                    Update::Changed(set) => set.templates || set.config || set.rescanned,
-                    Update::Back { .. } => true,
-                    Update::Gone { .. } | Update::Notice { .. } => false,
-                };
-                if !matches!(update, Update::Notice { .. } | Update::Gone { .. }) {
-                    rebuild(&built, &blog, site, theme, cache_dir.as_deref());
+                match update {
+                    Update::Changed(set) if !(set.templates || set.config || set.rescanned) => {
+                        follow(&built, &blog, site, set);
+                    }
+                    Update::Changed(_) | Update::Back { .. } => rebuild(&built, &blog, site, cache_dir.as_deref()),
+                    Update::Gone { .. } | Update::Notice { .. } => {}
+                }
+                // Kept before the app hears of it, so that its History shows it.
+                if let (Update::Changed(set), Some((history, limits, root))) = (update, &outside) {
+                    keep_outside_writes(history, limits, root, set, &blog);
                 }
                 on_update(update, &blog);
             })?
         };
         let _ = shared.set(watch.blog().clone());
-        rebuild(&built, &watch.blog().read().expect("blog lock"), site, true, options.cache_dir.as_deref());
+        rebuild(&built, &watch.blog().read().expect("blog lock"), site, options.cache_dir.as_deref());
         let session = Arc::new(Session {
             root: root.to_path_buf(),
             watch,
             options: site,
             built,
+            overlay: Mutex::default(),
             unsaved: Mutex::default(),
             last_preview: Mutex::default(),
             retags: Mutex::default(),
@@ -136,7 +166,7 @@ impl Session {
             kept: Mutex::default(),
             stop: Arc::default(),
             history: options.history,
-            history_limits: Mutex::default(),
+            history_limits,
         });
         if session.journal.is_some() {
             let (weak, stop) = (Arc::downgrade(&session), session.stop.clone());
@@ -173,8 +203,8 @@ impl Session {
         self.watch.own_writes()
     }
 
-    pub fn built(&self) -> Arc<Built> {
-        self.built.read().expect("built").clone()
+    pub fn built(&self) -> RwLockReadGuard<'_, Built> {
+        self.built.read().expect("built")
     }
 
     /// What the page at `site_path` shows, as the saved site is now.
@@ -223,18 +253,47 @@ impl Session {
         {
             return Answer::html(200, html);
         }
+        let unsaved = self.unsaved.lock().expect("unsaved").clone();
         let blog = self.blog();
         let built = self.built();
-        let unsaved = self.unsaved.lock().expect("unsaved").clone();
         let depends_on_text =
             !matches!(built.routes.get(site_path), Some(Target::Asset(_)) | Some(Target::Page(Page::Style)));
         let images = Some(built.images.as_ref());
         if unsaved.is_empty() || !depends_on_text {
-            return preview::answer(&blog, &built.theme, &built.routes, images, site_path, self.options);
+            return preview::answer(&blog, &blog.library, &built.theme, &built.routes, images, site_path, self.options);
         }
-        let blog = preview::with_unsaved(&blog, &unsaved);
-        let routes = preview::routes(&blog, &built.theme, self.options);
-        preview::answer(&blog, &built.theme, &routes, images, site_path, self.options)
+        let mut overlay = self.overlay.lock().expect("overlay");
+        let overlay = match &mut *overlay {
+            Some(overlay) if overlay.version == built.version => overlay,
+            stale => stale.insert(Overlay {
+                version: built.version,
+                library: blog.library.clone(),
+                routes: built.routes.clone(),
+                texts: HashMap::new(),
+            }),
+        };
+        // The texts that changed since, put in; those saved or thrown away since, taken out.
+        let mut changed = BTreeSet::new();
+        for (path, text) in &unsaved {
+            if overlay.texts.get(path) != Some(text) {
+                overlay.library.insert(Post::parse(path, text));
+                overlay.texts.insert(path.clone(), text.clone());
+                changed.insert(path.clone());
+            }
+        }
+        for path in overlay.texts.keys().filter(|path| !unsaved.contains_key(*path)).cloned().collect::<Vec<_>>() {
+            match blog.library.contains(&path) {
+                true => overlay.library.insert(blog.library.entry(&path)),
+                false => drop(overlay.library.remove(&path)),
+            }
+            overlay.texts.remove(&path);
+            changed.insert(path);
+        }
+        if !changed.is_empty() {
+            let site = Site::for_posts(&blog.config, &overlay.library, &blog.assets, &built.theme, self.options);
+            overlay.routes.update(&site, &changed);
+        }
+        preview::answer(&blog, &overlay.library, &built.theme, &overlay.routes, images, site_path, self.options)
     }
 
     /// A file of the search index (`search/index.js`, …), as the export
@@ -243,9 +302,12 @@ impl Session {
     fn search_file(&self, site_path: &str) -> Option<Answer> {
         let blog = self.blog();
         let built = self.built();
+        // Asked of every request: the site's lists (in time proportional to
+        // the blog) are made only for a file of the search.
+        let bare = Site::for_posts(&blog.config, &blog.library, &blog.assets, &built.theme, self.options);
+        let name = site_path.strip_prefix(&bare.addresses().search()).filter(|_| bare.has_search())?;
         let site = Site::new(&blog.config, &blog.library, &blog.assets, &built.theme, self.options)
             .with_shortcodes(&blog.shortcodes);
-        let name = site_path.strip_prefix(&site.addresses().search()).filter(|_| site.has_search())?;
         let index =
             built.search.get_or_init(|| site.search_index(|post| site.search_entry(post, site.post_text(post))));
         let text = index.files.get(name)?;
@@ -264,16 +326,19 @@ impl Session {
         let previous = self.history.as_ref().and_then(|_| fs::read_file(&self.root, path).ok());
         let written = author::save_post(&self.root, path, text, version, self.own_writes())?;
         self.forget_unsaved(path);
-        if let (Some(history), Some(previous)) = (&self.history, previous) {
+        if let Some(previous) = previous {
             let previous = String::from_utf8_lossy(&previous);
-            let limits = *self.history_limits.lock().expect("history");
-            let now = jiff::Timestamp::now().as_millisecond();
-            // The save itself succeeded: a version that cannot be kept is only logged.
-            if let Err(e) = history.keep(&self.root, path, &previous, text, now, limits) {
-                eprintln!("hanji: cannot keep the saved version of {} in the history: {e}", path.display());
-            }
+            self.keep_version(path, Replaced { previous: &previous, next: text, cause: &Cause::Save });
         }
         Ok(written)
+    }
+
+    /// Keeps the text a write of Hanji's replaced in the history. The write
+    /// itself succeeded: a version that cannot be kept is only logged.
+    fn keep_version(&self, path: &Path, replaced: Replaced) {
+        if let Some(history) = &self.history {
+            keep_version(history, &self.history_limits, &self.root, path, replaced);
+        }
     }
 
     /// How many saved versions each post keeps, and for how long.
@@ -295,7 +360,13 @@ impl Session {
 
     /// The post's text is saved (or thrown away): nothing left to keep.
     pub fn forget_unsaved(&self, path: &Path) {
-        self.unsaved.lock().expect("unsaved").remove(path);
+        let mut unsaved = self.unsaved.lock().expect("unsaved");
+        unsaved.remove(path);
+        if unsaved.is_empty() {
+            // Nothing unsaved: the site is the saved one, and its copy is let go.
+            *self.overlay.lock().expect("overlay") = None;
+        }
+        drop(unsaved);
         if let Some(journal) = &self.journal {
             journal.forget(&self.root, path);
         }
@@ -378,6 +449,10 @@ impl Session {
     pub fn retag(&self, from: &str, to: &str) -> Result<(usize, Vec<PathBuf>), AuthorError> {
         let plan = self.plan_retag(from, to)?;
         let batch = author::retag::retag(&self.root, &plan, self.own_writes())?;
+        let cause = Cause::TagRename { from: plan.from.clone(), to: plan.to.clone() };
+        for (path, before, after) in &batch.files {
+            self.keep_version(path, Replaced { previous: before, next: after, cause: &cause });
+        }
         let files = batch.files.iter().map(|(path, _, _)| path.clone()).collect();
         let mut retags = self.retags.lock().expect("retags");
         retags.push(batch);
@@ -390,7 +465,12 @@ impl Session {
         let batch = retags
             .get(number)
             .ok_or_else(|| AuthorError::Invalid("that tag rename cannot be undone any more".into()))?;
-        author::retag::undo_retag(&self.root, batch, self.own_writes())
+        let restored = author::retag::undo_retag(&self.root, batch, self.own_writes())?;
+        let cause = Cause::TagRename { from: batch.to.clone(), to: batch.from.clone() };
+        for (path, before, after) in batch.files.iter().filter(|(path, _, _)| restored.contains(path)) {
+            self.keep_version(path, Replaced { previous: after, next: before, cause: &cause });
+        }
+        Ok(restored)
     }
 
     /// The posts whose text holds `query` (any case), in the library's order.
@@ -404,17 +484,66 @@ impl Session {
     }
 }
 
-/// Builds the saved blog's addresses again, the theme if `theme`, and the
-/// image catalog if `[images]` changed.
-fn rebuild(built: &RwLock<Arc<Built>>, blog: &Blog, options: SiteOptions, theme: bool, cache_dir: Option<&Path>) {
-    let before = built.read().expect("built").clone();
-    let theme = if theme { Arc::new(Theme::new(&blog.templates).0) } else { before.theme.clone() };
-    let images = match before.images.settings() == &blog.config.images {
-        true => before.images.clone(),
+/// Keeps the text of `path` that a write replaced in `history`; a version
+/// that cannot be kept is only logged.
+fn keep_version(history: &History, limits: &Mutex<history::Limits>, root: &Path, path: &Path, replaced: Replaced) {
+    let limits = *limits.lock().expect("history");
+    let now = jiff::Timestamp::now().as_millisecond();
+    if let Err(e) = history.keep(root, path, replaced, now, limits) {
+        eprintln!("hanji: cannot keep the replaced version of {} in the history: {e}", path.display());
+    }
+}
+
+/// More posts than this changed by other programs in one batch (a branch
+/// checked out, a script run over the folder) keep no versions: version
+/// control has them, and writing them all would hold up the app.
+const OUTSIDE_AT_ONCE: usize = 50;
+
+/// The posts another program changed whose replaced text is kept: each such
+/// post of the batch, unless there are more than `OUTSIDE_AT_ONCE`.
+fn outside_writes(set: &ChangeSet) -> Vec<&crate::watch::FileChange> {
+    let changed: Vec<_> = set.changed.iter().filter(|c| c.external && c.replaced.is_some()).collect();
+    if changed.len() > OUTSIDE_AT_ONCE { Vec::new() } else { changed }
+}
+
+/// Keeps, for each post another program changed, the text Hanji had of it.
+fn keep_outside_writes(history: &History, limits: &Mutex<history::Limits>, root: &Path, set: &ChangeSet, blog: &Blog) {
+    for change in outside_writes(set) {
+        let (Some(previous), Some(post)) = (&change.replaced, blog.library.post(&change.path)) else { continue };
+        let replaced = Replaced { previous, next: post.source(), cause: &Cause::Outside };
+        keep_version(history, limits, root, &change.path, replaced);
+    }
+}
+
+/// Builds the theme and the saved blog's addresses again (the templates or
+/// the settings changed, or the whole folder was read again), and the image
+/// catalog if `[images]` changed.
+fn rebuild(built: &RwLock<Built>, blog: &Blog, options: SiteOptions, cache_dir: Option<&Path>) {
+    let theme = Arc::new(Theme::new(&blog.templates).0);
+    let routes = preview::routes(blog, &theme, options);
+    let mut built = built.write().expect("built");
+    let images = match built.images.settings() == &blog.config.images {
+        true => built.images.clone(),
         false => Arc::new(Catalog::new(&blog.root, &blog.config.images, cache_dir)),
     };
-    let routes = Arc::new(preview::routes(blog, &theme, options));
-    *built.write().expect("built") = Arc::new(Built { theme, routes, images, search: OnceLock::new() });
+    let version = built.version + 1;
+    *built = Built { theme, routes, images, search: OnceLock::new(), version };
+}
+
+/// Moves the saved blog's addresses of the files `set` changed, and only
+/// those (see `Routes::update`).
+fn follow(built: &RwLock<Built>, blog: &Blog, options: SiteOptions, set: &ChangeSet) {
+    let files = |changes: &[FileChange]| changes.iter().map(|c| c.path.clone()).collect::<Vec<_>>();
+    let mut changed: BTreeSet<PathBuf> = files(&set.added).into_iter().chain(files(&set.changed)).collect();
+    changed.extend(files(&set.removed));
+    changed.extend(set.renamed.iter().flat_map(|r| [r.from.clone(), r.to.clone()]));
+    changed.extend(set.assets.iter().cloned());
+    let mut built = built.write().expect("built");
+    let theme = built.theme.clone();
+    let site = Site::for_posts(&blog.config, &blog.library, &blog.assets, &theme, options);
+    built.routes.update(&site, &changed);
+    built.search = OnceLock::new();
+    built.version += 1;
 }
 
 #[cfg(test)]
@@ -473,6 +602,36 @@ mod tests {
         session.forget_unsaved(Path::new("posts/a.md"));
         *session.last_preview.lock().unwrap() = None;
         assert!(!home(&session).contains("Alpha, unsaved"), "thrown away: the saved title again");
+    }
+
+    #[test]
+    fn site_pages_follow_each_unsaved_text_and_the_disk() {
+        let dir = blog();
+        let (session, updates) = open(dir.path(), None);
+        let post = Path::new("posts/a.md");
+        let text =
+            |title: &str, tag: &str| format!("---\ntitle: {title}\ndate: 2026-07-17\ntags: [{tag}]\n---\nAlpha.\n");
+        let page = |session: &Session, path: &str| {
+            let answer = session.answer(path);
+            (answer.status, String::from_utf8(answer.body).unwrap())
+        };
+        session.preview(post, text("First", "fresh"));
+        assert!(page(&session, "").1.contains("First"));
+        let (status, tag) = page(&session, "tags/fresh/");
+        assert!(status == 200 && tag.contains("First"), "the unsaved tag has its page: {status}");
+        session.preview(post, text("Second", "other"));
+        let home = page(&session, "").1;
+        assert!(home.contains("Second") && !home.contains("First"), "the next text, not the one before");
+        assert_eq!(page(&session, "tags/fresh/").0, 404, "the tag no post has now");
+        assert_eq!(page(&session, "tags/other/").0, 200);
+        std::fs::write(dir.path().join("posts/b.md"), "---\ntitle: Beta\ndate: 2026-07-18\n---\nBeta.\n").unwrap();
+        wait_for(&updates, "b added", |u| matches!(u, Update::Changed(set) if !set.added.is_empty()));
+        let home = page(&session, "");
+        assert!(home.1.contains("Beta") && home.1.contains("Second"), "the disk's change and the unsaved text");
+        assert_eq!(page(&session, "posts/b/").0, 200);
+        session.forget_unsaved(post);
+        *session.last_preview.lock().unwrap() = None;
+        assert!(page(&session, "").1.contains("Alpha") && page(&session, "tags/other/").0 == 404, "thrown away");
     }
 
     #[test]
@@ -554,6 +713,91 @@ mod tests {
         assert_eq!(versions.len(), 1, "pruned to the limit at the save");
         assert_eq!(session.read_version(post, &versions[0].id).unwrap(), "두 번째 저장\n");
         assert!(session.read_version(post, "999").is_err());
+    }
+
+    /// A session keeping versions in `data`, with its watch updates.
+    fn open_with_history(dir: &Path, data: &Path) -> (Arc<Session>, mpsc::Receiver<Update>) {
+        let (send, updates) = mpsc::channel();
+        let options = SessionOptions { history: Some(History::new(data)), ..Default::default() };
+        let session = Session::open(dir, options, move |update, _| {
+            let _ = send.send(update.clone());
+        })
+        .unwrap();
+        (session, updates)
+    }
+
+    #[test]
+    fn a_tag_rename_and_its_undo_keep_the_texts_they_replaced() {
+        let dir = blog();
+        std::fs::write(dir.path().join("posts/b.md"), "---\ntitle: 베타\ndate: 2026-07-18\ntags: [x, y]\n---\n본문.\n")
+            .unwrap();
+        let data = tempfile::tempdir().unwrap();
+        let (session, updates) = open_with_history(dir.path(), data.path());
+        let before_b = std::fs::read_to_string(dir.path().join("posts/b.md")).unwrap();
+        let (number, files) = session.retag("x", "분산 학습").unwrap();
+        assert_eq!(files.len(), 2);
+        let renamed = Cause::TagRename { from: "x".into(), to: "분산 학습".into() };
+        for file in &files {
+            let versions = session.versions(file);
+            assert_eq!(versions.iter().map(|v| &v.cause).collect::<Vec<_>>(), [&renamed], "{}", file.display());
+        }
+        let b = Path::new("posts/b.md");
+        assert_eq!(session.read_version(b, &session.versions(b)[0].id).unwrap(), before_b);
+        // Hanji's own writes, when the watch sees them, are not also kept as another program's.
+        let seen = |u: &Update| matches!(u, Update::Changed(set) if set.changed.iter().any(|c| c.path == b));
+        wait_for(&updates, "the rename seen", seen);
+        assert_eq!(session.versions(b).len(), 1);
+
+        let renamed_b = std::fs::read_to_string(dir.path().join(b)).unwrap();
+        assert!(renamed_b.contains("분산 학습"), "{renamed_b}");
+        session.undo_retag(number).unwrap();
+        let versions = session.versions(b);
+        let back = Cause::TagRename { from: "분산 학습".into(), to: "x".into() };
+        assert_eq!(versions.iter().map(|v| &v.cause).collect::<Vec<_>>(), [&back, &renamed], "newest first");
+        assert_eq!(session.read_version(b, &versions[0].id).unwrap(), renamed_b);
+        assert_eq!(std::fs::read_to_string(dir.path().join(b)).unwrap(), before_b, "put back");
+    }
+
+    #[test]
+    fn another_programs_write_keeps_the_text_hanji_had() {
+        let dir = blog();
+        let data = tempfile::tempdir().unwrap();
+        let (session, updates) = open_with_history(dir.path(), data.path());
+        let post = Path::new("posts/a.md");
+        let before = std::fs::read_to_string(dir.path().join(post)).unwrap();
+        let after = format!("{before}다른 편집기에서 더한 줄.\n");
+        std::fs::write(dir.path().join(post), &after).unwrap();
+        wait_for(&updates, "the outside change", |u| matches!(u, Update::Changed(set) if !set.changed.is_empty()));
+        let versions = session.versions(post);
+        assert_eq!(versions.len(), 1, "kept before the change was told");
+        assert_eq!(versions[0].cause, Cause::Outside);
+        assert_eq!(session.read_version(post, &versions[0].id).unwrap(), before);
+
+        // A save of Hanji's is a save, not an outside write.
+        session.save(post, "저장한 글\n", None).unwrap();
+        wait_for(
+            &updates,
+            "the save seen",
+            |u| matches!(u, Update::Changed(set) if set.changed.iter().any(|c| !c.external)),
+        );
+        let causes: Vec<Cause> = session.versions(post).into_iter().map(|v| v.cause).collect();
+        assert_eq!(causes, [Cause::Save, Cause::Outside]);
+    }
+
+    #[test]
+    fn many_outside_writes_at_once_keep_no_versions() {
+        let change = |n: usize, external: bool| crate::watch::FileChange {
+            path: PathBuf::from(format!("posts/{n}.md")),
+            external,
+            replaced: Some(format!("글 {n}")),
+        };
+        let mut set =
+            ChangeSet { changed: (0..OUTSIDE_AT_ONCE).map(|n| change(n, true)).collect(), ..Default::default() };
+        set.changed.push(change(OUTSIDE_AT_ONCE, false));
+        set.changed.push(crate::watch::FileChange { replaced: None, ..change(OUTSIDE_AT_ONCE + 1, true) });
+        assert_eq!(outside_writes(&set).len(), OUTSIDE_AT_ONCE, "Hanji's own writes and unreadable posts are left out");
+        set.changed.push(change(OUTSIDE_AT_ONCE + 2, true));
+        assert!(outside_writes(&set).is_empty(), "a checkout of many posts keeps none");
     }
 
     #[test]

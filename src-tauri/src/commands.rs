@@ -8,50 +8,51 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tauri::ipc::Channel;
-use tauri::{Runtime, State, WebviewWindow};
+use tauri::{AppHandle, Manager, Runtime, State, WebviewWindow};
 
 use hanji::front_matter::{FieldValue, remove_field, set_field as set_front_matter_field};
 use hanji::{ExportOptions, PostDate, version_of};
 
 use crate::error::Result;
+use crate::progress::{LoadingReport, Paced};
 use crate::state::{AppState, OpenBlog};
 use crate::view::{
-    self, AppError, BlogView, ErrorKind, ExportProgress, ExportSummary, Heading, PostText, Preview, Recovered,
-    RetagDone, RetagPlan, Saved, Settings, StartInfo, VersionItem, WatchUpdate,
+    self, AppError, BlogView, ErrorKind, ExportProgress, ExportSummary, Heading, Loading, PostText, Preview,
+    PublishDone, PublishInfo, Recovered, RetagDone, RetagPlan, Saved, Settings, StartInfo, TargetForm, TargetView,
+    VersionItem, WatchUpdate,
 };
 
-/// The sample blog beside the source, opened when nothing else is known.
-const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../content");
-
+/// Opens the blog to start with (the command line's, else the last one,
+/// else nothing), off the window's thread, telling `progress` how far
+/// reading it has come: the window is drawn meanwhile.
 #[tauri::command]
-pub fn start(state: State<'_, AppState>) -> StartInfo {
-    let recent = state.store.recent();
+pub async fn start<R: Runtime>(app: AppHandle<R>, progress: Channel<Loading>) -> Result<StartInfo> {
+    off_the_window(move || start_info(&app.state::<AppState>(), progress)).await
+}
+
+fn start_info(state: &AppState, progress: Channel<Loading>) -> StartInfo {
     let settings = state.store.settings();
     let strings = |paths: &[PathBuf]| paths.iter().map(|p| p.to_string_lossy().into_owned()).collect();
     if let Some(open) = state.blog.lock().expect("app state").clone() {
-        // The UI was reloaded: the blog is open already.
-        return StartInfo { blog: Some(open.view()), recent: strings(&recent), settings, error: None };
+        // Open already: read while the window started, or the UI was reloaded.
+        return StartInfo { blog: Some(open.view()), recent: strings(&state.store.recent()), settings, error: None };
     }
-    let first = state
-        .start
-        .clone()
-        .or_else(|| recent.iter().find(|p| p.is_dir()).cloned())
-        .or_else(|| Path::new(SAMPLE).is_dir().then(|| PathBuf::from(SAMPLE)));
-    let (blog, error) = match first {
-        Some(root) => match state.open(&root) {
-            Ok(open) => (Some(open.view()), None),
-            Err(error) => (None, Some(error)),
-        },
+    let (blog, error) = match state.open_first(Some(progress)) {
+        Some(Ok(open)) => (Some(open.view()), None),
+        Some(Err(error)) => (None, Some(error)),
         None => (None, None),
     };
     StartInfo { blog, recent: strings(&state.store.recent()), settings, error }
 }
 
+/// Opens the blog at `path` (asked for with a folder dialog without it),
+/// telling `progress` how far reading it has come.
 #[tauri::command]
 pub async fn open_blog<R: Runtime>(
     window: WebviewWindow<R>,
     state: State<'_, AppState>,
     path: Option<String>,
+    progress: Channel<Loading>,
 ) -> Result<Option<BlogView>> {
     let root = match path {
         Some(path) => PathBuf::from(path),
@@ -60,7 +61,20 @@ pub async fn open_blog<R: Runtime>(
             None => return Ok(None),
         },
     };
-    Ok(Some(state.open(&root)?.view()))
+    let app = window.app_handle().clone();
+    off_the_window(move || {
+        let state = app.state::<AppState>();
+        let report = LoadingReport::default();
+        report.listen(progress);
+        Ok(Some(state.open(&root, report.progress(&root))?.view()))
+    })
+    .await?
+}
+
+/// Runs `work` on a thread of its own (reading a blog; git, the settings
+/// file, the keychain), so that the window is drawn and answers meanwhile.
+async fn off_the_window<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T> {
+    tauri::async_runtime::spawn_blocking(work).await.map_err(|e| AppError::new(ErrorKind::Io, format!("stopped: {e}")))
 }
 
 #[tauri::command]
@@ -91,8 +105,10 @@ pub fn save_post(state: State<'_, AppState>, path: String, text: String, version
     Ok(Saved { path: view::path_text(&file), version })
 }
 
+/// Async, so that rendering runs beside the window's main thread, which
+/// meanwhile carries the IPC and the drawing of the key just typed.
 #[tauri::command]
-pub fn preview(state: State<'_, AppState>, path: String, text: String) -> Result<Preview> {
+pub async fn preview(state: State<'_, AppState>, path: String, text: String) -> Result<Preview> {
     let open = state.open_blog()?;
     let file = open.inside(&path)?;
     let rendered = open.session.preview(&file, text);
@@ -111,6 +127,15 @@ pub fn preview(state: State<'_, AppState>, path: String, text: String) -> Result
         reading_minutes: rendered.reading_minutes,
         problems: rendered.problems,
     })
+}
+
+/// The shown post's page is in `lang` (its `<html lang>`): spelling is
+/// checked with that language's dictionaries.
+#[tauri::command]
+pub fn spelling_language<R: Runtime>(window: WebviewWindow<R>, lang: String) -> Result<()> {
+    window
+        .with_webview(move |webview| crate::spelling::use_language(&webview, &lang))
+        .map_err(|e| AppError::new(ErrorKind::Io, format!("cannot set the spelling language: {e}")))
 }
 
 /// The address of a site page in the `preview:` protocol, as the webview names it.
@@ -302,12 +327,9 @@ pub async fn export_blog<R: Runtime>(
 }
 
 fn export_to(open: &Arc<OpenBlog>, out: &Path, progress: &Channel<ExportProgress>) -> Result<ExportSummary> {
-    // A few progress messages a second are plenty for a bar.
-    let last = std::sync::Mutex::new(Instant::now() - Duration::from_secs(1));
+    let paced = Paced::default();
     let report = |done: usize, total: usize| {
-        let mut last = last.lock().expect("progress");
-        if done == total || last.elapsed() >= Duration::from_millis(50) {
-            *last = Instant::now();
+        if paced.due(done, total) {
             let _ = progress.send(ExportProgress { done, total });
         }
     };
@@ -351,4 +373,195 @@ pub fn save_settings(state: State<'_, AppState>, settings: Settings) {
         open.session.set_history_limits(settings.history_limits());
     }
     state.store.set_settings(settings);
+}
+
+/// The blog's publish targets, where secrets are kept, and its git repository.
+#[tauri::command]
+pub async fn publish_targets(state: State<'_, AppState>) -> Result<PublishInfo> {
+    let open = state.open_blog()?;
+    off_the_window(move || publish_info(&open)).await?
+}
+
+/// The blog's targets as `hanji.toml` has them now (the watcher may not
+/// have read a target just saved yet).
+fn targets_of(open: &OpenBlog) -> Vec<hanji::PublishTarget> {
+    hanji::read_settings(open.root(), &mut Vec::new()).publish
+}
+
+fn publish_info(open: &OpenBlog) -> Result<PublishInfo> {
+    let blog = open.session.blog();
+    let targets = targets_of(open)
+        .iter()
+        .map(|target| TargetView {
+            form: TargetForm::of(target),
+            secret: hanji::secret_name(target).map(str::to_string),
+            has_secret: hanji::keychain::secret(target).is_some(),
+        })
+        .collect();
+    let sources = match hanji::Sources::open(open.root()) {
+        Some(sources) => Some(sources.status(&blog)?),
+        None => None,
+    };
+    Ok(PublishInfo { targets, keychain: hanji::keychain::keychain_name().to_string(), sources })
+}
+
+fn target_of(form: &TargetForm) -> Result<hanji::PublishTarget> {
+    hanji::publish_target_from_fields(&form.name, &form.kind, &form.fields).map_err(|problem| AppError {
+        hint: problem.hint.clone(),
+        ..AppError::new(ErrorKind::Invalid, problem.message)
+    })
+}
+
+fn cache_dir() -> Result<PathBuf> {
+    hanji::cache_dir().ok_or_else(|| AppError::new(ErrorKind::Io, "Hanji has no cache folder: set HANJI_CACHE_DIR"))
+}
+
+/// Writes the target into the blog's hanji.toml (never its secret, which
+/// goes to the keychain).
+#[tauri::command]
+pub async fn save_target(state: State<'_, AppState>, form: TargetForm, secret: Option<String>) -> Result<PublishInfo> {
+    let open = state.open_blog()?;
+    let target = target_of(&form)?;
+    off_the_window(move || {
+        hanji::save_publish_target(open.root(), &target)?;
+        if let Some(secret) = secret.filter(|s| !s.is_empty()) {
+            hanji::keychain::keep(&target, &secret).map_err(|e| AppError::new(ErrorKind::Io, e))?;
+        }
+        publish_info(&open)
+    })
+    .await?
+}
+
+/// Connects to the target from the form, signs in and reads what it holds.
+#[tauri::command]
+pub async fn test_target(state: State<'_, AppState>, form: TargetForm, secret: Option<String>) -> Result<String> {
+    let target = target_of(&form)?;
+    let cache = cache_dir()?;
+    let root = state.open_blog()?.root().to_path_buf();
+    tauri::async_runtime::spawn_blocking(move || {
+        let given = secret.filter(|s| !s.is_empty());
+        let secret = given.clone().or_else(|| hanji::keychain::secret(&target));
+        let found = hanji::test_connection(&target, secret.as_deref(), &cache, &root)?;
+        if let Some(secret) = given {
+            let _ = hanji::keychain::keep(&target, &secret);
+        }
+        Ok(found)
+    })
+    .await
+    .map_err(|e| AppError::new(ErrorKind::Io, format!("the test stopped: {e}")))?
+}
+
+/// Trusts the SSH server of the target from the form: its fingerprint.
+#[tauri::command]
+pub async fn trust_host(form: TargetForm) -> Result<String> {
+    let target = target_of(&form)?;
+    tauri::async_runtime::spawn_blocking(move || Ok(hanji::trust_host(&target)?))
+        .await
+        .map_err(|e| AppError::new(ErrorKind::Io, format!("stopped: {e}")))?
+}
+
+/// Exports the blog and sends it to the target named `name`; a `secret`
+/// given is used, and kept in the keychain once the target took it.
+#[tauri::command]
+pub async fn publish_blog(
+    state: State<'_, AppState>,
+    name: String,
+    secret: Option<String>,
+    progress: Channel<hanji::PublishProgress>,
+) -> Result<PublishDone> {
+    let open = state.open_blog()?;
+    let cache = cache_dir()?;
+    let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    *state.publishing.lock().expect("publishing") = Some(cancel.clone());
+    let done = tauri::async_runtime::spawn_blocking(move || {
+        let blog = open.session.blog();
+        let target = hanji::find_target(&targets_of(&open), Some(&name))?.clone();
+        let given = secret.filter(|s| !s.is_empty());
+        let options = hanji::PublishOptions {
+            secret: given.clone().or_else(|| hanji::keychain::secret(&target)),
+            dry_run: false,
+            cache_dir: cache,
+            cancel: Some(&cancel),
+        };
+        // A few progress messages a second are plenty for a bar.
+        let last = std::sync::Mutex::new(Instant::now() - Duration::from_secs(1));
+        let report = |step: hanji::PublishProgress| {
+            let mut last = last.lock().expect("progress");
+            let sending = matches!(&step, hanji::PublishProgress::Sending { done, total, .. } if done < total);
+            if !sending || last.elapsed() >= Duration::from_millis(50) {
+                *last = Instant::now();
+                let _ = progress.send(step);
+            }
+        };
+        let summary = hanji::publish(&blog, &target, &options, &report)?;
+        if let Some(secret) = given {
+            let _ = hanji::keychain::keep(&target, &secret);
+        }
+        let line = summary.line();
+        Ok::<_, AppError>(PublishDone {
+            target: summary.target.clone(),
+            sent: summary.sent.len(),
+            sent_bytes: summary.sent_bytes,
+            removed: summary.removed.len(),
+            unchanged: summary.unchanged,
+            url: summary.url.clone(),
+            message: format!("{}{}", line[..1].to_uppercase(), &line[1..]),
+            problems: summary.problems,
+            left_out: view::paths(&summary.left_out),
+        })
+    })
+    .await
+    .map_err(|e| AppError::new(ErrorKind::Io, format!("the publish stopped: {e}")));
+    state.publishing.lock().expect("publishing").take();
+    done?
+}
+
+/// Stops the publish running, between two files.
+#[tauri::command]
+pub fn cancel_publish(state: State<'_, AppState>) {
+    if let Some(cancel) = state.publishing.lock().expect("publishing").as_ref() {
+        cancel.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Opens the site's address in the browser (a published site's only).
+#[tauri::command]
+pub fn open_site(url: String) -> Result<()> {
+    if !(url.starts_with("https://") || url.starts_with("http://")) {
+        return Err(AppError::new(ErrorKind::Invalid, "only a web address can be opened").at(url));
+    }
+    opener::open_browser(&url).map_err(|e| AppError::new(ErrorKind::Io, format!("cannot open the browser: {e}")))
+}
+
+fn sources(open: &OpenBlog) -> Result<hanji::Sources> {
+    hanji::Sources::open(open.root())
+        .ok_or_else(|| AppError::new(ErrorKind::NotFound, "the blog folder is not in a git repository"))
+}
+
+/// Commits the blog's changes with `message`.
+#[tauri::command]
+pub async fn commit_sources(state: State<'_, AppState>, message: String) -> Result<PublishInfo> {
+    let open = state.open_blog()?;
+    off_the_window(move || {
+        sources(&open)?.commit(&message)?;
+        publish_info(&open)
+    })
+    .await?
+}
+
+/// Pulls: the files it writes reach the editor through the watcher.
+#[tauri::command]
+pub async fn pull_sources(state: State<'_, AppState>) -> Result<String> {
+    let open = state.open_blog()?;
+    tauri::async_runtime::spawn_blocking(move || Ok(sources(&open)?.pull()?.message))
+        .await
+        .map_err(|e| AppError::new(ErrorKind::Io, format!("the pull stopped: {e}")))?
+}
+
+#[tauri::command]
+pub async fn push_sources(state: State<'_, AppState>) -> Result<String> {
+    let open = state.open_blog()?;
+    tauri::async_runtime::spawn_blocking(move || Ok(sources(&open)?.push()?))
+        .await
+        .map_err(|e| AppError::new(ErrorKind::Io, format!("the push stopped: {e}")))?
 }

@@ -2,7 +2,7 @@
 //! (`view::AppError`: `{kind, message, path}`, plus the file as it is on
 //! disk for a `conflict`).
 
-use hanji::{AuthorError, ExportError, version_of};
+use hanji::{AuthorError, ExportError, PublishError, version_of};
 
 use crate::view::{AppError, ErrorKind, PostText};
 
@@ -30,7 +30,7 @@ impl From<AuthorError> for AppError {
             AuthorError::FrontMatter { path: p, .. } => (ErrorKind::FrontMatter, path(p), None),
             AuthorError::Io { path: p, .. } => (ErrorKind::Io, path(p), None),
         };
-        AppError { kind, message, path, theirs }
+        AppError { kind, message, path, theirs, hint: None, fault: None }
     }
 }
 
@@ -39,6 +39,16 @@ impl From<ExportError> for AppError {
         match error {
             ExportError::Refused { message, hint } => AppError::new(ErrorKind::Invalid, format!("{message} ({hint})")),
             error => AppError::new(ErrorKind::Io, error.to_string()),
+        }
+    }
+}
+
+impl From<PublishError> for AppError {
+    fn from(error: PublishError) -> Self {
+        AppError {
+            hint: Some(error.hint),
+            fault: Some(error.fault),
+            ..AppError::new(ErrorKind::Publish, error.message)
         }
     }
 }

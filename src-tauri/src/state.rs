@@ -4,16 +4,17 @@
 //! to the UI, and what the app remembers and asks.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
 use tauri::ipc::Channel;
 
-use hanji::{History, Journal, Session, SessionOptions, SiteOptions, TrashCan, Update};
+use hanji::{History, Journal, LoadProgress, Session, SessionOptions, SiteOptions, TrashCan, Update};
 
 use crate::dialogs::Dialogs;
 use crate::error::Result;
+use crate::progress::LoadingReport;
 use crate::store::Store;
-use crate::view::{AppError, BlogView, ErrorKind, WatchUpdate};
+use crate::view::{AppError, BlogView, ErrorKind, Loading, WatchUpdate};
 
 /// What the preview shows: drafts too, as the author sees the blog.
 pub const PREVIEW: SiteOptions = SiteOptions { drafts: true, source_lines: false, search: false, services: false };
@@ -21,7 +22,7 @@ pub const PREVIEW: SiteOptions = SiteOptions { drafts: true, source_lines: false
 pub struct AppState {
     pub blog: Mutex<Option<Arc<OpenBlog>>>,
     pub store: Store,
-    /// The blog to open at start (the command line's, else the last one, else the sample).
+    /// The blog to open at start (the command line's; else the last one is).
     pub start: Option<PathBuf>,
     pub dialogs: Dialogs,
     pub trash: TrashCan,
@@ -31,6 +32,19 @@ pub struct AppState {
     pub journal: Option<Journal>,
     /// Where saves keep the versions they replace (None: nowhere).
     pub history: Option<History>,
+    /// The publish running, to cancel it.
+    pub publishing: Mutex<Option<Arc<std::sync::atomic::AtomicBool>>>,
+    /// The blog opened at start, read while the window starts.
+    first: Mutex<First>,
+    first_read: Condvar,
+}
+
+/// Where opening the first blog is.
+enum First {
+    NotAsked,
+    Opening(LoadingReport),
+    /// The blog (None: there was none to open) or why it could not be opened.
+    Done(Option<Result<Arc<OpenBlog>>>),
 }
 
 impl AppState {
@@ -42,22 +56,68 @@ impl AppState {
         journal: Option<Journal>,
         history: Option<History>,
     ) -> Self {
-        AppState { blog: Mutex::default(), store, start, dialogs, trash, exported: Mutex::default(), journal, history }
+        AppState {
+            blog: Mutex::default(),
+            store,
+            start,
+            dialogs,
+            trash,
+            exported: Mutex::default(),
+            journal,
+            history,
+            publishing: Mutex::default(),
+            first: Mutex::new(First::NotAsked),
+            first_read: Condvar::new(),
+        }
+    }
+
+    /// Opens the blog to start with: the command line's, else the last one;
+    /// None if there is none (the UI welcomes the author with a way to open
+    /// one). An installed app has no sample blog beside it: `make run` names
+    /// the sample on the command line. Asked again (the window
+    /// starting reads it early, then the UI asks), the one reading waits
+    /// for it, `progress` hearing how far it has come.
+    pub fn open_first(&self, progress: Option<Channel<Loading>>) -> Option<Result<Arc<OpenBlog>>> {
+        let mut first = self.first.lock().expect("first blog");
+        loop {
+            match &*first {
+                First::NotAsked => break,
+                First::Opening(report) => {
+                    if let Some(channel) = progress.clone() {
+                        report.listen(channel);
+                    }
+                    first = self.first_read.wait(first).expect("first blog");
+                }
+                First::Done(result) => return result.clone(),
+            }
+        }
+        let report = LoadingReport::default();
+        if let Some(channel) = progress {
+            report.listen(channel);
+        }
+        *first = First::Opening(report.clone());
+        drop(first);
+        let root = self.start.clone().or_else(|| self.store.recent().into_iter().find(|p| p.is_dir()));
+        let result = root.map(|root| self.open(&root, report.progress(&root)));
+        *self.first.lock().expect("first blog") = First::Done(result.clone());
+        self.first_read.notify_all();
+        result
     }
 
     pub fn open_blog(&self) -> Result<Arc<OpenBlog>> {
         self.blog.lock().expect("app state").clone().ok_or_else(AppError::no_blog)
     }
 
-    /// Opens and watches the blog in `root`, in place of the one open.
-    pub fn open(&self, root: &Path) -> Result<Arc<OpenBlog>> {
+    /// Opens and watches the blog in `root`, in place of the one open,
+    /// telling `progress` how far reading it has come.
+    pub fn open(&self, root: &Path, progress: LoadProgress) -> Result<Arc<OpenBlog>> {
         let root = root.canonicalize().map_err(|e| {
             AppError::new(ErrorKind::NotFound, format!("cannot open `{}`: {e}", root.display()))
                 .at(root.to_string_lossy().into_owned())
         })?;
         // The old blog stops being watched before the new one starts.
         self.blog.lock().expect("app state").take();
-        let open = OpenBlog::start(&root, self.journal.clone(), self.history.clone())?;
+        let open = OpenBlog::start(&root, self.journal.clone(), self.history.clone(), progress)?;
         open.session.set_history_limits(self.store.settings().history_limits());
         *self.blog.lock().expect("app state") = Some(open.clone());
         self.store.opened(&root);
@@ -72,13 +132,18 @@ pub struct OpenBlog {
 }
 
 impl OpenBlog {
-    fn start(root: &Path, journal: Option<Journal>, history: Option<History>) -> Result<Arc<Self>> {
+    fn start(
+        root: &Path,
+        journal: Option<Journal>,
+        history: Option<History>,
+        progress: LoadProgress,
+    ) -> Result<Arc<Self>> {
         let listener: Arc<Mutex<Option<Channel<WatchUpdate>>>> = Arc::default();
         let on_update = {
             let listener = listener.clone();
             move |update: &Update, blog: &hanji::Blog| {
                 let message = match update {
-                    Update::Changed(set) => WatchUpdate::changed(set, BlogView::of(blog, hanji::WatchState::Watching)),
+                    Update::Changed(set) => WatchUpdate::changed(set, blog, hanji::WatchState::Watching),
                     Update::Gone { message } => WatchUpdate::Gone { message: message.clone() },
                     Update::Back { message } => WatchUpdate::Back { message: message.clone() },
                     Update::Notice { message } => WatchUpdate::Notice { message: message.clone() },
@@ -92,10 +157,10 @@ impl OpenBlog {
         // Saves killed halfway (a crash) left their temp files: the posts are whole.
         hanji::clean_temp_files(root);
         // Scheduled posts are judged by the wall clock, or by `HANJI_NOW` (tests).
-        let load = hanji::LoadOptions { clock: hanji::Clock::from_env().unwrap_or_default(), future: false };
-        let watch = hanji::WatchOptions { load, ..Default::default() };
+        let schedule = hanji::Schedule { clock: hanji::Clock::from_env().unwrap_or_default(), future: false };
+        let watch = hanji::WatchOptions { schedule, ..Default::default() };
         let cache_dir = hanji::cache_dir();
-        let options = SessionOptions { site: PREVIEW, journal, history, watch, cache_dir };
+        let options = SessionOptions { site: PREVIEW, journal, history, watch, cache_dir, progress };
         let session = Session::open(root, options, on_update)
             .map_err(|e| AppError::new(ErrorKind::Io, e.to_string()).at(root.to_string_lossy().into_owned()))?;
         Ok(Arc::new(OpenBlog { session, listener }))

@@ -3,10 +3,13 @@
 //! error every command returns. The UI's types are generated from these
 //! (`ui/src/lib/ipc.ts`, see `tests/ipc.rs`); defaults live here only.
 
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use hanji::{Blog, ChangeSet, Diagnostic, Fields, WatchState};
+use hanji::{Blog, ChangeSet, Diagnostic, Fields, Post, VersionCause, WatchState};
 
 fn text_of(path: &std::path::Path) -> String {
     path.to_string_lossy().replace('\\', "/")
@@ -32,7 +35,6 @@ pub struct PostItem {
     pub publish_at: Option<String>,
     /// The post has an error: listed, never published.
     pub has_errors: bool,
-    pub summary: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, TS)]
@@ -64,38 +66,114 @@ pub struct BlogView {
 
 impl BlogView {
     pub fn of(blog: &Blog, watch: WatchState) -> Self {
-        let posts = blog
-            .library
-            .posts()
-            .map(|post| PostItem {
-                path: text_of(&post.path),
-                slug: post.slug.clone(),
-                title: post.title.clone(),
-                date: post.date.map(|d| d.date.to_string()),
-                tags: post.tags.clone(),
-                tag_slugs: blog.library.tag_slugs_of(post).collect(),
-                draft: post.draft,
-                held: post.held.map(|held| held.name().to_string()),
-                publish_at: post.publish_date.map(|date| blog.library.rules().when(date)),
-                has_errors: post.has_errors,
-                summary: post.summary.clone(),
-            })
-            .collect();
-        let tags = blog
-            .library
-            .tags(true)
-            .into_iter()
-            .map(|tag| TagItem { slug: tag.slug, name: tag.name, count: tag.count, draft_count: tag.draft_count })
-            .collect();
+        let mut slugs = TagSlugs::of(blog);
+        let posts = blog.library.posts().map(|post| PostItem::of(post, &mut slugs)).collect();
         BlogView {
             root: blog.root.to_string_lossy().into_owned(),
             title: blog.config.title.clone(),
             posts,
-            tags,
+            tags: TagItem::all(blog),
             problems: blog.diagnostics(),
             watch,
             layout: blog.layout().describe(&blog.config.posts_dir),
         }
+    }
+}
+
+impl PostItem {
+    fn of(post: &Post, slugs: &mut TagSlugs) -> Self {
+        PostItem {
+            path: text_of(&post.path),
+            slug: post.slug.clone(),
+            title: post.title.clone(),
+            date: post.date.map(|d| d.date.to_string()),
+            tags: post.tags.clone(),
+            tag_slugs: post.tags.iter().map(|name| slugs.of_name(name)).collect(),
+            draft: post.draft,
+            held: post.held.map(|held| held.name().to_string()),
+            publish_at: post.publish_date.map(|date| slugs.blog.library.rules().when(date)),
+            has_errors: post.has_errors,
+        }
+    }
+}
+
+impl TagItem {
+    /// The blog's tags, most used first, drafts counted apart.
+    fn all(blog: &Blog) -> Vec<TagItem> {
+        blog.library
+            .tags(true)
+            .into_iter()
+            .map(|tag| TagItem { slug: tag.slug, name: tag.name, count: tag.count, draft_count: tag.draft_count })
+            .collect()
+    }
+}
+
+/// The core's tag slugs, each name's made once: a blog has far fewer tag
+/// names than its posts have tags.
+struct TagSlugs<'a> {
+    blog: &'a Blog,
+    made: HashMap<String, String>,
+}
+
+impl<'a> TagSlugs<'a> {
+    fn of(blog: &'a Blog) -> Self {
+        TagSlugs { blog, made: HashMap::new() }
+    }
+
+    fn of_name(&mut self, name: &str) -> String {
+        if let Some(slug) = self.made.get(name) {
+            return slug.clone();
+        }
+        let slug = self.blog.library.tag_slug(name);
+        self.made.insert(name.to_string(), slug.clone());
+        slug
+    }
+}
+
+/// A post at its place in the list of posts (newest first).
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
+pub struct PlacedPost {
+    pub at: usize,
+    pub post: PostItem,
+}
+
+/// How the list of posts changed, so that a change to one post sends that
+/// post, not the whole list.
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
+pub struct PostsChange {
+    /// Every post, newest first, when the whole blog was read again: the
+    /// list is this (and `put` and `removed` are empty).
+    pub all: Option<Vec<PostItem>>,
+    /// Posts added or changed, in the order of their places in the list as
+    /// it is now: take each out of the list (where it was), then put each at
+    /// its place, first place first.
+    pub put: Vec<PlacedPost>,
+    /// Posts no longer in the list.
+    pub removed: Vec<String>,
+}
+
+impl PostsChange {
+    /// What `set` did to the list of `blog`'s posts.
+    pub fn of(set: &ChangeSet, blog: &Blog) -> Self {
+        let mut slugs = TagSlugs::of(blog);
+        if set.rescanned || set.config {
+            let all = blog.library.posts().map(|post| PostItem::of(post, &mut slugs)).collect();
+            return PostsChange { all: Some(all), put: Vec::new(), removed: Vec::new() };
+        }
+        let files = |changes: &'_ [hanji::FileChange]| changes.iter().map(|c| c.path.clone()).collect::<Vec<_>>();
+        let mut touched: BTreeSet<PathBuf> = files(&set.added).into_iter().chain(files(&set.changed)).collect();
+        touched.extend(files(&set.removed));
+        touched.extend(set.renamed.iter().flat_map(|r| [r.from.clone(), r.to.clone()]));
+        let mut put = Vec::new();
+        if !touched.is_empty() {
+            for (at, post) in blog.library.posts().enumerate() {
+                if touched.remove(&post.path) {
+                    put.push(PlacedPost { at, post: PostItem::of(post, &mut slugs) });
+                }
+            }
+        }
+        // What is left of the files touched has no post now.
+        PostsChange { all: None, put, removed: touched.iter().map(|path| text_of(path)).collect() }
     }
 }
 
@@ -206,7 +284,8 @@ pub struct Preview {
     pub problems: Vec<Diagnostic>,
 }
 
-/// A saved version of a post: the text a save replaced.
+/// A saved version of a post: the text a save (or a tag rename, or another
+/// program's write) replaced.
 #[derive(Debug, Clone, Serialize, PartialEq, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct VersionItem {
@@ -219,11 +298,20 @@ pub struct VersionItem {
     /// Lines that save added and removed.
     pub added: usize,
     pub removed: usize,
+    /// What replaced it.
+    pub cause: VersionCause,
 }
 
 impl From<hanji::Version> for VersionItem {
     fn from(v: hanji::Version) -> Self {
-        VersionItem { id: v.id, saved_at: v.saved_at, bytes: v.bytes, added: v.added, removed: v.removed }
+        VersionItem {
+            id: v.id,
+            saved_at: v.saved_at,
+            bytes: v.bytes,
+            added: v.added,
+            removed: v.removed,
+            cause: v.cause,
+        }
     }
 }
 
@@ -246,26 +334,30 @@ pub struct Renamed {
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum WatchUpdate {
-    Changed {
-        blog: Box<BlogView>,
-        added: Vec<FileChange>,
-        changed: Vec<FileChange>,
-        removed: Vec<FileChange>,
-        renamed: Vec<Renamed>,
-    },
-    Gone {
-        message: String,
-    },
-    Back {
-        message: String,
-    },
-    Notice {
-        message: String,
-    },
+    Changed(Box<BlogChange>),
+    Gone { message: String },
+    Back { message: String },
+    Notice { message: String },
+}
+
+/// The blog changed: its list of posts as `posts` says, the rest of what
+/// the sidebar and status bar show as it is now, and the files.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct BlogChange {
+    pub posts: PostsChange,
+    pub title: String,
+    pub tags: Vec<TagItem>,
+    pub problems: Vec<Diagnostic>,
+    pub layout: Option<String>,
+    pub watch: WatchState,
+    pub added: Vec<FileChange>,
+    pub changed: Vec<FileChange>,
+    pub removed: Vec<FileChange>,
+    pub renamed: Vec<Renamed>,
 }
 
 impl WatchUpdate {
-    pub fn changed(set: &ChangeSet, blog: BlogView) -> Self {
+    pub fn changed(set: &ChangeSet, blog: &Blog, watch: WatchState) -> Self {
         let files = |changes: &[hanji::FileChange]| {
             changes.iter().map(|c| FileChange { path: text_of(&c.path), external: c.external }).collect()
         };
@@ -274,13 +366,18 @@ impl WatchUpdate {
             .iter()
             .map(|r| Renamed { from: text_of(&r.from), to: text_of(&r.to), external: r.external })
             .collect();
-        WatchUpdate::Changed {
-            blog: Box::new(blog),
+        WatchUpdate::Changed(Box::new(BlogChange {
+            posts: PostsChange::of(set, blog),
+            title: blog.config.title.clone(),
+            tags: TagItem::all(blog),
+            problems: blog.diagnostics(),
+            layout: blog.layout().describe(&blog.config.posts_dir),
+            watch,
             added: files(&set.added),
             changed: files(&set.changed),
             removed: files(&set.removed),
             renamed,
-        }
+        }))
     }
 }
 
@@ -304,6 +401,15 @@ pub struct RetagDone {
     pub files: Vec<String>,
 }
 
+/// How far opening a blog has come: its posts read, of all of them.
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
+pub struct Loading {
+    /// The blog folder, as it was asked for.
+    pub root: String,
+    pub read: usize,
+    pub total: usize,
+}
+
 #[derive(Debug, Clone, Serialize, PartialEq, TS)]
 pub struct ExportProgress {
     pub done: usize,
@@ -324,6 +430,67 @@ pub struct ExportSummary {
     pub problems: Vec<Diagnostic>,
 }
 
+/// A publish target as the Publish dialog shows and edits it: the same
+/// settings as `[publish.NAME]` in hanji.toml, as text.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, TS)]
+pub struct TargetForm {
+    pub name: String,
+    /// `git`, `bucket`, `sftp` or `folder`.
+    pub kind: String,
+    /// Each setting and its value (`remote`, `branch`, …; `url`).
+    pub fields: Vec<(String, String)>,
+}
+
+impl TargetForm {
+    pub fn of(target: &hanji::PublishTarget) -> Self {
+        TargetForm {
+            name: target.name.clone(),
+            kind: target.kind.name().to_string(),
+            fields: target.fields().into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        }
+    }
+}
+
+/// A target of the open blog.
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TargetView {
+    pub form: TargetForm,
+    /// The secret it asks for (`an access token`), if any.
+    pub secret: Option<String>,
+    /// Whether the keychain holds it.
+    pub has_secret: bool,
+}
+
+/// What the Publish dialog shows: the blog's targets, where secrets are
+/// kept, and the blog's own git repository if it is in one.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct PublishInfo {
+    pub targets: Vec<TargetView>,
+    /// The keychain in use, in words.
+    pub keychain: String,
+    pub sources: Option<hanji::SourcesStatus>,
+}
+
+/// What a publish did.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PublishDone {
+    pub target: String,
+    pub sent: usize,
+    #[ts(type = "number")]
+    pub sent_bytes: u64,
+    pub removed: usize,
+    pub unchanged: usize,
+    /// The site's address, to open.
+    pub url: Option<String>,
+    /// One line for the author, like the command line's.
+    pub message: String,
+    pub problems: Vec<Diagnostic>,
+    /// Posts left out because they have errors.
+    pub left_out: Vec<String>,
+}
+
 /// What went wrong, for the UI to react to.
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, TS)]
 #[serde(rename_all = "snake_case")]
@@ -336,6 +503,8 @@ pub enum ErrorKind {
     Invalid,
     NoBlog,
     FrontMatter,
+    /// A publish, or the blog's git: see `fault`.
+    Publish,
 }
 
 /// Every command fails with this. A `conflict` carries the file as it is now on disk.
@@ -347,11 +516,19 @@ pub struct AppError {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub theirs: Option<Box<PostText>>,
+    /// What to do, for a `publish` error.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub hint: Option<String>,
+    /// How a publish failed (ask for the secret again, trust the host…).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub fault: Option<hanji::Fault>,
 }
 
 impl AppError {
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        AppError { kind, message: message.into(), path: None, theirs: None }
+        AppError { kind, message: message.into(), path: None, theirs: None, hint: None, fault: None }
     }
 
     pub fn at(mut self, path: impl Into<String>) -> Self {
@@ -383,6 +560,8 @@ pub fn typescript() -> String {
         PostItem::decl(&cfg),
         TagItem::decl(&cfg),
         BlogView::decl(&cfg),
+        PlacedPost::decl(&cfg),
+        PostsChange::decl(&cfg),
         Settings::decl(&cfg),
         StartInfo::decl(&cfg),
         PostText::decl(&cfg),
@@ -390,14 +569,26 @@ pub fn typescript() -> String {
         Saved::decl(&cfg),
         Heading::decl(&cfg),
         Preview::decl(&cfg),
+        VersionCause::decl(&cfg),
         VersionItem::decl(&cfg),
         FileChange::decl(&cfg),
         Renamed::decl(&cfg),
+        BlogChange::decl(&cfg),
         WatchUpdate::decl(&cfg),
         RetagPlan::decl(&cfg),
         RetagDone::decl(&cfg),
+        Loading::decl(&cfg),
         ExportProgress::decl(&cfg),
         ExportSummary::decl(&cfg),
+        hanji::PublishProgress::decl(&cfg),
+        TargetForm::decl(&cfg),
+        TargetView::decl(&cfg),
+        hanji::Change::decl(&cfg),
+        hanji::Changed::decl(&cfg),
+        hanji::SourcesStatus::decl(&cfg),
+        PublishInfo::decl(&cfg),
+        PublishDone::decl(&cfg),
+        hanji::Fault::decl(&cfg),
         ErrorKind::decl(&cfg),
         AppError::decl(&cfg),
     ];
@@ -411,4 +602,77 @@ pub fn typescript() -> String {
         text.push('\n');
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    /// The list as the UI keeps it, changed as `PostsChange` says (the UI's
+    /// `applyPostsChange` does the same).
+    fn follow(list: &mut Vec<PostItem>, change: PostsChange) {
+        if let Some(all) = change.all {
+            *list = all;
+            return;
+        }
+        list.retain(|p| !change.removed.contains(&p.path) && !change.put.iter().any(|put| put.post.path == p.path));
+        for placed in change.put {
+            list.insert(placed.at, placed.post);
+        }
+    }
+
+    #[test]
+    fn a_change_sends_only_its_posts_and_the_list_follows_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let write = |name: &str, text: String| std::fs::write(root.join("posts").join(name), text).unwrap();
+        let post = |title: &str, date: &str, tags: &str| {
+            format!("---\ntitle: {title}\ndate: {date}\ntags: [{tags}]\n---\nText.\n")
+        };
+        std::fs::create_dir_all(root.join("posts")).unwrap();
+        for (i, name) in ["a", "b", "c", "d", "e", "f"].iter().enumerate() {
+            write(&format!("{name}.md"), post(&name.to_uppercase(), &format!("2026-07-1{i}"), "x"));
+        }
+        let mut blog = hanji::load(root).unwrap();
+        let mut list = BlogView::of(&blog, WatchState::Watching).posts;
+        let own = hanji::OwnWrites::new();
+        type Step<'a> = (&'a str, Box<dyn Fn() + 'a>);
+        let steps: Vec<Step> = vec![
+            ("the oldest post becomes the newest", Box::new(|| write("a.md", post("A", "2026-08-01", "x, 분산 학습")))),
+            ("a post added in the middle", Box::new(|| write("g.md", post("G", "2026-07-13", "y")))),
+            ("a post removed", Box::new(|| std::fs::remove_file(root.join("posts/c.md")).unwrap())),
+            (
+                "a post renamed",
+                Box::new(|| std::fs::rename(root.join("posts/d.md"), root.join("posts/dd.md")).unwrap()),
+            ),
+            ("a post that can no longer be read", Box::new(|| write("e.md", "---\ntitle: [\n---\n".into()))),
+            ("and read again, undated", Box::new(|| write("e.md", "---\ntitle: E\n---\n".into()))),
+        ];
+        let touched = |names: &[&str]| hanji::Batch {
+            paths: names.iter().map(|n| Path::new("posts").join(n)).collect(),
+            rescan: false,
+        };
+        let batches = [
+            touched(&["a.md"]),
+            touched(&["g.md"]),
+            touched(&["c.md"]),
+            touched(&["d.md", "dd.md"]),
+            touched(&["e.md"]),
+            touched(&["e.md"]),
+        ];
+        for ((what, step), batch) in steps.iter().zip(batches) {
+            step();
+            let set = hanji::apply(&mut blog, &batch, &own).unwrap();
+            let change = PostsChange::of(&set, &blog);
+            assert!(change.all.is_none(), "{what}: not the whole list");
+            assert!(change.put.len() + change.removed.len() <= 2, "{what}: only its posts: {change:?}");
+            follow(&mut list, change);
+            assert_eq!(list, BlogView::of(&blog, WatchState::Watching).posts, "{what}");
+        }
+        let set = hanji::rescan(&mut blog, &own).unwrap();
+        let change = PostsChange::of(&set, &blog);
+        assert!(change.all.is_some(), "read again: the whole list");
+    }
 }

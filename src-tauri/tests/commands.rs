@@ -71,7 +71,7 @@ impl App {
     }
 
     fn started(self) -> Self {
-        let start = self.ok("start", json!({}));
+        let start = self.ok("start", json!({ "progress": PROGRESS }));
         assert!(start["error"].is_null(), "{start}");
         self
     }
@@ -86,6 +86,9 @@ fn tag_line(blog: &Value, slug: &str) -> String {
     format!("{} ({})", tag["name"].as_str().unwrap(), tag["count"])
 }
 
+/// A channel of the UI's for progress messages (the mock window drops them).
+const PROGRESS: &str = "__CHANNEL__:1";
+
 const POST: &str = "posts/rdma-complete-guide.md";
 const RDMA_TAGS: [&str; 10] =
     ["rdma", "infiniband", "roce", "nccl", "gpu", "hpc", "ai-training", "networking", "low-latency", "zero-copy"];
@@ -93,7 +96,7 @@ const RDMA_TAGS: [&str; 10] =
 #[test]
 fn start_opens_the_blog_from_the_command_line() {
     let app = app();
-    let start = app.ok("start", json!({}));
+    let start = app.ok("start", json!({ "progress": PROGRESS }));
     assert_eq!(tag_line(&start["blog"], "nccl"), "nccl (5)");
     let posts = start["blog"]["posts"].as_array().unwrap();
     assert_eq!(posts.len(), 16, "15 posts and the About page, which the author edits like a post");
@@ -102,7 +105,7 @@ fn start_opens_the_blog_from_the_command_line() {
     assert_eq!(start["settings"]["autosave"], true);
     assert!(start["blog"]["layout"].is_null(), "a Hanji blog is not another tool's");
     // Asked again (the UI reloaded), the same blog answers.
-    assert_eq!(app.ok("start", json!({}))["blog"]["root"], start["blog"]["root"]);
+    assert_eq!(app.ok("start", json!({ "progress": PROGRESS }))["blog"]["root"], start["blog"]["root"]);
 }
 
 #[test]
@@ -110,7 +113,7 @@ fn another_tools_blog_opens_as_it_is_and_says_what_was_detected() {
     let app = app().started();
     let hugo = tempfile::tempdir().unwrap();
     copy(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/layouts/hugo")), hugo.path());
-    let blog = app.ok("open_blog", json!({ "path": hugo.path() }));
+    let blog = app.ok("open_blog", json!({ "path": hugo.path(), "progress": PROGRESS }));
     let layout = blog["layout"].as_str().unwrap();
     assert!(layout.starts_with("detected a Hugo blog"), "{layout}");
     assert!(!blog["posts"].as_array().unwrap().is_empty());
@@ -326,7 +329,7 @@ fn regression_a_tag_with_a_superscript_lists_its_posts() {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     let post = |blog: &Value| blog["posts"].as_array().unwrap().iter().find(|p| p["path"] == POST).unwrap().clone();
     let blog = loop {
-        let blog = app.ok("start", json!({}))["blog"].clone();
+        let blog = app.ok("start", json!({ "progress": PROGRESS }))["blog"].clone();
         if post(&blog)["tags"].as_array().unwrap().iter().any(|t| t == "CUDA²") {
             break blog;
         }
@@ -381,4 +384,50 @@ fn saves_keep_the_versions_they_replace_and_the_preview_carries_its_page_and_out
     assert_eq!(outline, [("첫째".to_string(), 5), ("둘째".to_string(), 9)]);
     let html = preview["html"].as_str().unwrap();
     assert!(html.contains("data-line=\"7\"") && html.contains("본문."), "the page with its source lines");
+}
+
+/// Regression: with no blog named and none opened before, the app opened the
+/// sample blog of the source tree it was built from, a folder an installed
+/// app has no business in (and on another machine, none at all). It opens
+/// nothing now: the UI welcomes the author with *Open folder…*.
+#[test]
+fn an_app_with_nothing_to_open_opens_no_folder_of_its_build() {
+    let state = AppState::new(Store::open(None), None, Dialogs::System, TrashCan::Blog, None, None);
+    let app = hanji_app::app(mock_builder(), state).build(mock_context(noop_assets())).unwrap();
+    let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
+    let app = App { _blog: None, root: PathBuf::new(), app, window };
+    assert!(Path::new(SAMPLE).is_dir(), "the sample is there to be opened");
+    let start = app.ok("start", json!({ "progress": PROGRESS }));
+    assert!(start["blog"].is_null(), "no blog opened: {}", start["blog"]);
+    assert!(start["error"].is_null(), "and nothing went wrong: {}", start["error"]);
+    assert!(app.app.state::<AppState>().open_blog().is_err());
+}
+
+#[test]
+fn a_target_set_up_in_the_form_is_in_hanji_toml_and_its_secret_only_in_the_keychain() {
+    let app = app().started();
+    let form = json!({ "name": "host", "kind": "sftp", "fields": [
+        ["host", "127.0.0.1"], ["port", "1"], ["user", "me"], ["path", "/www"]
+    ] });
+    let secret = "a password nobody should find";
+    let info = app.ok("save_target", json!({ "form": form, "secret": secret }));
+    assert_eq!(info["targets"][0]["form"]["name"], "host", "{info}");
+    assert_eq!(info["targets"][0]["secret"], "the password");
+    assert_eq!(info["targets"][0]["hasSecret"], true, "kept in the keychain: {info}");
+    let settings = app.read("hanji.toml");
+    assert!(settings.contains("[publish.host]\nkind = \"sftp\"\nhost = \"127.0.0.1\"\nport = 1\n"), "{settings}");
+    assert!(settings.starts_with("title = "), "the rest of hanji.toml is as it was");
+    for file in files_under(&app.root) {
+        let bytes = std::fs::read(&file).unwrap();
+        assert!(!String::from_utf8_lossy(&bytes).contains(secret), "the secret is in {}", file.display());
+    }
+    // A form that names a secret setting is refused, with a hint.
+    let bad = json!({ "name": "x", "kind": "git", "fields": [["remote", "r"], ["token", "t"]] });
+    let error = app.call("save_target", json!({ "form": bad, "secret": null })).unwrap_err();
+    assert_eq!(error["kind"], "invalid");
+    assert!(error["hint"].as_str().unwrap().contains("keychain"), "{error}");
+    // Nothing listens on port 1: said so, with what to do.
+    let error = app.call("test_target", json!({ "form": form, "secret": null })).unwrap_err();
+    assert_eq!((error["kind"].as_str(), error["fault"].as_str()), (Some("publish"), Some("unreachable")), "{error}");
+    assert!(error["hint"].as_str().unwrap().contains("check the host name and port"), "{error}");
 }

@@ -1,6 +1,9 @@
 //! Saved versions of posts: every save keeps the text it replaces in the
 //! app's own data folder (beside the journal, never in the blog), so that an
-//! author can see and restore what a post said before any save. One file a
+//! author can see and restore what a post said before any save. Hanji's
+//! other writes of a post (a tag renamed across the blog, or put back) and
+//! another program's writes that Hanji read again keep the text they
+//! replaced too, each with its cause. One file a
 //! version, `<history>/<blog>/<post>/<saved-at-ms>.json`, written atomically;
 //! each post keeps at most `Limits::versions` of them, none older than
 //! `Limits::days` (pruned at every save).
@@ -26,6 +29,29 @@ impl Default for Limits {
     }
 }
 
+/// What replaced a kept version's text.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "VersionCause"))]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Cause {
+    /// The author saved the post.
+    #[default]
+    Save,
+    /// Hanji renamed the tag `from` to `to` in every post that had it (or
+    /// put such a rename back, from the new name to the old).
+    TagRename { from: String, to: String },
+    /// Another program wrote the post, and Hanji read it again.
+    Outside,
+}
+
+/// A text replaced: what it was, what it became, and why.
+#[derive(Debug, Clone, Copy)]
+pub struct Replaced<'a> {
+    pub previous: &'a str,
+    pub next: &'a str,
+    pub cause: &'a Cause,
+}
+
 /// One kept version, as the History panel lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Version {
@@ -38,6 +64,7 @@ pub struct Version {
     /// Lines the save added and removed: the size of the change it made.
     pub added: usize,
     pub removed: usize,
+    pub cause: Cause,
 }
 
 /// What a version's file holds.
@@ -48,6 +75,9 @@ struct Kept {
     saved_at: i64,
     added: usize,
     removed: usize,
+    /// Versions kept before causes were written down were all saves.
+    #[serde(default)]
+    cause: Cause,
     text: String,
 }
 
@@ -61,18 +91,11 @@ impl History {
         History { folder: folder.into() }
     }
 
-    /// Keeps `previous`, the text of `path` that a save of `next` replaces at
-    /// `now` (ms since 1970), then prunes the post's versions to `limits`.
-    /// Nothing is kept when the text did not change.
-    pub fn keep(
-        &self,
-        root: &Path,
-        path: &Path,
-        previous: &str,
-        next: &str,
-        now: i64,
-        limits: Limits,
-    ) -> std::io::Result<()> {
+    /// Keeps `replaced.previous`, the text of `path` that `replaced.next`
+    /// replaces at `now` (ms since 1970), then prunes the post's versions to
+    /// `limits`. Nothing is kept when the text did not change.
+    pub fn keep(&self, root: &Path, path: &Path, replaced: Replaced, now: i64, limits: Limits) -> std::io::Result<()> {
+        let Replaced { previous, next, cause } = replaced;
         if previous == next || limits.versions == 0 {
             return self.prune(root, path, now, limits);
         }
@@ -83,7 +106,15 @@ impl History {
         while fs::exists(&folder.join(format!("{at}.json"))) {
             at += 1;
         }
-        let kept = Kept { root: root.into(), path: path.into(), saved_at: at, added, removed, text: previous.into() };
+        let kept = Kept {
+            root: root.into(),
+            path: path.into(),
+            saved_at: at,
+            added,
+            removed,
+            cause: cause.clone(),
+            text: previous.into(),
+        };
         let bytes = serde_json::to_vec(&kept).map_err(std::io::Error::other)?;
         write_atomically(&folder.join(format!("{at}.json")), &bytes)?;
         self.prune(root, path, now, limits)
@@ -104,6 +135,7 @@ impl History {
                     bytes: kept.text.len(),
                     added: kept.added,
                     removed: kept.removed,
+                    cause: kept.cause,
                 })
             })
             .collect();
@@ -227,9 +259,12 @@ mod tests {
         let post = Path::new("posts/a.md");
         let history = History::new(data.path());
         let limits = Limits::default();
-        history.keep(root, post, "월요일의 글\n둘째 줄\n", "월요일의 글\n", 1_000, limits).unwrap();
-        history.keep(root, post, "월요일의 글\n", "월요일의 글\n화요일에 더함\n셋\n", 2_000, limits).unwrap();
-        history.keep(root, post, "same", "same", 3_000, limits).unwrap();
+        let keep = |previous, next, now, limits| {
+            history.keep(root, post, Replaced { previous, next, cause: &Cause::Save }, now, limits).unwrap();
+        };
+        keep("월요일의 글\n둘째 줄\n", "월요일의 글\n", 1_000, limits);
+        keep("월요일의 글\n", "월요일의 글\n화요일에 더함\n셋\n", 2_000, limits);
+        keep("same", "same", 3_000, limits);
         let versions = history.versions(root, post);
         let seen: Vec<(i64, usize, usize)> = versions.iter().map(|v| (v.saved_at, v.added, v.removed)).collect();
         assert_eq!(seen, [(2_000, 2, 0), (1_000, 0, 1)], "newest first, with the size of each change");
@@ -240,15 +275,37 @@ mod tests {
         assert!(history.versions(Path::new("/blogs/other"), post).is_empty(), "each blog has its own");
 
         // Two saves in the same millisecond are two versions.
-        history.keep(root, post, "x", "y", 2_000, limits).unwrap();
+        keep("x", "y", 2_000, limits);
         assert_eq!(history.versions(root, post).len(), 3);
 
         // Saving prunes to the limits.
-        history.keep(root, post, "y", "z", 4_000, Limits { versions: 2, days: 1 }).unwrap();
+        keep("y", "z", 4_000, Limits { versions: 2, days: 1 });
         assert_eq!(history.versions(root, post).iter().map(|v| v.saved_at).collect::<Vec<_>>(), [4_000, 2_001]);
 
         history.moved(root, post, Path::new("posts/renamed.md"));
         assert!(history.versions(root, post).is_empty());
         assert_eq!(history.versions(root, Path::new("posts/renamed.md")).len(), 2, "versions follow a rename");
+    }
+
+    #[test]
+    fn each_version_says_what_replaced_it() {
+        let data = tempfile::tempdir().unwrap();
+        let (root, post) = (Path::new("/blogs/mine"), Path::new("posts/a.md"));
+        let history = History::new(data.path());
+        let renamed = Cause::TagRename { from: "분산 학습".into(), to: "distributed".into() };
+        let kept = |previous, next, cause, now| {
+            history.keep(root, post, Replaced { previous, next, cause }, now, Limits::default()).unwrap();
+        };
+        kept("tags: [분산 학습]\n", "tags: [distributed]\n", &renamed, 1_000);
+        kept("tags: [distributed]\n", "tags: [distributed]\n바깥에서 고침\n", &Cause::Outside, 2_000);
+        let causes: Vec<Cause> = history.versions(root, post).into_iter().map(|v| v.cause).collect();
+        assert_eq!(causes, [Cause::Outside, renamed]);
+
+        // A version kept before causes were written down was a save.
+        let folder = history.post_folder(root, post);
+        let old = serde_json::json!({ "root": root, "path": post, "saved_at": 500, "added": 1, "removed": 0, "text": "옛 글" });
+        std::fs::write(folder.join("500.json"), old.to_string()).unwrap();
+        let oldest = history.versions(root, post).pop().unwrap();
+        assert_eq!((oldest.saved_at, oldest.cause), (500, Cause::Save));
     }
 }

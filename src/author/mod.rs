@@ -14,6 +14,7 @@ pub mod new_post;
 pub mod rename;
 pub mod retag;
 pub mod save;
+pub mod settings;
 pub mod trash;
 
 use std::io;

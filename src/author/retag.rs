@@ -20,9 +20,11 @@ pub struct RetagPlan {
     pub files: Vec<PathBuf>,
 }
 
-/// A rename made: each file's text before and after, to put it back.
+/// A rename made: the tag's names, and each file's text before and after, to put it back.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RetagBatch {
+    pub from: String,
+    pub to: String,
     pub files: Vec<(PathBuf, String, String)>,
 }
 
@@ -68,7 +70,7 @@ pub fn retag(root: &Path, plan: &RetagPlan, own: &OwnWrites) -> Result<RetagBatc
     for (path, _, after) in &files {
         save::save_post(root, path, after, None, own)?;
     }
-    Ok(RetagBatch { files })
+    Ok(RetagBatch { from: plan.from.clone(), to: plan.to.clone(), files })
 }
 
 /// Puts back each file of `batch` that still holds what the rename wrote;

@@ -1,6 +1,9 @@
 //! `hanji.toml`: the site's settings, with defaults for everything. In a blog
 //! made with another tool, the defaults are what its own settings say (see
-//! `layout`), and `hanji.toml` is read over them.
+//! `layout`), and `hanji.toml` is read over them. `publish` reads the
+//! `[publish.NAME]` targets.
+
+pub mod publish;
 
 mod images;
 mod services;
@@ -15,6 +18,7 @@ pub use services::{Analytics, AnalyticsProvider, Comments, CommentsProvider};
 use crate::diagnostics::Problem;
 use crate::layout::{Kind, Layout, OTHER_OUTPUT_DIR};
 use crate::text::line_column;
+pub use publish::{PublishTarget, TargetKind, from_fields, set_target};
 
 /// The name of the settings file at the top of a blog folder.
 pub const FILE_NAME: &str = "hanji.toml";
@@ -90,6 +94,9 @@ pub struct Config {
     /// Not itself a setting (only its kind is), so not (de)serialized.
     #[serde(skip)]
     pub layout: Layout,
+    /// Where the site is published: `[publish.NAME]` tables (see `publish`).
+    #[serde(skip)]
+    pub publish: Vec<PublishTarget>,
 }
 
 impl Default for Config {
@@ -114,6 +121,7 @@ impl Default for Config {
             comments: None,
             analytics: None,
             layout: Layout::default(),
+            publish: Vec::new(),
         }
     }
 }
@@ -138,6 +146,7 @@ const KEYS: &[&str] = &[
     "comments",
     "analytics",
     "layout",
+    "publish",
 ];
 
 /// `layout = "auto"`, the default: the layout is detected from the folder.
@@ -174,11 +183,13 @@ impl Config {
             }
         }
         layout_setting(text)?;
+        let targets = publish::targets(text, &table)?;
         let parsed: Config = toml::from_str(text).map_err(|e| toml_problem(text, &e))?;
         let mut config = base;
         for key in table.keys() {
             config.take(key, &parsed);
         }
+        config.publish = targets;
         config.validate(text)?;
         Ok(config)
     }

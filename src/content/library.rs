@@ -17,10 +17,56 @@ use crate::layout::{Kind, Layout};
 use crate::slug::TermSlugs;
 
 /// Newest first; posts without a date last; same moment by path.
-type Order = (Reverse<Option<PostDate>>, PathBuf);
+type Order = (Reverse<Option<PostDate>>, File);
 
 fn order(post: &Post) -> Order {
-    (Reverse(post.date), post.path.clone())
+    (Reverse(post.date), File(post.path.clone()))
+}
+
+/// A post's file as the library keys it: hashed, compared and ordered by its
+/// bytes (ordered folder by folder, as `text::path_order` says). The
+/// library's paths are as the loader made them (relative, without `.` or a
+/// doubled `/`), so equal paths have equal bytes; taking every path apart,
+/// as `Path`'s own hashing and ordering do, cost a tenth of an export.
+#[derive(Debug, Clone)]
+struct File(PathBuf);
+
+impl File {
+    fn bytes(path: &Path) -> &[u8] {
+        path.as_os_str().as_encoded_bytes()
+    }
+}
+
+impl PartialEq for File {
+    fn eq(&self, other: &Self) -> bool {
+        File::bytes(&self.0) == File::bytes(&other.0)
+    }
+}
+
+impl Eq for File {}
+
+impl std::hash::Hash for File {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        File::bytes(&self.0).hash(state);
+    }
+}
+
+impl std::borrow::Borrow<[u8]> for File {
+    fn borrow(&self) -> &[u8] {
+        File::bytes(&self.0)
+    }
+}
+
+impl Ord for File {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        crate::text::path_order(&self.0, &other.0)
+    }
+}
+
+impl PartialOrd for File {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 /// What the blog's settings say about its posts, which the library applies
@@ -175,7 +221,7 @@ pub struct Library {
     pages: BTreeSet<PathBuf>,
     /// By path; a hash map, as lookups by path are the hot path of loading
     /// and rendering (a tree compares paths component by component).
-    posts: HashMap<PathBuf, Post>,
+    posts: HashMap<File, Post>,
     /// Problems found reading each file; files without problems have no entry.
     problems: BTreeMap<PathBuf, Vec<Diagnostic>>,
     newest_first: BTreeSet<Order>,
@@ -250,14 +296,24 @@ impl Library {
         }
         if let Some(post) = parsed.post {
             self.index(&post);
-            self.posts.insert(parsed.path, post);
+            self.posts.insert(File(parsed.path), post);
+        }
+    }
+
+    /// What was read from the file at `path`, as `insert` took it (its post
+    /// and its problems; neither if it is not in the library).
+    pub fn entry(&self, path: &Path) -> Parsed {
+        Parsed {
+            path: path.to_path_buf(),
+            post: self.post(path).cloned(),
+            problems: self.problems.get(path).cloned().unwrap_or_default(),
         }
     }
 
     /// Forgets the file at `path`; gives back its post if it had one.
     pub fn remove(&mut self, path: &Path) -> Option<Post> {
         self.problems.remove(path);
-        let post = self.posts.remove(path)?;
+        let post = self.posts.remove(File::bytes(path))?;
         self.unindex(&post);
         Some(post)
     }
@@ -318,7 +374,10 @@ impl Library {
     /// The slug of a tag named `name`, by the blog's tool's rule: its page's
     /// address, and what names one tag.
     pub fn tag_slug(&self, name: &str) -> String {
-        self.rules.layout.term_slugs.slug(name)
+        match self.tags.slugs.get(name).or_else(|| self.categories.slugs.get(name)) {
+            Some(slug) => slug.clone(),
+            None => self.rules.layout.term_slugs.slug(name),
+        }
     }
 
     /// The slugs of a post's tags, in its order.
@@ -335,12 +394,12 @@ impl Library {
     }
 
     pub fn post(&self, path: &Path) -> Option<&Post> {
-        self.posts.get(path)
+        self.posts.get(File::bytes(path))
     }
 
     /// Whether anything was read from the file at `path`: a post, or problems.
     pub fn contains(&self, path: &Path) -> bool {
-        self.posts.contains_key(path) || self.problems.contains_key(path)
+        self.posts.contains_key(File::bytes(path)) || self.problems.contains_key(path)
     }
 
     /// Every file read (with a post or only problems) at `path` or under it.
@@ -349,19 +408,19 @@ impl Library {
         // A scan of the posts: folders go away rarely, and 10,000 paths take well
         // under a millisecond. Problems order by component, so the files of a
         // folder come right after it.
-        let posts = self.posts.keys().filter(within);
+        let posts = self.posts.keys().map(|file| &file.0).filter(within);
         let problems = self.problems.range(path.to_path_buf()..).map(|(p, _)| p).take_while(within);
         posts.chain(problems).cloned().collect()
     }
 
     /// The pages (an About page), by path.
     pub fn pages(&self) -> impl Iterator<Item = &Post> + '_ {
-        self.pages.iter().filter_map(|path| self.posts.get(path))
+        self.pages.iter().filter_map(|path| self.posts.get(File::bytes(path)))
     }
 
     /// Every post, drafts and posts with errors included, newest first.
     pub fn posts(&self) -> impl DoubleEndedIterator<Item = &Post> + '_ {
-        self.newest_first.iter().filter_map(|(_, path)| self.posts.get(path))
+        self.newest_first.iter().filter_map(|(_, file)| self.posts.get(file))
     }
 
     /// The posts a reader sees: no drafts, none with errors, none that shares
@@ -384,7 +443,7 @@ impl Library {
     /// a permalink makes the address (a Jekyll blog, a Hanji blog's
     /// `permalink`) the export finds posts at one address instead.
     fn sharing(&self, path: &Path) -> Vec<&Path> {
-        let Some(post) = self.posts.get(path) else { return Vec::new() };
+        let Some(post) = self.posts.get(File::bytes(path)) else { return Vec::new() };
         let Some(paths) = self.slugs.get(&post.slug).filter(|paths| paths.len() > 1) else { return Vec::new() };
         let folder = |post: &Post| {
             let file = post.file();
@@ -399,23 +458,23 @@ impl Library {
         paths
             .iter()
             .filter(|other| *other != path)
-            .filter(|other| self.posts.get(*other).is_some_and(same_place))
+            .filter(|other| self.posts.get(File::bytes(other)).is_some_and(same_place))
             .map(PathBuf::as_path)
             .collect()
     }
 
     /// The published posts of a tag (those sharing a slug left out).
     fn published_of<'e>(&'e self, entry: &'e TagEntry) -> impl Iterator<Item = &'e PathBuf> + 'e {
-        entry.published.iter().map(|(_, path)| path).filter(|path| !self.shares_slug(path))
+        entry.published.iter().map(|(_, file)| &file.0).filter(|path| !self.shares_slug(path))
     }
 
     /// Files that could not be read as posts at all (bad front matter, not UTF-8, …).
     pub fn unreadable(&self) -> impl Iterator<Item = &Path> + '_ {
-        self.problems.keys().filter(|p| !self.posts.contains_key(*p)).map(PathBuf::as_path)
+        self.problems.keys().filter(|p| !self.posts.contains_key(File::bytes(p))).map(PathBuf::as_path)
     }
 
     pub fn post_by_slug(&self, slug: &str) -> Option<&Post> {
-        self.slugs.get(slug)?.iter().next().and_then(|p| self.posts.get(p))
+        self.slugs.get(slug)?.iter().next().and_then(|p| self.posts.get(File::bytes(p)))
     }
 
     /// Every tag, most used first, ties by name. Without `drafts`, tags only
@@ -465,7 +524,7 @@ impl Library {
 
     fn all_of(&self, terms: &Terms, drafts: bool) -> Vec<Tag> {
         let mut tags: Vec<Tag> = terms
-            .0
+            .by_slug
             .keys()
             .filter_map(|slug| self.term(terms, slug))
             .filter(|t| t.count > 0 || (drafts && t.draft_count > 0))
@@ -477,9 +536,9 @@ impl Library {
     }
 
     fn term(&self, terms: &Terms, slug: &str) -> Option<Tag> {
-        let entry = terms.0.get(slug)?;
+        let entry = terms.by_slug.get(slug)?;
         let name = entry.name()?;
-        let paths = |set: &BTreeSet<Order>| set.iter().map(|(_, p)| p.clone()).collect::<Vec<_>>();
+        let paths = |set: &BTreeSet<Order>| set.iter().map(|(_, file)| file.0.clone()).collect::<Vec<_>>();
         Some(Tag {
             slug: slug.to_string(),
             title: self.rules.tag_title.apply(&name),
@@ -493,9 +552,15 @@ impl Library {
 
     /// A tag's name and counts, without its lists of posts (cheap to ask).
     pub fn tag_count(&self, slug: &str) -> Option<TagCount> {
-        let entry = self.tags.0.get(slug)?;
+        let entry = self.tags.by_slug.get(slug)?;
         let count = if self.shared_slugs == 0 { entry.published.len() } else { self.published_of(entry).count() };
         Some(TagCount { name: entry.name()?, count, draft_count: entry.drafts.len() })
+    }
+
+    /// A category's name and counts, as `tag_count`.
+    pub fn category_count(&self, slug: &str) -> Option<TagCount> {
+        let entry = self.categories.by_slug.get(slug)?;
+        Some(TagCount { name: entry.name()?, count: self.published_of(entry).count(), draft_count: entry.drafts.len() })
     }
 
     /// The files whose post has `slug` (more than one is a problem).
@@ -506,10 +571,11 @@ impl Library {
     /// The posts just newer and just older than the post at `path` among the
     /// posts `shown` lets through: its previous and next links.
     pub fn neighbours(&self, path: &Path, shown: impl Fn(&Post) -> bool) -> (Option<&Post>, Option<&Post>) {
-        let Some(post) = self.posts.get(path) else { return (None, None) };
+        let Some(post) = self.posts.get(File::bytes(path)) else { return (None, None) };
         let key = order(post);
-        let posts =
-            |keys: &mut dyn Iterator<Item = &Order>| keys.filter_map(|(_, p)| self.posts.get(p)).find(|p| shown(p));
+        let posts = |keys: &mut dyn Iterator<Item = &Order>| {
+            keys.filter_map(|(_, file)| self.posts.get(file)).find(|p| shown(p))
+        };
         let newer = posts(&mut self.newest_first.range(..key.clone()).rev());
         let older = posts(&mut self.newest_first.range(key..).skip(1));
         (newer, older)
@@ -535,7 +601,7 @@ impl Library {
     pub fn diagnostics_of(&self, path: &Path) -> Vec<Diagnostic> {
         let mut all = self.problems.get(path).cloned().unwrap_or_default();
         let others = self.sharing(path);
-        if let Some(post) = self.posts.get(path)
+        if let Some(post) = self.posts.get(File::bytes(path))
             && !others.is_empty()
         {
             all.push(slug_clash(&post.slug, &others, path));
@@ -554,17 +620,39 @@ pub struct TagCount {
 }
 
 /// The posts of each tag (or category), by slug.
-#[derive(Debug, Clone, PartialEq, Default)]
-struct Terms(BTreeMap<String, TagEntry>);
+#[derive(Debug, Clone, Default)]
+struct Terms {
+    by_slug: BTreeMap<String, TagEntry>,
+    /// The slug of each spelling seen: a blog's thousands of posts share a
+    /// few hundred tags, each slugged once.
+    slugs: HashMap<String, String>,
+}
+
+/// Equal when they hold the same tags (the slugs remembered do not count).
+impl PartialEq for Terms {
+    fn eq(&self, other: &Self) -> bool {
+        self.by_slug == other.by_slug
+    }
+}
 
 impl Terms {
     fn any_shown(&self, drafts: bool) -> bool {
-        self.0.values().any(|entry| !entry.published.is_empty() || (drafts && !entry.drafts.is_empty()))
+        self.by_slug.values().any(|entry| !entry.published.is_empty() || (drafts && !entry.drafts.is_empty()))
+    }
+
+    fn slug(&mut self, name: &str, rule: TermSlugs) -> String {
+        if let Some(slug) = self.slugs.get(name) {
+            return slug.clone();
+        }
+        let slug = rule.slug(name);
+        self.slugs.insert(name.to_string(), slug.clone());
+        slug
     }
 
     fn add(&mut self, post: &Post, names: &[String], key: &Order, rule: TermSlugs) {
         for name in names {
-            let entry = self.0.entry(rule.slug(name)).or_default();
+            let slug = self.slug(name, rule);
+            let entry = self.by_slug.entry(slug).or_default();
             *entry.spellings.entry(name.clone()).or_default() += 1;
             if post.draft {
                 entry.drafts.insert(key.clone());
@@ -576,8 +664,8 @@ impl Terms {
 
     fn remove(&mut self, names: &[String], key: &Order, rule: TermSlugs) {
         for name in names {
-            let slug = rule.slug(name);
-            let Some(entry) = self.0.get_mut(&slug) else { continue };
+            let slug = self.slug(name, rule);
+            let Some(entry) = self.by_slug.get_mut(&slug) else { continue };
             if let Some(count) = entry.spellings.get_mut(name) {
                 *count -= 1;
                 if *count == 0 {
@@ -587,7 +675,7 @@ impl Terms {
             entry.published.remove(key);
             entry.drafts.remove(key);
             if entry.spellings.is_empty() {
-                self.0.remove(&slug);
+                self.by_slug.remove(&slug);
             }
         }
     }

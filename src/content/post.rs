@@ -2,17 +2,24 @@
 //! derived from them (slug, URL, summary). Parsed from a string; reads no file.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
 
 use super::file::{MAX_POST_BYTES, PostFile};
 use super::front_matter::{self, Dialect, Format, PostDate};
 use crate::diagnostics::{Diagnostic, Problem, Severity};
+use crate::digest::{self, Digest};
 use crate::markdown;
 
 /// Longer than any real title (they are rarely over 100); a title this long
 /// is most likely a post's text pasted into the field.
 const MAX_TITLE_CHARS: usize = 1000;
 
-#[derive(Debug, Clone, PartialEq)]
+/// What is read from a post's file. Serializable, so that an export can keep
+/// what it read between runs and read again only the files that changed;
+/// the text itself is not kept there (see [`Post::without_text`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Post {
     /// Relative to the blog folder: `posts/a.md` or `posts/b/index.md`.
     pub path: PathBuf,
@@ -38,6 +45,7 @@ pub struct Post {
     pub canonical_url: Option<String>,
     pub layout: Option<String>,
     /// Front matter keys Hanji does not know, in file order, for templates.
+    #[serde(with = "json_text")]
     pub extra: serde_json::Map<String, serde_json::Value>,
     pub format: Option<Format>,
     /// A bundle is `posts/<slug>/index.md` with its images beside it.
@@ -50,12 +58,16 @@ pub struct Post {
     pub has_errors: bool,
     /// 1-based line of the file where the body starts.
     pub body_line: usize,
-    source: std::sync::Arc<str>,
+    /// The file's whole text; None once it is let go (`without_text`).
+    #[serde(skip)]
+    source: Option<Arc<str>>,
     body_start: usize,
+    /// The digest of the text, which names it while it is let go.
+    text_digest: Digest,
 }
 
 /// Why a post is held back from the site, as its tool does it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Held {
     /// Its date (or `publishDate`) is still to come: Hugo, Jekyll and Hanji
@@ -79,7 +91,7 @@ impl Held {
 
 /// What reading one file gave: the post, unless its front matter could not be
 /// read at all, and every problem found on the way.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Parsed {
     pub path: PathBuf,
     pub post: Option<Post>,
@@ -162,8 +174,9 @@ impl Post {
             page: false,
             has_errors,
             body_line: document.body_line,
-            source: text.into(),
+            source: Some(text.into()),
             body_start,
+            text_digest: digest::of_bytes(text.as_bytes()),
             path: path.clone(),
         };
         Parsed { path, post: Some(post), problems }
@@ -171,12 +184,43 @@ impl Post {
 
     /// The Markdown after the front matter.
     pub fn body(&self) -> &str {
-        &self.source[self.body_start..]
+        &self.source()[self.body_start..]
     }
 
-    /// The whole text of the file, as it was read.
+    /// The whole text of the file, as it was read. Only a post loaded for an
+    /// export has let it go (`without_text`), and the export gives it back
+    /// before it renders the post (`with_text`): asking a post without its
+    /// text for it is a bug, and stops rather than render an empty post.
     pub fn source(&self) -> &str {
-        &self.source
+        self.source.as_deref().expect("the text of a post loaded without it")
+    }
+
+    /// Whether the post holds its text (see `without_text`).
+    pub fn has_text(&self) -> bool {
+        self.source.is_some()
+    }
+
+    /// The digest of the file's text: equal digests, equal texts.
+    pub fn text_digest(&self) -> Digest {
+        self.text_digest
+    }
+
+    /// The post without its text, to be held by the thousand: what lists,
+    /// addresses and tags need stays. An export loads posts so, and reads a
+    /// post's text again when it renders its page.
+    pub fn without_text(mut self) -> Post {
+        self.source = None;
+        self
+    }
+
+    /// The post with its text given back: `text` is what was read from its
+    /// file; None if that is not the text the post was read from (the file
+    /// changed since).
+    pub fn with_text(&self, text: &str) -> Option<Post> {
+        if digest::of_bytes(text.as_bytes()) != self.text_digest {
+            return None;
+        }
+        Some(Post { source: Some(text.into()), ..self.clone() })
     }
 
     /// What its file is: see `content::file`.
@@ -202,9 +246,10 @@ impl Post {
         Some(name.trim()).filter(|name| !name.is_empty())
     }
 
-    /// Where `cover` is written in the file, for problems with its image.
+    /// Where `cover` is written in the file, for problems with its image
+    /// (the first line of a post held without its text).
     pub fn cover_line(&self) -> (usize, usize) {
-        key_line(&self.source, "cover")
+        self.source.as_deref().map_or((1, 1), |source| key_line(source, "cover"))
     }
 
     /// The image the post shows above its text: `cover: a.jpg`, or
@@ -238,4 +283,20 @@ fn key_line(text: &str, key: &str) -> (usize, usize) {
     text.lines()
         .position(|l| l.starts_with(key) && l[key.len()..].trim_start().starts_with([':', '=']))
         .map_or((1, 1), |i| (i + 1, 1))
+}
+
+/// Values of any shape kept as their JSON text, so that a post is kept in
+/// formats that know only the shapes declared (the cache's).
+mod json_text {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    type Map = serde_json::Map<String, serde_json::Value>;
+
+    pub fn serialize<S: Serializer>(map: &Map, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&serde_json::to_string(map).map_err(serde::ser::Error::custom)?)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Map, D::Error> {
+        serde_json::from_str(&String::deserialize(deserializer)?).map_err(serde::de::Error::custom)
+    }
 }

@@ -6,6 +6,7 @@
 //! the watcher tells it from changes made elsewhere.
 
 pub mod own_writes;
+pub mod records;
 
 use std::fs::{self, File, Permissions};
 use std::hash::{DefaultHasher, Hasher};
@@ -205,7 +206,6 @@ pub fn walk(root: &Path, folder: &Path, problems: &mut Vec<Diagnostic>) -> Vec<P
     let inside = Inside::new(root);
     let mut walker = walkdir::WalkDir::new(&start)
         .follow_links(true)
-        .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| e.depth() == 0 || !is_skipped(&e.file_name().to_string_lossy()));
     while let Some(entry) = walker.next() {
@@ -230,6 +230,8 @@ pub fn walk(root: &Path, folder: &Path, problems: &mut Vec<Diagnostic>) -> Vec<P
             files.push(relative.to_path_buf());
         }
     }
+    // Sorted once at the end: walkdir's own sorting takes each name apart.
+    files.sort_unstable_by(|a, b| crate::text::path_order(a, b));
     files
 }
 
@@ -379,11 +381,110 @@ pub fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<bool> {
     Ok(true)
 }
 
-/// Size and modification time of a file, if it is there.
-pub fn stamp_of(path: &Path) -> Option<(u64, u128)> {
+/// Makes `folder` and the folders above it that are missing.
+pub fn make_folder(folder: &Path) -> io::Result<()> {
+    fs::create_dir_all(folder)
+}
+
+/// Adds `bytes` at the end of `file` (made, with its folders, if missing):
+/// a journal written a line at a time.
+pub fn append(file: &Path, bytes: &[u8]) -> io::Result<()> {
+    if let Some(folder) = file.parent() {
+        fs::create_dir_all(folder)?;
+    }
+    fs::OpenOptions::new().create(true).append(true).open(file)?.write_all(bytes)
+}
+
+/// Every file under `folder` with its size, relative to it, hidden ones
+/// too (a site may publish `.well-known/`), without following symlinks.
+pub fn files_under(folder: &Path) -> io::Result<Vec<(PathBuf, u64)>> {
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(folder).sort_by_file_name() {
+        let entry = entry.map_err(io::Error::from)?;
+        if entry.file_type().is_file() {
+            let size = entry.metadata().map_err(io::Error::from)?.len();
+            files.push((entry.path().strip_prefix(folder).unwrap_or(entry.path()).to_path_buf(), size));
+        }
+    }
+    Ok(files)
+}
+
+/// What tells that a file changed without reading it: its size, the times
+/// it was last written and last changed (which no program can set back), and
+/// its inode (a file replaced by another has a new one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Stamp {
+    pub len: u64,
+    /// Nanoseconds since 1970.
+    pub modified: i64,
+    pub changed: i64,
+    pub inode: u64,
+}
+
+impl Stamp {
+    /// Whether the file could have been written again since `time` (ns since
+    /// 1970) without its stamp showing it: its times are that close to it
+    /// (within the coarsest clock a file system keeps, two seconds).
+    pub fn is_racy(&self, time: i64) -> bool {
+        const TWO_SECONDS: i64 = 2_000_000_000;
+        self.modified.max(self.changed) > time.saturating_sub(TWO_SECONDS)
+    }
+}
+
+/// The stamp of the file at `path`, if it is there (symlinks followed).
+pub fn stamp_of(path: &Path) -> Option<Stamp> {
+    use std::os::unix::fs::MetadataExt;
     let meta = fs::metadata(path).ok()?;
-    let modified = meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?;
-    Some((meta.len(), modified.as_nanos()))
+    let nanos = |seconds: i64, nanos: i64| seconds.saturating_mul(1_000_000_000).saturating_add(nanos);
+    Some(Stamp {
+        len: meta.len(),
+        modified: nanos(meta.mtime(), meta.mtime_nsec()),
+        changed: nanos(meta.ctime(), meta.ctime_nsec()),
+        inode: meta.ino(),
+    })
+}
+
+/// The running Hanji, as what it keeps between runs names it: its version
+/// and its binary's stamp, so that another build (which may read or render
+/// otherwise) trusts nothing kept by this one.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Program {
+    version: String,
+    binary: Option<Stamp>,
+}
+
+impl Program {
+    pub fn this() -> Program {
+        let binary = std::env::current_exe().ok().and_then(|exe| stamp_of(&exe));
+        Program { version: env!("CARGO_PKG_VERSION").to_string(), binary }
+    }
+}
+
+/// Keeps the `keep` folders in `parent` used last (see `mark_used`) and
+/// removes the others, with all they hold: for caches kept per blog or per
+/// output folder, which would otherwise pile up for folders long gone.
+pub fn keep_newest_folders(parent: &Path, keep: usize) {
+    let mut folders: Vec<(std::time::SystemTime, PathBuf)> = folders_in(parent)
+        .into_iter()
+        .filter_map(|folder| Some((fs::metadata(&folder).ok()?.modified().ok()?, folder)))
+        .collect();
+    folders.sort_by_key(|(modified, _)| std::cmp::Reverse(*modified));
+    for (_, folder) in folders.into_iter().skip(keep) {
+        let _ = fs::remove_dir_all(folder);
+    }
+}
+
+/// Marks a folder as used now (its modification time), for `keep_newest_folders`.
+pub fn mark_used(folder: &Path) {
+    if let Ok(handle) = File::open(folder) {
+        let _ = handle.set_modified(std::time::SystemTime::now());
+    }
+}
+
+/// Now, in nanoseconds since 1970, as file stamps count.
+pub fn now() -> i64 {
+    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    i64::try_from(since.as_nanos()).unwrap_or(i64::MAX)
 }
 
 /// `path` made absolute and without `.`/`..`, following symlinks where the
@@ -427,4 +528,32 @@ pub fn identity(path: &Path) -> Option<(u64, u64)> {
 #[cfg(not(unix))]
 pub fn identity(path: &Path) -> Option<(u64, u64)> {
     path.is_dir().then_some((0, 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_folders_used_last_are_kept() {
+        let parent = tempfile::tempdir().unwrap();
+        let day = std::time::Duration::from_secs(86_400);
+        for (n, name) in ["old", "older", "new"].iter().enumerate() {
+            let folder = parent.path().join(name);
+            fs::create_dir_all(&folder).unwrap();
+            fs::write(folder.join("kept"), "x").unwrap();
+            let age = [2, 3, 0][n];
+            File::open(&folder).unwrap().set_modified(std::time::SystemTime::now() - day * age).unwrap();
+        }
+        mark_used(&parent.path().join("older"));
+        keep_newest_folders(parent.path(), 2);
+        assert_eq!(folders_in(parent.path()), [parent.path().join("new"), parent.path().join("older")]);
+    }
+
+    #[test]
+    fn a_stamp_written_close_to_a_time_is_racy() {
+        let stamp = Stamp { len: 1, modified: 10_000_000_000, changed: 10_000_000_000, inode: 1 };
+        assert!(stamp.is_racy(11_000_000_000), "a second after: the file could change again unseen");
+        assert!(!stamp.is_racy(13_000_000_000), "three seconds after: any change shows in the stamp");
+    }
 }

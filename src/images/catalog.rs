@@ -56,7 +56,7 @@ pub struct Prepared {
     pub copies: Vec<(Copy, Made)>,
 }
 
-type Stamp = Option<(u64, u128)>;
+type Stamp = Option<fs::Stamp>;
 
 /// An image's copies for an export, made by whichever page asks first (the
 /// others wait), or why they could not be.
@@ -102,10 +102,16 @@ impl Catalog {
         &self.settings
     }
 
+    /// The stamp of the image file `asset` (relative to the blog), None if
+    /// it is not there: a page's picture of it is made from what it holds.
+    pub fn stamp(&self, asset: &Path) -> Stamp {
+        fs::stamp_of(&self.root.join(asset))
+    }
+
     /// What the image file `asset` (relative to the blog) is; read again
     /// only when its size or modification time changed.
     pub fn look(&self, asset: &Path) -> Looked {
-        let stamp = fs::stamp_of(&self.root.join(asset));
+        let stamp = self.stamp(asset);
         if let Some((seen, looked)) = self.looked.lock().expect("image catalog").get(asset)
             && *seen == stamp
         {
@@ -118,7 +124,7 @@ impl Catalog {
 
     fn read(&self, asset: &Path, stamp: Stamp) -> Looked {
         let name = asset.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let Some((size, _)) = stamp else { return Looked::AsItIs };
+        let Some(fs::Stamp { len: size, .. }) = stamp else { return Looked::AsItIs };
         if size > MAX_IMAGE_BYTES {
             return Looked::Problem {
                 message: format!(

@@ -4,6 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, RwLock};
 
 use super::highlight::{self, HIGHLIGHT_VERSION};
@@ -22,6 +23,8 @@ pub struct HighlightCache {
     /// Keys looked up since the cache was made: only these are saved, so the
     /// file holds what the blog uses now and does not grow without end.
     used: Mutex<HashSet<Key>>,
+    /// Whether anything was highlighted anew.
+    added: AtomicBool,
 }
 
 impl HighlightCache {
@@ -40,6 +43,7 @@ impl HighlightCache {
         }
         let html: Arc<str> = highlight::highlight(lang, code)?.into();
         self.entries.write().expect("highlight cache").insert(key, html.clone());
+        self.added.store(true, std::sync::atomic::Ordering::Relaxed);
         Some(html)
     }
 
@@ -55,7 +59,29 @@ impl HighlightCache {
     /// them; anything unreadable gives an empty cache.
     pub fn from_bytes(bytes: &[u8]) -> Self {
         let cache = Self::new();
-        let Some(mut rest) = bytes.strip_prefix(MAGIC) else { return cache };
+        cache.add_from_bytes(bytes);
+        cache
+    }
+
+    /// Whether anything was highlighted anew (or `keep_all` was not asked
+    /// and some entries went unused): what is saved would differ.
+    pub fn is_changed(&self) -> bool {
+        let entries = self.entries.read().expect("highlight cache");
+        let used = self.used.lock().expect("highlight cache");
+        self.added.load(std::sync::atomic::Ordering::Relaxed) || used.len() != entries.len()
+    }
+
+    /// Saves every entry, used or not (see `to_bytes`): when only some of a
+    /// blog's posts are rendered, the others' code stays.
+    pub fn keep_all(&self) {
+        let entries = self.entries.read().expect("highlight cache");
+        self.used.lock().expect("highlight cache").extend(entries.keys());
+    }
+
+    /// Adds the entries in `bytes` (as `to_bytes` wrote them); anything
+    /// unreadable adds nothing.
+    pub fn add_from_bytes(&self, bytes: &[u8]) {
+        let Some(mut rest) = bytes.strip_prefix(MAGIC) else { return };
         let mut entries = HashMap::new();
         let mut take = |n: usize| -> Option<&[u8]> {
             let (head, tail) = rest.split_at_checked(n)?;
@@ -64,7 +90,7 @@ impl HighlightCache {
         };
         let version_len = u32::from_le_bytes(take(4).and_then(|b| b.try_into().ok()).unwrap_or_default());
         if take(version_len as usize) != Some(HIGHLIGHT_VERSION.as_bytes()) {
-            return cache;
+            return;
         }
         while let Some(key) = take(16) {
             let key = Key::from_le_bytes(key.try_into().expect("16 bytes"));
@@ -72,8 +98,7 @@ impl HighlightCache {
             let Some(html) = take(len as usize).and_then(|b| std::str::from_utf8(b).ok()) else { break };
             entries.insert(key, Arc::from(html));
         }
-        *cache.entries.write().expect("highlight cache") = entries;
-        cache
+        self.entries.write().expect("highlight cache").extend(entries);
     }
 
     /// The entries used since this cache was made, to be read back by

@@ -11,7 +11,7 @@ use super::dates::DateFormat;
 use super::routes::{Addresses, numbered};
 use super::url;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Hash, Serialize)]
 pub struct SiteInfo {
     pub title: String,
     pub description: String,
@@ -31,7 +31,7 @@ pub struct SiteInfo {
 }
 
 /// The page being written.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Hash, Serialize)]
 pub struct PageInfo {
     /// `home`, `post`, `tags`, `tag` or `404`.
     pub kind: &'static str,
@@ -46,7 +46,7 @@ pub struct PageInfo {
     pub feed: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Hash, Serialize)]
 pub struct TagLink {
     pub name: String,
     pub slug: String,
@@ -66,7 +66,7 @@ impl TagLink {
 }
 
 /// One tag in the sidebar and on the tags page.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Hash, Serialize)]
 pub struct TagInfo {
     pub name: String,
     pub slug: String,
@@ -105,7 +105,7 @@ impl TagInfo {
 }
 
 /// A post as lists show it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Hash, Serialize)]
 pub struct PostSummary {
     pub title: String,
     pub path: String,
@@ -155,7 +155,7 @@ impl PostSummary {
 }
 
 /// A neighbour of a post, for "newer" and "older" links.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Hash, Serialize)]
 pub struct PostLink {
     pub title: String,
     pub path: String,
@@ -168,7 +168,7 @@ impl PostLink {
 }
 
 /// A related post, as a post's page lists it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Hash, Serialize)]
 pub struct RelatedPost {
     pub title: String,
     pub path: String,
@@ -216,7 +216,7 @@ pub struct PostPage {
 
 /// A post's series, as its page shows it: "part 2 of 5", the parts, and the
 /// parts before and after it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Hash, Serialize)]
 pub struct PostSeries {
     pub name: String,
     pub slug: String,
@@ -232,7 +232,7 @@ pub struct PostSeries {
 }
 
 /// One part of a series.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Hash, Serialize)]
 pub struct SeriesPart {
     pub title: String,
     pub path: String,
@@ -243,7 +243,7 @@ pub struct SeriesPart {
 
 /// A series on its own page (and on the page of every series): its posts,
 /// first first.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Hash, Serialize)]
 pub struct SeriesInfo {
     pub name: String,
     pub slug: String,
@@ -326,7 +326,7 @@ impl AnalyticsInfo {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Hash, Serialize)]
 pub struct Pagination {
     pub current: usize,
     pub total: usize,
@@ -351,7 +351,7 @@ impl Pagination {
 }
 
 /// One entry of a feed.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Hash, Serialize)]
 pub struct FeedItem {
     pub title: String,
     pub url: String,
@@ -381,7 +381,7 @@ pub fn rfc2822(date: PostDate) -> String {
     format!("{} +0000", moment.strftime("%a, %d %b %Y %H:%M:%S"))
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Hash, Serialize)]
 pub struct SitemapEntry {
     pub url: String,
     /// `2026-07-17`, or empty.

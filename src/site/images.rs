@@ -2,6 +2,9 @@
 //! leads to (as its links do), what the image catalog knows of it, and the
 //! addresses of its copies, for the `<picture>` the Markdown writer makes.
 
+use std::path::PathBuf;
+
+use crate::fs::Stamp;
 use crate::images::{Catalog, Copy, Facts, Looked, Plan};
 use crate::markdown::{Picture, PictureResolver, Sizing};
 
@@ -35,6 +38,14 @@ impl PictureResolver for Pictures<'_> {
 }
 
 impl Pictures<'_> {
+    /// The image file `dest` shows, if it is one of the blog's, and its
+    /// stamp: what a page's picture of it is made from (with the settings).
+    pub fn file_of(&self, dest: &str) -> (Option<PathBuf>, Option<Stamp>) {
+        let file = self.links.image_file(dest);
+        let stamp = file.as_deref().and_then(|file| self.catalog.stamp(file));
+        (file, stamp)
+    }
+
     /// The picture of the image at `site_path`: a `<source>` per format of
     /// the plan, and the `<img>` in the image's own format, the image itself
     /// as its widest entry where it is no wider than the widths asked for.

@@ -6,23 +6,28 @@ pub mod context;
 pub mod dates;
 pub mod images;
 pub mod links;
+pub mod plan;
 pub mod related;
 pub mod routes;
 pub mod stale;
 pub mod theme;
 pub mod url;
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::Hash;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use minijinja::{Value, context};
+use rayon::prelude::*;
 
 use crate::config::Config;
 use crate::content::{Library, Post, Tag};
 use crate::diagnostics::Diagnostic;
+use crate::digest::{self, Digest};
 use crate::images::Catalog;
-use crate::markdown::{self, HighlightCache, Options, Shortcodes};
+use crate::markdown::{self, HighlightCache, LinkResolver, Options, Shortcodes};
 use crate::search::index as search;
 use context::{
     AnalyticsInfo, CommentsInfo, FeedItem, PageInfo, Pagination, PostLink, PostPage, PostSeries, PostSummary,
@@ -31,12 +36,13 @@ use context::{
 use dates::DateFormat;
 use images::Pictures;
 use links::Links;
+use plan::{Answers, Asked, Body, Feed, LinkAnswer, LinkTo, Listed, Plan, PostPlan, Recorded, Sidebar, Values};
 use routes::Addresses;
 pub use routes::Page;
 use theme::{Theme, ThemeError};
 
 /// How the site is rendered: the export shows no drafts; a preview may.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, Hash)]
 pub struct SiteOptions {
     /// Show drafts (marked) in lists, counts and as pages.
     pub drafts: bool,
@@ -52,11 +58,11 @@ pub struct SiteOptions {
     pub services: bool,
 }
 
-/// The pages of a site with the file each is written to, and the posts left
-/// out because another page has their file.
+/// The pages of a site with the site path and file of each, and the posts
+/// left out because another page has their file.
 #[derive(Debug, Default)]
 pub struct Placed {
-    pub pages: Vec<(Page, String)>,
+    pub pages: Vec<(Page, String, String)>,
     pub problems: Vec<Diagnostic>,
     /// Posts not written, each named in `problems` with an error.
     pub left_out: Vec<PathBuf>,
@@ -94,9 +100,13 @@ pub struct Site<'a> {
     dates: DateFormat,
     /// Shown posts, newest first.
     posts: Vec<&'a Post>,
+    /// How lists show each of `posts`, made when first needed.
+    summaries: Vec<OnceLock<Listed>>,
     /// Shown pages (an About page), which no list shows.
     pages: Vec<&'a Post>,
-    position: HashMap<&'a Path, usize>,
+    /// Each shown post's place in `posts`, by its file's path (as bytes:
+    /// hashing a `Path` takes it apart, and this is asked for every list entry).
+    position: HashMap<&'a [u8], usize>,
     /// Shown tags, most used first, with their shown posts newest first.
     tags: Vec<(TagInfo, Vec<&'a Post>)>,
     tag_index: HashMap<String, usize>,
@@ -109,6 +119,10 @@ pub struct Site<'a> {
     /// The sidebar is the same on many pages: rendered once per way to the
     /// top and current tag.
     sidebars: Mutex<HashMap<(String, String), Arc<str>>>,
+    /// The digest of `tags`, which every sidebar shows.
+    tags_digest: OnceLock<Digest>,
+    /// Every page with its site path (`paths`).
+    paths: OnceLock<Vec<(Page, String)>>,
     highlights: HighlightCache,
     /// The site's addresses, for links written as site paths to be written
     /// as the site has them (and checked); see `with_routes`.
@@ -191,7 +205,7 @@ impl<'a> Site<'a> {
         posts: Vec<&'a Post>,
         tags: Vec<(TagInfo, Vec<&'a Post>)>,
     ) -> Self {
-        let position = posts.iter().enumerate().map(|(i, p)| (p.path.as_path(), i)).collect();
+        let position = posts.iter().enumerate().map(|(i, p)| (p.path.as_os_str().as_encoded_bytes(), i)).collect();
         let tag_index = tags.iter().enumerate().map(|(i, (t, _))| (t.slug.clone(), i)).collect();
         let lang = config.locale.split(['-', '_']).next().unwrap_or("en").to_string();
         // The pages in the navigation: not one at the address of a page of the
@@ -224,6 +238,7 @@ impl<'a> Site<'a> {
             options,
             info,
             dates: DateFormat::new(&config.locale),
+            summaries: posts.iter().map(|_| OnceLock::new()).collect(),
             posts,
             pages: Vec::new(),
             position,
@@ -234,6 +249,8 @@ impl<'a> Site<'a> {
             series: Vec::new(),
             series_index: HashMap::new(),
             sidebars: Mutex::default(),
+            tags_digest: OnceLock::new(),
+            paths: OnceLock::new(),
             highlights: HighlightCache::new(),
             routes: None,
             shortcodes: None,
@@ -317,16 +334,10 @@ impl<'a> Site<'a> {
     /// silently over the other. A page (an About page) where the theme has
     /// one of its own (a Jekyll blog's `tags.md` at `tags/`) gives way to it.
     pub fn files(&self) -> Placed {
-        let pages: Vec<(Page, String)> = self
-            .pages()
-            .into_iter()
-            .map(|page| {
-                let file = url::file_of(&self.path_of(&page));
-                (page, file)
-            })
-            .collect();
+        let pages: Vec<(Page, String, String)> =
+            self.paths().iter().map(|(page, path)| (page.clone(), path.clone(), url::file_of(path))).collect();
         let mut at: BTreeMap<&str, Vec<&Page>> = BTreeMap::new();
-        for (page, file) in &pages {
+        for (page, _, file) in &pages {
             at.entry(file).or_default().push(page);
         }
         let mut placed = Placed::default();
@@ -367,8 +378,33 @@ impl<'a> Site<'a> {
                 placed.left_out.push(path.clone());
             }
         }
-        placed.pages = pages.into_iter().filter(|(page, _)| !left_out.contains(page)).collect();
+        placed.pages = pages.into_iter().filter(|(page, _, _)| !left_out.contains(page)).collect();
         placed
+    }
+
+    /// The digest of what every page of this site shares: the settings, the
+    /// theme, the shortcode templates and the site's own values. With a
+    /// page's plan it fixes the page (see `plan`); Hanji's own build is not
+    /// in it (the export keeps that apart).
+    pub fn shared_digest(&self) -> Digest {
+        let config = format!("{:?}", self.config);
+        digest::of(&(config, self.theme.digest(), self.shortcodes, &self.info, self.options, self.has_search()))
+    }
+
+    /// The digest of what the links and images of posts lead to: every
+    /// post's address (drafts' too: a link to a draft's file leads there),
+    /// every file beside the posts, and every address of the site.
+    pub fn links_digest(&self) -> Digest {
+        let addresses = self.addresses();
+        let mut digester = digest::Digester::default();
+        for post in self.library.posts() {
+            (&post.path, addresses.post(post)).hash(&mut digester);
+        }
+        self.assets.hash(&mut digester);
+        if let Some(routes) = &self.routes {
+            routes.hash_into(&mut digester);
+        }
+        digester.digest()
     }
 
     /// Whether this site has its search: asked for by the options and not
@@ -402,6 +438,13 @@ impl<'a> Site<'a> {
         search::Index::build(self.posts.iter().rev().map(|post| entry_of(post)).collect())
     }
 
+    /// The search index of the shown posts from their entries, newest
+    /// first as `posts` gives them.
+    pub fn search_index_of(&self, mut entries: Vec<search::Entry>) -> search::Index {
+        entries.reverse();
+        search::Index::build(entries)
+    }
+
     /// A post's prose as search indexes it, rendered on its own (without
     /// highlighting, which the prose does not show).
     pub fn post_text(&self, post: &Post) -> String {
@@ -414,13 +457,27 @@ impl<'a> Site<'a> {
         markdown::render(post.body(), &options).text
     }
 
-    fn page_count(&self, posts: usize) -> usize {
+    pub(crate) fn page_count(&self, posts: usize) -> usize {
         posts.div_ceil(self.config.posts_per_page).max(1)
     }
 
     /// Where a page is in the site: `posts/a/`, `tags/nccl/page/2/`, `feed.xml`.
     pub fn path_of(&self, page: &Page) -> String {
         self.addresses().page(page)
+    }
+
+    /// Every page with where it is in the site, worked out once.
+    pub fn paths(&self) -> &[(Page, String)] {
+        self.paths.get_or_init(|| {
+            let addresses = self.addresses();
+            self.pages()
+                .into_par_iter()
+                .map(|page| {
+                    let path = addresses.page(&page);
+                    (page, path)
+                })
+                .collect()
+        })
     }
 
     /// The address rules of this site.
@@ -430,108 +487,178 @@ impl<'a> Site<'a> {
 
     /// Renders one page.
     pub fn render(&self, page: &Page) -> Result<RenderedPage, ThemeError> {
-        let path = self.path_of(page);
+        self.render_plan(&self.plan(page)).map(|(page, _)| page)
+    }
+
+    /// What `page` is made from (see `plan`).
+    pub fn plan(&self, page: &Page) -> Plan<'_> {
+        self.plan_at(page, self.path_of(page))
+    }
+
+    /// What `page`, at site path `path`, is made from.
+    pub fn plan_at(&self, page: &Page, path: String) -> Plan<'_> {
         // The 404 page is served at any address, so its links start from the top.
         let root = if *page == Page::NotFound { url::base_path(&self.config.base_url) } else { url::root_of(&path) };
-        let plain = |text: String| Ok(RenderedPage { text, problems: Vec::new(), post_text: None });
-        match page {
-            Page::Style => plain(self.theme.style().to_string()),
-            Page::SearchScript => plain(crate::search::SCRIPT.to_string()),
+        let template = |template, info, values| Body::Page { template, info, values };
+        let body = match page {
+            Page::Style => Body::Text(self.theme.style()),
+            Page::SearchScript => Body::Text(crate::search::SCRIPT),
             Page::Search => {
                 let info = self.page_info("search", &path, "Search", &self.config.description, "feed.xml");
-                self.page("search.html", info, &root, context! {}).and_then(plain)
+                template("search.html", info, Values::None)
             }
             Page::Home(n) => {
-                let posts = self.page_of(&self.posts, *n);
                 let info = self.page_info("home", &path, "", &self.config.description, &self.info.feed);
-                let context = context! {
-                    posts => v(&posts),
-                    pagination => v(&Pagination::of("", *n, self.page_count(self.posts.len()))),
-                    sidebar => Value::from_safe_string(self.sidebar(&root, "")?.to_string()),
+                let values = Values::List {
+                    tag: None,
+                    category: None,
+                    posts: self.page_of(&self.posts, *n),
+                    pagination: Pagination::of("", *n, self.page_count(self.posts.len())),
+                    sidebar: Some(Sidebar { tags: self.tags_digest(), current: "" }),
                 };
-                self.page("home.html", info, &root, context).and_then(plain)
+                template("home.html", info, values)
             }
-            Page::Tag(slug, n) => {
-                let Some((tag, posts)) = self.tag_index.get(slug).map(|i| &self.tags[*i]) else {
-                    return plain(String::new());
-                };
-                let description = format!("{} ({})", tag.name, tag.count);
-                let info = self.page_info("tag", &path, &tag.title, &description, &tag.feed);
-                let context = context! {
-                    tag => v(tag),
-                    posts => v(&self.page_of(posts, *n)),
-                    pagination => v(&Pagination::of(&tag.path, *n, self.page_count(posts.len()))),
-                    sidebar => Value::from_safe_string(self.sidebar(&root, slug)?.to_string()),
-                };
-                self.page("tag.html", info, &root, context).and_then(plain)
-            }
-            Page::Category(slug, n) => {
-                let Some((category, posts)) = self.category_index.get(slug).map(|i| &self.categories[*i]) else {
-                    return plain(String::new());
-                };
-                let description = format!("{} ({})", category.name, category.count);
-                let info = self.page_info("category", &path, &category.title, &description, &self.info.feed);
-                let context = context! {
-                    category => v(category),
-                    posts => v(&self.page_of(posts, *n)),
-                    pagination => v(&Pagination::of(&category.path, *n, self.page_count(posts.len()))),
-                };
-                self.page("category.html", info, &root, context).and_then(plain)
-            }
+            Page::Tag(slug, n) => match self.tag_index.get(slug).map(|i| &self.tags[*i]) {
+                Some((tag, posts)) => {
+                    let description = format!("{} ({})", tag.name, tag.count);
+                    let info = self.page_info("tag", &path, &tag.title, &description, &tag.feed);
+                    let values = Values::List {
+                        tag: Some(tag),
+                        category: None,
+                        posts: self.page_of(posts, *n),
+                        pagination: Pagination::of(&tag.path, *n, self.page_count(posts.len())),
+                        sidebar: Some(Sidebar { tags: self.tags_digest(), current: &tag.slug }),
+                    };
+                    template("tag.html", info, values)
+                }
+                None => Body::Empty,
+            },
+            Page::Category(slug, n) => match self.category_index.get(slug).map(|i| &self.categories[*i]) {
+                Some((category, posts)) => {
+                    let description = format!("{} ({})", category.name, category.count);
+                    let info = self.page_info("category", &path, &category.title, &description, &self.info.feed);
+                    let values = Values::List {
+                        tag: None,
+                        category: Some(category),
+                        posts: self.page_of(posts, *n),
+                        pagination: Pagination::of(&category.path, *n, self.page_count(posts.len())),
+                        sidebar: None,
+                    };
+                    template("category.html", info, values)
+                }
+                None => Body::Empty,
+            },
             Page::Categories => {
                 let info = self.page_info("categories", &path, "Categories", &self.config.description, &self.info.feed);
-                let categories: Vec<&TagInfo> = self.categories.iter().map(|(t, _)| t).collect();
-                self.page("categories.html", info, &root, context! { categories => v(&categories) }).and_then(plain)
+                template("categories.html", info, Values::Categories(self.categories.iter().map(|(t, _)| t).collect()))
             }
             Page::AllSeries => {
                 let info = self.page_info("all-series", &path, "Series", &self.config.description, &self.info.feed);
                 let series: Vec<SeriesInfo> =
                     self.series.iter().map(|(info, posts)| self.series_info(info, posts)).collect();
-                self.page("all-series.html", info, &root, context! { series => v(&series) }).and_then(plain)
+                template("all-series.html", info, Values::AllSeries(series))
             }
-            Page::Series(slug) => {
-                let Some((series, posts)) = self.series_index.get(slug).map(|i| &self.series[*i]) else {
-                    return plain(String::new());
-                };
-                let description = format!("{} ({})", series.name, series.count);
-                let info = self.page_info("series", &path, &series.title, &description, &self.info.feed);
-                let series = self.series_info(series, posts);
-                self.page("series.html", info, &root, context! { series => v(&series) }).and_then(plain)
-            }
+            Page::Series(slug) => match self.series_index.get(slug).map(|i| &self.series[*i]) {
+                Some((series, posts)) => {
+                    let description = format!("{} ({})", series.name, series.count);
+                    let info = self.page_info("series", &path, &series.title, &description, &self.info.feed);
+                    template("series.html", info, Values::Series(self.series_info(series, posts)))
+                }
+                None => Body::Empty,
+            },
             Page::Tags => {
                 let info = self.page_info("tags", &path, "Tags", &self.config.description, &self.info.feed);
-                let tags: Vec<&TagInfo> = self.tags.iter().map(|(t, _)| t).collect();
-                self.page("tags.html", info, &root, context! { tags => v(&tags) }).and_then(plain)
+                template("tags.html", info, Values::Tags(self.tags.iter().map(|(t, _)| t).collect()))
             }
             Page::Post(file) => match self.library.post(file) {
-                Some(post) => self
-                    .post_page(post, &path, &root)
-                    .map(|post| RenderedPage { post_text: Some(post.text), ..post.page }),
-                None => plain(String::new()),
+                Some(post) => Body::Post(self.post_plan(post, path)),
+                None => Body::Empty,
             },
-            Page::Alias(file, _) => {
-                let Some(post) = self.library.post(file) else { return plain(String::new()) };
-                let to = self.addresses().post(post);
-                let info = self.page_info("alias", &path, &post.title, "", &self.info.feed);
-                let url = url::absolute(&self.config.base_url, &to);
-                let context = context! { to => to, url => url };
-                self.page("alias.html", info, &root, context).and_then(plain)
-            }
+            Page::Alias(file, _) => match self.library.post(file) {
+                Some(post) => {
+                    let to = self.addresses().post(post);
+                    let info = self.page_info("alias", &path, &post.title, "", &self.info.feed);
+                    let url = url::absolute(&self.config.base_url, &to);
+                    template("alias.html", info, Values::Alias { to, url })
+                }
+                None => Body::Empty,
+            },
             Page::NotFound => {
                 let info = self.page_info("404", &path, "Page not found", &self.config.description, &self.info.feed);
-                self.page("404.html", info, &root, context! {}).and_then(plain)
+                template("404.html", info, Values::None)
             }
-            Page::Feed => self.feed(&self.posts, &path, &self.config.title, "").and_then(plain),
-            Page::TagFeed(slug) => {
-                let Some((tag, posts)) = self.tag_index.get(slug).map(|i| &self.tags[*i]) else {
-                    return plain(String::new());
+            Page::Feed => Body::Feed(self.feed(&self.posts, &path, &self.config.title, "")),
+            Page::TagFeed(slug) => match self.tag_index.get(slug).map(|i| &self.tags[*i]) {
+                Some((tag, posts)) => {
+                    let title = format!("{} · {}", tag.title, self.config.title);
+                    Body::Feed(self.feed(posts, &path, &title, &tag.path))
+                }
+                None => Body::Empty,
+            },
+            Page::Sitemap => Body::Sitemap(self.sitemap_entries()),
+            Page::Robots => Body::Robots { sitemap: url::absolute(&self.config.base_url, "sitemap.xml") },
+        };
+        Plan { root, body }
+    }
+
+    /// Renders the page `plan` makes, from it and what every page shares
+    /// alone; a post's page with the answers its links got.
+    pub fn render_plan(&self, plan: &Plan) -> Result<(RenderedPage, Answers), ThemeError> {
+        let plain =
+            |text: String| Ok((RenderedPage { text, problems: Vec::new(), post_text: None }, Answers::default()));
+        let root = plan.root.as_str();
+        match &plan.body {
+            Body::Text(text) => plain(text.to_string()),
+            Body::Empty => plain(String::new()),
+            Body::Page { template, info, values } => {
+                let values = match values {
+                    Values::None => context! {},
+                    Values::List { tag, category, posts, pagination, sidebar } => {
+                        let sidebar = match sidebar {
+                            Some(sidebar) => {
+                                Some(Value::from_safe_string(self.sidebar(root, sidebar.current)?.to_string()))
+                            }
+                            None => None,
+                        };
+                        context! {
+                            tag => tag.map(v),
+                            category => category.map(v),
+                            posts => v(posts),
+                            pagination => v(pagination),
+                            sidebar => sidebar,
+                        }
+                    }
+                    Values::Tags(tags) => context! { tags => v(tags) },
+                    Values::Categories(categories) => context! { categories => v(categories) },
+                    Values::AllSeries(series) => context! { series => v(series) },
+                    Values::Series(series) => context! { series => v(series) },
+                    Values::Alias { to, url } => context! { to => to, url => url },
                 };
-                let title = format!("{} · {}", tag.title, self.config.title);
-                self.feed(posts, &path, &title, &tag.path).and_then(plain)
+                self.page(template, info.clone(), root, values).and_then(plain)
             }
-            Page::Sitemap => self.sitemap().and_then(plain),
-            Page::Robots => {
-                let sitemap = url::absolute(&self.config.base_url, "sitemap.xml");
+            Body::Post(post) => {
+                let (rendered, answers) = self.post_page(post, root)?;
+                Ok((RenderedPage { post_text: Some(rendered.text), ..rendered.page }, answers))
+            }
+            Body::Feed(feed) => {
+                let context = context! {
+                    site => v(&self.info),
+                    feed => context! {
+                        title => &feed.title,
+                        url => &feed.url,
+                        link => &feed.link,
+                        description => self.config.description.clone(),
+                        updated => &feed.updated,
+                        items => v(&feed.items),
+                    },
+                };
+                self.theme.render("feed.xml", context).and_then(plain)
+            }
+            Body::Sitemap(entries) => self
+                .theme
+                .render("sitemap.xml", context! { site => v(&self.info), entries => v(entries) })
+                .and_then(plain),
+            Body::Robots { sitemap } => {
                 self.theme.render("robots.txt", context! { site => v(&self.info), sitemap => sitemap }).and_then(plain)
             }
         }
@@ -540,39 +667,27 @@ impl<'a> Site<'a> {
     /// The page of `post`, which may be another text of a post in the
     /// library (the author's unsaved one).
     pub fn render_post(&self, post: &Post) -> Result<RenderedPost, ThemeError> {
-        let path = self.addresses().post(post);
-        self.post_page(post, &path, &url::root_of(&path))
+        let plan = self.post_plan(post, self.addresses().post(post));
+        self.post_page(&plan, &url::root_of(&plan.path)).map(|(page, _)| page)
     }
 
-    fn post_page(&self, post: &Post, path: &str, root: &str) -> Result<RenderedPost, ThemeError> {
-        let routes = self.routes.as_ref();
-        let links = Links { config: self.config, library: self.library, assets: self.assets, post, root, routes };
-        let pictures = self.images.map(|catalog| Pictures { links, catalog });
-        let cover = self.cover(post, &links, pictures.as_ref());
-        let options = Options {
-            first_line: post.body_line,
-            source_lines: self.options.source_lines,
-            highlight: true,
-            highlights: Some(&self.highlights),
-            links: Some(&links),
-            syntax: post.file().syntax(&self.config.layout),
-            shortcodes: self.shortcodes,
-            pictures: pictures.as_ref().map(|p| p as &dyn markdown::PictureResolver),
-            first_screen_taken: cover.is_some(),
-        };
-        let mut rendered = markdown::render(post.body(), &options);
-        let (newer, older) = match self.position.get(post.path.as_path()) {
+    /// What a post's page is made from: the post at `path`, as lists show
+    /// it, with its neighbours.
+    pub fn post_plan<'p>(&'p self, post: &'p Post, path: String) -> PostPlan<'p> {
+        let (newer, older) = match self.position.get(post.path.as_os_str().as_encoded_bytes()) {
             _ if post.page => (None, None),
             Some(&i) => (i.checked_sub(1).and_then(|i| self.posts.get(i)).copied(), self.posts.get(i + 1).copied()),
             // Without the lists (`for_posts`), or a post not shown: as the library orders them.
             None => self.library.neighbours(&post.path, |p| !p.page && shown(self.library, p, self.options)),
         };
-        let page = PostPage {
-            summary: PostSummary::of(post, &self.dates, &self.addresses()),
-            content: rendered.html,
-            toc: rendered.toc.clone(),
-            reading_minutes: rendered.reading_minutes,
-            word_count: rendered.word_count,
+        let kind = if post.page { "page" } else { "post" };
+        let template = match &post.layout {
+            Some(layout) if self.theme.has(&format!("{layout}.html")) => format!("{layout}.html"),
+            _ => format!("{kind}.html"),
+        };
+        PostPlan {
+            post,
+            summary: self.summary_of(post),
             newer: newer.map(|p| PostLink::of(p, &self.addresses())),
             older: older.map(|p| PostLink::of(p, &self.addresses())),
             series: self.post_series(post),
@@ -581,59 +696,114 @@ impl<'a> Site<'a> {
                 .into_iter()
                 .map(|p| RelatedPost::of(p, &self.dates, &self.addresses()))
                 .collect(),
+            path,
+            template,
+        }
+    }
+
+    /// The links and images of `post`'s page answered again, as the site is
+    /// now: equal to what its last rendering got, and the page (with the
+    /// same plan) comes out the same.
+    pub fn answer_again(&self, post: &Post, path: &str, asked: &[LinkAnswer]) -> Vec<LinkAnswer> {
+        let root = url::root_of(path);
+        let links = self.links_of(post, &root);
+        let pictures = self.images.map(|catalog| Pictures { links, catalog });
+        asked
+            .iter()
+            .map(|asked| {
+                let answer = match (asked.asked, &pictures) {
+                    (Asked::Link, _) => LinkTo::from(&links.resolve_link(&asked.dest)),
+                    (Asked::Image, _) => LinkTo::from(&links.resolve_image(&asked.dest)),
+                    (Asked::Picture, Some(pictures)) => {
+                        let (file, stamp) = pictures.file_of(&asked.dest);
+                        LinkTo::Picture(file, stamp)
+                    }
+                    // Asked where the site had no catalog: it has none now either.
+                    (Asked::Picture, None) => LinkTo::Keep,
+                };
+                LinkAnswer { answer, ..asked.clone() }
+            })
+            .collect()
+    }
+
+    fn links_of<'p>(&'p self, post: &'p Post, root: &'p str) -> Links<'p> {
+        let routes = self.routes.as_ref();
+        Links { config: self.config, library: self.library, assets: self.assets, post, root, routes }
+    }
+
+    fn post_page(&self, plan: &PostPlan, root: &str) -> Result<(RenderedPost, Answers), ThemeError> {
+        let post = plan.post;
+        let links = self.links_of(post, root);
+        let pictures = self.images.map(|catalog| Pictures { links, catalog });
+        let recorded = Recorded::new(&links, pictures.as_ref());
+        let cover = self.cover(post, &recorded);
+        let options = Options {
+            first_line: post.body_line,
+            source_lines: self.options.source_lines,
+            highlight: true,
+            highlights: Some(&self.highlights),
+            links: Some(&recorded),
+            syntax: post.file().syntax(&self.config.layout),
+            shortcodes: self.shortcodes,
+            pictures: pictures.as_ref().map(|_| &recorded as &dyn markdown::PictureResolver),
+            first_screen_taken: cover.is_some(),
+        };
+        let mut rendered = markdown::render(post.body(), &options);
+        let page = PostPage {
+            summary: plan.summary.summary.clone(),
+            content: rendered.html,
+            toc: rendered.toc.clone(),
+            reading_minutes: rendered.reading_minutes,
+            word_count: rendered.word_count,
+            newer: plan.newer.clone(),
+            older: plan.older.clone(),
+            series: plan.series.clone(),
+            related: plan.related.clone(),
             cover: cover.map(|(cover, problem)| {
                 rendered.problems.extend(problem);
                 cover
             }),
-            images: post.images.iter().map(|image| self.image_address(&links, image)).collect(),
+            images: post.images.iter().map(|image| self.image_address(&recorded, image)).collect(),
             canonical_url: post.canonical_url.clone(),
             layout: post.layout.clone(),
             extra: post.extra.clone(),
         };
         let description = post.summary.clone().unwrap_or_default();
         let kind = if post.page { "page" } else { "post" };
-        let mut info = self.page_info(kind, path, &post.title, &description, &self.info.feed);
+        let mut info = self.page_info(kind, &plan.path, &post.title, &description, &self.info.feed);
         if let Some(canonical) = &post.canonical_url {
             info.url = canonical.clone();
         }
-        let template = match &post.layout {
-            Some(layout) if self.theme.has(&format!("{layout}.html")) => format!("{layout}.html"),
-            _ => format!("{kind}.html"),
-        };
-        let text = self.page(&template, info, root, context! { post => v(&page) })?;
+        let text = self.page(&plan.template, info, root, context! { post => v(&page) })?;
         let problems = rendered.problems.into_iter().map(|p| p.in_file(&post.path)).collect();
         let (words, reading_minutes) = (rendered.word_count, rendered.reading_minutes);
         let page = RenderedPage { text, problems, post_text: None };
-        Ok(RenderedPost { page, toc: rendered.toc, text: rendered.text, words, reading_minutes })
+        let rendered = RenderedPost { page, toc: rendered.toc, text: rendered.text, words, reading_minutes };
+        Ok((rendered, recorded.into_answers()))
     }
 
     /// The post's cover (`cover:`), sized for the screen as its images are,
     /// with the problem its image has, if any.
-    fn cover(
-        &self,
-        post: &Post,
-        links: &Links,
-        pictures: Option<&Pictures>,
-    ) -> Option<(context::Cover, Option<crate::diagnostics::Problem>)> {
+    fn cover(&self, post: &Post, recorded: &Recorded) -> Option<(context::Cover, Option<crate::diagnostics::Problem>)> {
         let (dest, alt) = post.cover()?;
         let (line, column) = post.cover_line();
         let warning = |message: &String, hint: &Option<String>| crate::diagnostics::Problem {
             hint: hint.clone(),
             ..crate::diagnostics::Problem::warning(line, column, message.clone())
         };
-        let (src, broken) = match markdown::LinkResolver::resolve_image(links, dest) {
+        let (src, broken) = match markdown::LinkResolver::resolve_image(recorded, dest) {
             markdown::Link::Rewrite(src) => (src, None),
             markdown::Link::Keep => (dest.to_string(), None),
             markdown::Link::Broken { message, hint } => (dest.to_string(), Some(warning(&message, &hint))),
         };
-        let sizing = pictures.map_or(markdown::Sizing::AsItIs, |p| markdown::PictureResolver::picture(p, dest));
+        let sizing = markdown::PictureResolver::picture(recorded, dest);
         let problem = match &sizing {
             markdown::Sizing::Problem { message, hint } => Some(warning(message, hint)),
             _ => broken,
         };
         let cover = context::Cover {
             html: markdown::image_html(&src, alt, &sizing, true),
-            url: self.image_address(links, dest),
+            url: self.image_address(recorded, dest),
             src,
             alt: alt.to_string(),
         };
@@ -715,10 +885,14 @@ impl<'a> Site<'a> {
 
     /// The full address of an image named in front matter (`images:`), for
     /// Open Graph: written beside the post, under `static/`, or already full.
-    fn image_address(&self, links: &Links, image: &str) -> String {
-        let on_top = Links { root: "", ..*links };
-        match crate::markdown::LinkResolver::resolve_image(&on_top, image) {
-            markdown::Link::Rewrite(site_path) => url::absolute(&self.config.base_url, &site_path),
+    /// Asked of the page's resolver (from the page's place, so its answer
+    /// is kept with the others), then made full.
+    fn image_address(&self, links: &dyn LinkResolver, image: &str) -> String {
+        match links.resolve_image(image) {
+            markdown::Link::Rewrite(relative) => {
+                let site_path = relative.trim_start_matches("../");
+                url::absolute(&self.config.base_url, &url::percent_decode(site_path))
+            }
             _ => image.to_string(),
         }
     }
@@ -752,14 +926,23 @@ impl<'a> Site<'a> {
         self.theme.render(template, context! { ..common, ..extra })
     }
 
-    fn page_of(&self, posts: &[&Post], n: usize) -> Vec<PostSummary> {
+    /// How lists show `post`: made once per post.
+    fn summary_of<'p>(&'p self, post: &'p Post) -> Cow<'p, Listed> {
+        let listed = || Listed::new(PostSummary::of(post, &self.dates, &self.addresses()));
+        match self.position.get(post.path.as_os_str().as_encoded_bytes()) {
+            Some(&i) if std::ptr::eq(self.posts[i], post) => Cow::Borrowed(self.summaries[i].get_or_init(listed)),
+            _ => Cow::Owned(listed()),
+        }
+    }
+
+    fn page_of<'p>(&'p self, posts: &[&'p Post], n: usize) -> Vec<Cow<'p, Listed>> {
         let per_page = self.config.posts_per_page;
-        posts
-            .iter()
-            .skip((n - 1) * per_page)
-            .take(per_page)
-            .map(|p| PostSummary::of(p, &self.dates, &self.addresses()))
-            .collect()
+        posts.iter().skip((n - 1) * per_page).take(per_page).map(|p| self.summary_of(p)).collect()
+    }
+
+    /// The digest of every tag as the sidebar shows them.
+    fn tags_digest(&self) -> Digest {
+        *self.tags_digest.get_or_init(|| digest::of(&self.tags.iter().map(|(t, _)| t).collect::<Vec<_>>()))
     }
 
     fn sidebar(&self, root: &str, current: &str) -> Result<Arc<str>, ThemeError> {
@@ -774,27 +957,22 @@ impl<'a> Site<'a> {
         Ok(html)
     }
 
-    fn feed(&self, posts: &[&Post], path: &str, title: &str, page: &str) -> Result<String, ThemeError> {
-        let items: Vec<FeedItem> = posts
+    fn feed(&self, posts: &[&Post], path: &str, title: &str, page: &str) -> Feed {
+        let items = posts
             .iter()
             .take(self.config.feed_limit)
             .map(|p| FeedItem::of(p, &self.config.base_url, &self.addresses()))
             .collect();
-        let context = context! {
-            site => v(&self.info),
-            feed => context! {
-                title => title,
-                url => url::absolute(&self.config.base_url, path),
-                link => url::absolute(&self.config.base_url, page),
-                description => self.config.description.clone(),
-                updated => posts.first().and_then(|p| p.date).map(context::rfc2822).unwrap_or_default(),
-                items => v(&items),
-            },
-        };
-        self.theme.render("feed.xml", context)
+        Feed {
+            title: title.to_string(),
+            url: url::absolute(&self.config.base_url, path),
+            link: url::absolute(&self.config.base_url, page),
+            updated: posts.first().and_then(|p| p.date).map(context::rfc2822).unwrap_or_default(),
+            items,
+        }
     }
 
-    fn sitemap(&self) -> Result<String, ThemeError> {
+    fn sitemap_entries(&self) -> Vec<SitemapEntry> {
         let date = |post: &Post| post.updated.or(post.date).map(|d| d.date.to_string()).unwrap_or_default();
         let newest = self.posts.first().map(|p| date(p)).unwrap_or_default();
         let entry =
@@ -813,10 +991,9 @@ impl<'a> Site<'a> {
                 .iter()
                 .map(|(s, posts)| entry(&s.path, posts.iter().map(|p| date(p)).max().unwrap_or_default())),
         );
-        self.theme.render("sitemap.xml", context! { site => v(&self.info), entries => v(&entries) })
+        entries
     }
 }
-
 /// A template value of anything serializable.
 fn v(value: &impl serde::Serialize) -> Value {
     Value::from(minijinja::value::Serde(value))
@@ -824,7 +1001,7 @@ fn v(value: &impl serde::Serialize) -> Value {
 
 /// Whether a post is on the site: not if it has errors or shares its slug,
 /// and drafts only in a preview.
-fn shown(library: &Library, post: &Post, options: SiteOptions) -> bool {
+pub(crate) fn shown(library: &Library, post: &Post, options: SiteOptions) -> bool {
     !post.has_errors && (options.drafts || !post.draft) && !library.shares_slug(&post.path)
 }
 

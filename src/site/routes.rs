@@ -5,7 +5,7 @@
 //! Nothing else in Hanji spells an address; a layout's own address rules
 //! (a tool's permalinks) belong here.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use crate::config::Config;
@@ -122,13 +122,13 @@ impl<'a> Addresses<'a> {
 
     fn post_at(&self, file: &Path, slug: &str) -> String {
         let post_file = PostFile::new(file);
-        // The folder the post's name is in: a bundle's is above its folder.
-        let folder = match post_file.bundle_folder() {
-            Some(bundle) => bundle.parent().unwrap_or(Path::new("")),
-            None => post_file.folder(),
-        };
         match self.config.layout.kind {
             Kind::Hugo | Kind::Zola => {
+                // The folder the post's name is in: a bundle's is above its folder.
+                let folder = match post_file.bundle_folder() {
+                    Some(bundle) => bundle.parent().unwrap_or(Path::new("")),
+                    None => post_file.folder(),
+                };
                 format!("{}{slug}/", slugged_folders(folder.strip_prefix(CONTENT_DIR).unwrap_or(Path::new(""))))
             }
             Kind::NextStarter => {
@@ -475,38 +475,251 @@ pub enum Found<'a> {
     Nowhere,
 }
 
-/// The site's addresses, each with what is there.
+/// The site's addresses, each with what is there. Kept current one change
+/// at a time (`update`): a changed post moves only its own addresses and the
+/// list pages whose number changed, never the whole map.
 #[derive(Debug, Clone, Default)]
 pub struct Routes {
+    /// What a reader gets at each address: of the pages and files that
+    /// claim it, the first by `rank`.
     targets: HashMap<String, Target>,
+    /// The other claims on addresses that more than one page or file wants.
+    others: HashMap<String, Vec<Target>>,
+    /// What each file (a post, a page, an unreadable file, a copied file)
+    /// claims, to take back when it changes.
+    files: BTreeMap<PathBuf, Claims>,
+    /// How many pages the list of newest posts has, and each shown tag's
+    /// and category's list, by slug.
+    home_pages: usize,
+    tag_pages: BTreeMap<String, usize>,
+    category_pages: BTreeMap<String, usize>,
+}
+
+/// The addresses one file claims, and what of it decides other files'
+/// addresses (its slug, which posts share; the tags and categories whose
+/// lists it is on).
+#[derive(Debug, Clone, Default)]
+struct Claims {
+    addresses: Vec<(String, Target)>,
+    slug: Option<String>,
+    terms: Vec<String>,
+}
+
+/// Which claim on one address wins: the theme's own pages, then posts and
+/// pages, then old addresses, copied files, and posts with problems; the
+/// same kind by the order of what is there, so that the winner never
+/// depends on the order the claims came in.
+fn rank(target: &Target) -> (u8, &Target) {
+    let kind = match target {
+        Target::Page(Page::Post(_)) => 1,
+        Target::Page(Page::Alias(..)) => 2,
+        Target::Page(_) => 0,
+        Target::Asset(_) => 3,
+        Target::Broken(_) => 4,
+    };
+    (kind, target)
 }
 
 impl Routes {
     /// Every address of `site`: its pages, its files, and the pages of posts
     /// with errors (which show their problems instead).
     pub fn of(site: &super::Site) -> Routes {
-        let (library, addresses) = (site.library, site.addresses());
-        let (aliases, pages): (Vec<Page>, Vec<Page>) =
-            site.pages().into_iter().partition(|page| matches!(page, Page::Alias(..)));
-        let mut targets: HashMap<String, Target> =
-            pages.into_iter().map(|page| (addresses.page(&page), Target::Page(page))).collect();
-        // An old address gives way to a page that is there now.
-        for alias in aliases {
-            targets.entry(addresses.page(&alias)).or_insert(Target::Page(alias));
+        let mut routes = Routes::default();
+        for page in [Page::Tags, Page::Feed, Page::Sitemap, Page::Robots, Page::NotFound, Page::Style] {
+            routes.claim(site.path_of(&page), Target::Page(page));
         }
-        for asset in site.assets {
-            if let Some(path) = addresses.asset(asset) {
-                targets.entry(path).or_insert_with(|| Target::Asset(asset.clone()));
+        if site.has_search() {
+            routes.claim(site.path_of(&Page::Search), Target::Page(Page::Search));
+            routes.claim(site.path_of(&Page::SearchScript), Target::Page(Page::SearchScript));
+        }
+        let library = site.library;
+        let files: BTreeSet<PathBuf> = library
+            .posts()
+            .map(|post| post.path.clone())
+            .chain(library.unreadable().map(Path::to_path_buf))
+            .chain(site.assets.iter().cloned())
+            .collect();
+        for file in &files {
+            routes.claim_file(site, file);
+        }
+        routes.follow_lists(site, &files);
+        routes
+    }
+
+    /// Brings the map in line with `site` after the files `changed` (post
+    /// files and copied files, added, changed or removed; both names of a
+    /// renamed one) changed, and nothing else: not the settings, not the
+    /// templates. Only their addresses move, those of the posts that share
+    /// a slug with them and of the files beside a bundle post, and the list
+    /// pages whose number changed. `site` may be one without lists
+    /// (`Site::for_posts`).
+    pub fn update(&mut self, site: &super::Site, changed: &BTreeSet<PathBuf>) {
+        let library = site.library;
+        let mut files = changed.clone();
+        for file in changed {
+            let slugs = self.files.get(file).and_then(|c| c.slug.clone()).into_iter();
+            for slug in slugs.chain(library.post(file).map(|post| post.slug.clone())) {
+                files.extend(library.paths_with_slug(&slug).map(Path::to_path_buf));
+            }
+            // The files beside a bundle post are copied beside its page.
+            if let Some(folder) = PostFile::new(file).bundle_folder() {
+                files.extend(
+                    self.files
+                        .range(folder.to_path_buf()..)
+                        .map(|(p, _)| p)
+                        .take_while(|p| p.starts_with(folder))
+                        .cloned(),
+                );
+                files.extend(site.assets.range(folder.to_path_buf()..).take_while(|p| p.starts_with(folder)).cloned());
             }
         }
-        let left_out = |p: &Post| p.has_errors || library.shares_slug(&p.path);
-        for post in library.posts().filter(|p| left_out(p) && (site.options.drafts || !p.draft)) {
-            targets.entry(addresses.post(post)).or_insert_with(|| Target::Broken(post.path.clone()));
+        for file in &files {
+            if let Some(claims) = self.files.remove(file) {
+                for (address, target) in claims.addresses {
+                    self.unclaim(&address, &target);
+                }
+            }
+            self.claim_file(site, file);
         }
-        for file in library.unreadable() {
-            targets.entry(addresses.unreadable(file)).or_insert_with(|| Target::Broken(file.to_path_buf()));
+        self.follow_lists(site, &files);
+    }
+
+    /// Claims the addresses of one file as `site` has it.
+    fn claim_file(&mut self, site: &super::Site, file: &Path) {
+        let (library, addresses, options) = (site.library, site.addresses(), site.options);
+        let mut claims = Claims::default();
+        if let Some(post) = library.post(file) {
+            claims.slug = Some(post.slug.clone());
+            claims.terms =
+                library.tag_slugs_of(post).chain(post.categories.iter().map(|c| library.tag_slug(c))).collect();
+            if super::shown(library, post, options) {
+                let path = post.path.clone();
+                claims.addresses.push((addresses.post(post), Target::Page(Page::Post(path.clone()))));
+                for alias in addresses.aliases(post) {
+                    claims.addresses.push((alias.clone(), Target::Page(Page::Alias(path.clone(), alias))));
+                }
+            } else if (post.has_errors || library.shares_slug(&post.path)) && (options.drafts || !post.draft) {
+                claims.addresses.push((addresses.post(post), Target::Broken(post.path.clone())));
+            }
+        } else if library.contains(file) {
+            // Read, but not as a post: its problems are shown where its name puts it.
+            claims.addresses.push((addresses.unreadable(file), Target::Broken(file.to_path_buf())));
+        } else if site.assets.contains(file)
+            && let Some(address) = addresses.asset(file)
+        {
+            claims.addresses.push((address, Target::Asset(file.to_path_buf())));
         }
-        Routes { targets }
+        for (address, target) in &claims.addresses {
+            self.claim(address.clone(), target.clone());
+        }
+        if !claims.addresses.is_empty() || claims.slug.is_some() {
+            self.files.insert(file.to_path_buf(), claims);
+        }
+    }
+
+    /// The list pages (newest posts, each tag's and category's posts, the
+    /// tags' feeds, the list of categories) as many as `site` has now; only
+    /// the tags and categories of `files` and those known are looked at.
+    fn follow_lists(&mut self, site: &super::Site, files: &BTreeSet<PathBuf>) {
+        let (library, options) = (site.library, site.options);
+        let posts = library.posts().filter(|p| !p.page && super::shown(library, p, options)).count();
+        let home = site.page_count(posts);
+        self.follow_pages(self.home_pages, home, Page::Home, site);
+        self.home_pages = home;
+        let terms: BTreeSet<String> =
+            files.iter().filter_map(|f| self.files.get(f)).flat_map(|c| c.terms.clone()).collect();
+        let shown = |count: Option<crate::content::TagCount>| {
+            count.map_or(0, |c| c.count + if options.drafts { c.draft_count } else { 0 })
+        };
+        let had_categories = !self.category_pages.is_empty();
+        for slug in terms.iter().chain(self.tag_pages.keys()).cloned().collect::<BTreeSet<_>>() {
+            let before = self.tag_pages.get(&slug).copied().unwrap_or(0);
+            let posts = shown(library.tag_count(&slug));
+            let pages = if posts > 0 { site.page_count(posts) } else { 0 };
+            if (before > 0) != (pages > 0) {
+                let feed = Target::Page(Page::TagFeed(slug.clone()));
+                match pages > 0 {
+                    true => self.claim(site.path_of(&Page::TagFeed(slug.clone())), feed),
+                    false => self.unclaim(&site.path_of(&Page::TagFeed(slug.clone())), &feed),
+                }
+            }
+            self.follow_pages(before, pages, |n| Page::Tag(slug.clone(), n), site);
+            match pages {
+                0 => self.tag_pages.remove(&slug),
+                _ => self.tag_pages.insert(slug, pages),
+            };
+        }
+        for slug in terms.iter().chain(self.category_pages.keys()).cloned().collect::<BTreeSet<_>>() {
+            let before = self.category_pages.get(&slug).copied().unwrap_or(0);
+            let posts = shown(library.category_count(&slug));
+            let pages = if posts > 0 { site.page_count(posts) } else { 0 };
+            self.follow_pages(before, pages, |n| Page::Category(slug.clone(), n), site);
+            match pages {
+                0 => self.category_pages.remove(&slug),
+                _ => self.category_pages.insert(slug, pages),
+            };
+        }
+        let has_categories = !self.category_pages.is_empty();
+        if had_categories != has_categories {
+            let page = Page::Categories;
+            match had_categories {
+                false => self.claim(site.path_of(&page), Target::Page(page)),
+                true => self.unclaim(&site.path_of(&page), &Target::Page(page)),
+            }
+        }
+    }
+
+    /// From `before` numbered pages of a list to `after`.
+    fn follow_pages(&mut self, before: usize, after: usize, page: impl Fn(usize) -> Page, site: &super::Site) {
+        for n in after + 1..=before {
+            let page = page(n);
+            self.unclaim(&site.path_of(&page), &Target::Page(page));
+        }
+        for n in before + 1..=after {
+            let page = page(n);
+            self.claim(site.path_of(&page), Target::Page(page));
+        }
+    }
+
+    fn claim(&mut self, address: String, target: Target) {
+        match self.targets.get_mut(&address) {
+            None => {
+                self.targets.insert(address, target);
+            }
+            Some(now) if rank(&target) < rank(now) => {
+                let loser = std::mem::replace(now, target);
+                self.others.entry(address).or_default().push(loser);
+            }
+            Some(_) => self.others.entry(address).or_default().push(target),
+        }
+    }
+
+    fn unclaim(&mut self, address: &str, target: &Target) {
+        if self.targets.get(address) == Some(target) {
+            let next = self.others.get_mut(address).and_then(|others| {
+                let best = (0..others.len()).min_by(|a, b| rank(&others[*a]).cmp(&rank(&others[*b])))?;
+                Some(others.swap_remove(best))
+            });
+            match next {
+                Some(next) => self.targets.insert(address.to_string(), next),
+                None => self.targets.remove(address),
+            };
+        } else if let Some(others) = self.others.get_mut(address)
+            && let Some(at) = others.iter().position(|t| t == target)
+        {
+            others.swap_remove(at);
+        }
+        if self.others.get(address).is_some_and(Vec::is_empty) {
+            self.others.remove(address);
+        }
+    }
+
+    /// Adds every address and what is there to `state`, in address order.
+    pub fn hash_into(&self, state: &mut impl std::hash::Hasher) {
+        use std::hash::Hash;
+        let mut targets: Vec<(&String, &Target)> = self.targets.iter().collect();
+        targets.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        targets.hash(state);
     }
 
     /// What is at `site_path` exactly.
@@ -689,6 +902,59 @@ mod tests {
         for (path, target) in &routes.targets {
             if let Target::Page(page) = target {
                 assert_eq!(&Addresses::new(&config, &lib).page(page), path, "both ways agree");
+            }
+        }
+    }
+
+    /// The map kept one change at a time is the map made afresh, whatever
+    /// the changes: posts that move, share a slug, become drafts, break,
+    /// gain old addresses and tags, bundles with their files, copied files.
+    #[test]
+    fn the_map_kept_per_change_is_the_map_made_afresh() {
+        use crate::site::{Site, SiteOptions};
+        let config = Config { posts_per_page: 2, ..Config::default() };
+        let theme = super::super::theme::Theme::new(&Default::default()).0;
+        let files = ["posts/a.md", "posts/b.md", "posts/c.md", "posts/d/index.md", "posts/e.md", "pages/about.md"];
+        let texts = [
+            "---\ntitle: One\ndate: 2026-07-01\ntags: [x, y]\n---\n",
+            "---\ntitle: Two\ndate: 2026-07-02\nslug: same\ntags: [x]\n---\n",
+            "---\ntitle: Three\ndate: 2026-07-03\ndraft: true\ntags: [y, z]\ncategories: [c]\n---\n",
+            "---\ntitle: Four\ndate: 2026-07-04\naliases: [/old/, older]\ntags: [z]\n---\n",
+            "---\ntitle: [broken\n---\n",
+            "---\ntitle: Five\ndate: 2026-07-05\nslug: tags\n---\n",
+            "---\ntitle: Six\nslug: same\ncategories: [c, d]\n---\n",
+        ];
+        let assets = ["posts/d/figure.png", "static/images/a.png", "posts/d/more/b.png"];
+        for drafts in [false, true] {
+            let options = SiteOptions { drafts, ..SiteOptions::default() };
+            let mut library = Library::default();
+            let mut copied = BTreeSet::new();
+            let mut routes = Routes::of(&Site::new(&config, &library, &copied, &theme, options));
+            let mut seed: u64 = 7;
+            let mut next = |below: usize| {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (seed >> 33) as usize % below
+            };
+            for step in 0..400 {
+                let changed: PathBuf = if next(4) == 0 {
+                    let asset = PathBuf::from(assets[next(assets.len())]);
+                    if !copied.remove(&asset) {
+                        copied.insert(asset.clone());
+                    }
+                    asset
+                } else {
+                    let file = PathBuf::from(files[next(files.len())]);
+                    match next(texts.len() + 1) {
+                        0 => {
+                            library.remove(&file);
+                        }
+                        n => library.insert(crate::content::Post::parse(&file, texts[n - 1])),
+                    }
+                    file
+                };
+                routes.update(&Site::for_posts(&config, &library, &copied, &theme, options), &[changed.clone()].into());
+                let fresh = Routes::of(&Site::new(&config, &library, &copied, &theme, options));
+                assert_eq!(routes.targets, fresh.targets, "drafts {drafts}, step {step}, {}", changed.display());
             }
         }
     }

@@ -7,6 +7,7 @@ use minijinja::{Environment, State, Value};
 
 use super::url;
 use crate::diagnostics::Diagnostic;
+use crate::digest::{self, Digest};
 
 /// The folder of a blog whose files replace the built-in theme's.
 pub use crate::layout::TEMPLATES_DIR;
@@ -47,6 +48,9 @@ pub struct Theme {
     overridden: BTreeSet<String>,
     /// The text of `style.css`, which is copied, not rendered.
     style: String,
+    /// The digest of the blog's templates, which with Hanji's own fix
+    /// every page the theme renders.
+    digest: Digest,
 }
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -102,7 +106,7 @@ impl Theme {
                 problems.push(theme_error(&error, &overridden).to_diagnostic());
             }
         }
-        (Theme { env, overridden, style }, problems)
+        (Theme { env, overridden, style, digest: digest::of(overrides) }, problems)
     }
 
     /// Renders template `name` with `context`.
@@ -118,6 +122,12 @@ impl Theme {
 
     pub fn style(&self) -> &str {
         &self.style
+    }
+
+    /// What the theme is made from: the blog's templates over the built-in
+    /// ones (which this build of Hanji fixes).
+    pub fn digest(&self) -> Digest {
+        self.digest
     }
 }
 

@@ -40,12 +40,13 @@ pub fn base_path(base_url: &str) -> String {
 
 /// Percent-encodes everything but unreserved characters and `/`.
 pub fn encode_path(path: &str) -> String {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
     let mut out = String::with_capacity(path.len());
     for byte in path.bytes() {
         if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
             out.push(byte as char);
         } else {
-            out.push_str(&format!("%{byte:02X}"));
+            out.extend(['%', HEX[usize::from(byte >> 4)] as char, HEX[usize::from(byte & 15)] as char]);
         }
     }
     out

@@ -68,6 +68,11 @@ pub struct FileChange {
     pub path: PathBuf,
     /// False when Hanji itself wrote the file so, or removed it (`OwnWrites`).
     pub external: bool,
+    /// A post's text before another program changed it (for the history of
+    /// saved versions); None for Hanji's own writes and for a file that was
+    /// not a readable post before.
+    #[serde(skip)]
+    pub replaced: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -256,7 +261,8 @@ pub fn apply(blog: &mut Blog, batch: &Batch, own: &OwnWrites) -> Result<ChangeSe
 
 /// Reads the whole folder again and says what changed since `blog` was read.
 pub fn rescan(blog: &mut Blog, own: &OwnWrites) -> Result<ChangeSet, LoadError> {
-    let fresh = load::load_with(&blog.root, blog.options)?;
+    let options = load::LoadOptions { schedule: blog.schedule, ..load::LoadOptions::default() };
+    let fresh = load::load_with(&blog.root, &options)?;
     let all = Path::new("");
     let mut files = blog.library.files_under(all);
     files.extend(fresh.library.files_under(all));
@@ -389,7 +395,7 @@ fn diff(change: &Change) -> ChangeSet {
             Some(post) => Some(post.source().as_bytes().to_vec()),
             None => fs::read_file(root, path).ok(),
         };
-        FileChange { path: path.to_path_buf(), external: !own.recognise(path, read) }
+        FileChange { path: path.to_path_buf(), external: !own.recognise(path, read), replaced: None }
     };
     for file in files {
         let (old_post, new_post) = (old(file), library.post(file));
@@ -397,7 +403,11 @@ fn diff(change: &Change) -> ChangeSet {
             (false, true) => added.push(file),
             (true, false) => removed.push(file),
             (true, true) if old_post != new_post || before.problems.get(file) != after.problems.get(file) => {
-                set.changed.push(external(file));
+                let mut change = external(file);
+                if change.external {
+                    change.replaced = old_post.map(|post| post.source().to_string());
+                }
+                set.changed.push(change);
             }
             _ => {}
         }
@@ -426,7 +436,7 @@ fn diff(change: &Change) -> ChangeSet {
     set.removed = removed
         .into_iter()
         .filter(|f| !renamed_from.contains(f))
-        .map(|f| FileChange { path: f.clone(), external: !own.recognise_removal(f) })
+        .map(|f| FileChange { path: f.clone(), external: !own.recognise_removal(f), replaced: None })
         .collect();
 
     for (slug, was) in &before.tags {

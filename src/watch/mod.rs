@@ -25,7 +25,7 @@ use serde::Serialize;
 
 pub use changes::{Batch, ChangeSet, FileChange, Rename, TagChange, apply, rescan};
 
-use crate::blog::{Blog, LoadOptions};
+use crate::blog::{Blog, Schedule};
 pub use crate::fs::OwnWrites;
 use crate::fs::identity;
 use crate::load::{self, LoadError};
@@ -44,8 +44,8 @@ pub struct WatchOptions {
     /// system cannot watch the folder).
     pub poll: bool,
     pub poll_interval: Duration,
-    /// How the blog is read (the clock its scheduled posts are judged by).
-    pub load: LoadOptions,
+    /// When the blog is read (the clock its scheduled posts are judged by).
+    pub schedule: Schedule,
 }
 
 impl Default for WatchOptions {
@@ -54,7 +54,7 @@ impl Default for WatchOptions {
             debounce: Duration::from_millis(50),
             poll: false,
             poll_interval: Duration::from_millis(500),
-            load: LoadOptions::default(),
+            schedule: Schedule::default(),
         }
     }
 }
@@ -117,9 +117,24 @@ impl Watch {
     /// missed), and calls `on_update` after every change from then on.
     pub fn start(
         root: &Path,
-        mut options: WatchOptions,
+        options: WatchOptions,
         on_update: impl FnMut(&Update) + Send + 'static,
     ) -> Result<Watch, WatchError> {
+        Watch::start_reporting(root, options, &load::Progress::default(), on_update)
+    }
+
+    /// `start`, telling `progress` how far the first reading of the blog has come.
+    pub fn start_reporting(
+        root: &Path,
+        mut options: WatchOptions,
+        progress: &load::Progress,
+        on_update: impl FnMut(&Update) + Send + 'static,
+    ) -> Result<Watch, WatchError> {
+        let load_options = load::LoadOptions {
+            progress: progress.clone(),
+            schedule: options.schedule,
+            ..load::LoadOptions::default()
+        };
         let (signals, receiver) = mpsc::channel();
         let watched = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
         let identity = identity(root);
@@ -128,7 +143,7 @@ impl Watch {
         let (watcher, notice) = match start_watcher(&watched, &mut options, &signals) {
             Ok(started) => started,
             Err(_) if !root.is_dir() => {
-                return Err(load::load_with(root, options.load)
+                return Err(load::load_with(root, &load_options)
                     .err()
                     .unwrap_or(LoadError::NotFound(root.into()))
                     .into());
@@ -144,7 +159,7 @@ impl Watch {
             signals: signals.clone(),
             watcher: Some(watcher),
             state: Arc::new(Mutex::new(state)),
-            blog: Arc::new(RwLock::new(load::load_with(root, options.load)?)),
+            blog: Arc::new(RwLock::new(load::load_with(root, &load_options)?)),
             own_writes: Arc::new(OwnWrites::new()),
             on_update: Box::new(on_update),
         };

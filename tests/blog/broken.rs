@@ -88,8 +88,8 @@ fn a_missing_folder_is_a_clear_error() {
 
 #[test]
 fn unknown_subcommands_get_help() {
-    let run = std::process::Command::new(env!("CARGO_BIN_EXE_hanji")).arg("publish").output().unwrap();
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_hanji")).arg("deploy").output().unwrap();
     assert_eq!(run.status.code(), Some(2));
     let stderr = String::from_utf8(run.stderr).unwrap();
-    assert!(stderr.contains("unrecognized subcommand 'publish'"), "{stderr}");
+    assert!(stderr.contains("unrecognized subcommand 'deploy'"), "{stderr}");
 }

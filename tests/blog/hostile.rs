@@ -146,7 +146,7 @@ fn bounded(dir: &Path, prefix: &[&str], args: &[&str]) -> Run {
             command
         }
     };
-    command.args(args).arg(".").current_dir(dir);
+    command.args(args).arg(".").current_dir(dir).env("HANJI_CACHE_DIR", logs.path().join("cache"));
     command.stdout(File::create(&out).unwrap()).stderr(File::create(&err).unwrap()).stdin(Stdio::null());
     // Its own process group, so that a hang is killed with all it started.
     command.process_group(0);

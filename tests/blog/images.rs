@@ -25,7 +25,7 @@ fn jpeg(width: u32, height: u32) -> Vec<u8> {
 }
 
 /// A PNG diagram stand-in of `width`×`height`: flat colours and lines.
-fn png(width: u32, height: u32) -> Vec<u8> {
+pub fn png(width: u32, height: u32) -> Vec<u8> {
     let image = image::RgbaImage::from_fn(width, height, |x, y| {
         if (x / 40 + y / 40) % 2 == 0 { image::Rgba([255, 255, 255, 255]) } else { image::Rgba([219, 39, 119, 255]) }
     });

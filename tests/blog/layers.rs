@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 /// The layers, lowest first; a module may use modules of earlier layers and
 /// the modules before it in its own layer. README "Working on Hanji" says the same.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("leaves", &["text", "slug", "diagnostics", "layout", "clock"]),
+    ("leaves", &["text", "slug", "diagnostics", "digest", "layout", "clock"]),
     ("disk", &["fs"]),
     ("settings", &["config"]),
     ("rendering", &["markdown", "search", "images"]),
@@ -16,7 +16,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("site", &["site"]),
     ("model", &["blog"]),
     ("detection", &["detect"]),
-    ("actions", &["load", "author", "watch", "preview", "export", "check", "session", "serve"]),
+    ("actions", &["load", "author", "watch", "preview", "export", "publish", "sources", "check", "session", "serve"]),
 ];
 
 /// Where each module stands: its place in the order above.

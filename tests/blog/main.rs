@@ -11,16 +11,20 @@ mod export;
 mod formats;
 mod hostile;
 mod images;
+mod incremental;
 mod layers;
 mod layouts;
 mod library;
+mod publish;
 mod readers;
 mod regression;
 mod sample;
 mod save;
 mod search;
 mod serve;
+mod servers;
 mod shortcodes;
+mod sources;
 mod watch;
 
 use std::fs;
@@ -31,6 +35,8 @@ use hanji::Blog;
 
 pub struct BlogTest {
     dir: tempfile::TempDir,
+    /// The cache folder of the `hanji` it runs, its own.
+    cache: tempfile::TempDir,
 }
 
 impl BlogTest {
@@ -46,7 +52,7 @@ impl BlogTest {
 
     /// An empty blog folder, for tests that write their own posts.
     pub fn empty() -> Self {
-        Self { dir: tempfile::tempdir().unwrap() }
+        Self { dir: tempfile::tempdir().unwrap(), cache: tempfile::tempdir().unwrap() }
     }
 
     /// A copy of the blog folder at `source`.
@@ -61,7 +67,7 @@ impl BlogTest {
                 fs::copy(entry.path(), &to).unwrap();
             }
         }
-        Self { dir }
+        Self { dir, cache: tempfile::tempdir().unwrap() }
     }
 
     pub fn path(&self) -> &Path {
@@ -85,16 +91,16 @@ impl BlogTest {
     }
 
     /// Runs `hanji ARGS… DIR` with this blog as DIR, from inside it so paths
-    /// print relative.
+    /// print relative, with a cache folder of the test's own.
     pub fn hanji(&self, args: &[&str]) -> Run {
         self.hanji_with(&[], args)
     }
 
     /// `hanji ARGS… DIR` with these environment variables set too (a fixed
-    /// time in `HANJI_NOW`, a cache folder of the test's own).
+    /// time in `HANJI_NOW`), and a cache folder of the test's own.
     pub fn hanji_with(&self, env: &[(&str, &str)], args: &[&str]) -> Run {
         let mut command = Command::new(env!("CARGO_BIN_EXE_hanji"));
-        command.args(args).arg(".").current_dir(self.path());
+        command.args(args).arg(".").current_dir(self.path()).env("HANJI_CACHE_DIR", self.cache.path());
         for (name, value) in env {
             command.env(name, value);
         }

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use hanji::{Clock, LoadOptions};
+use hanji::{Clock, LoadOptions, Schedule};
 
 use crate::{BlogTest, export, files, read, visible_text};
 
@@ -14,7 +14,10 @@ fn post(title: &str, date: &str, tags: &str, extra: &str, body: &str) -> String 
 }
 
 fn at(moment: &str) -> LoadOptions {
-    LoadOptions { clock: Clock::Fixed(moment.parse().unwrap()), future: false }
+    LoadOptions {
+        schedule: Schedule { clock: Clock::Fixed(moment.parse().unwrap()), future: false },
+        ..LoadOptions::default()
+    }
 }
 
 /// A blog in Seoul's time zone: one post out, one due at midnight on
@@ -34,7 +37,7 @@ fn held(blog: &hanji::Blog, path: &str) -> Option<hanji::Held> {
 #[test]
 fn a_scheduled_post_is_published_when_its_moment_comes_in_the_blogs_time_zone() {
     let blog = scheduled();
-    let load = |moment: &str| hanji::load_with(blog.path(), at(moment)).unwrap();
+    let load = |moment: &str| hanji::load_with(blog.path(), &at(moment)).unwrap();
     // 23:59:59 in Seoul on the 23rd is 14:59:59 UTC.
     let before = load("2026-12-23T14:59:59Z");
     assert_eq!(held(&before, "posts/eve.md"), Some(hanji::Held::Scheduled));
@@ -46,11 +49,12 @@ fn a_scheduled_post_is_published_when_its_moment_comes_in_the_blogs_time_zone() 
     assert_eq!(held(&load("2026-12-24T00:00:00Z"), "posts/morning.md"), None, "09:00 in Seoul");
     // The same moment in another time zone: not yet the 24th in UTC.
     let utc = blog.write("hanji.toml", "title = \"Scheduled\"\ntime_zone = \"UTC\"\n");
-    let utc = hanji::load_with(utc.path(), at("2026-12-23T15:00:00Z")).unwrap();
+    let utc = hanji::load_with(utc.path(), &at("2026-12-23T15:00:00Z")).unwrap();
     assert_eq!(held(&utc, "posts/eve.md"), Some(hanji::Held::Scheduled));
     // `--future` publishes it at once.
-    let future = LoadOptions { future: true, ..at("2026-12-01T00:00:00Z") };
-    assert_eq!(held(&hanji::load_with(scheduled().path(), future).unwrap(), "posts/eve.md"), None);
+    let mut future = at("2026-12-01T00:00:00Z");
+    future.schedule.future = true;
+    assert_eq!(held(&hanji::load_with(scheduled().path(), &future).unwrap(), "posts/eve.md"), None);
 }
 
 #[test]
@@ -130,7 +134,7 @@ fn check_says_what_the_next_export_publishes_and_when_the_rest_comes() {
 #[test]
 fn a_scheduled_post_says_when_in_the_preview() {
     let blog = scheduled();
-    let loaded = hanji::load_with(blog.path(), at("2026-12-21T00:00:00Z")).unwrap();
+    let loaded = hanji::load_with(blog.path(), &at("2026-12-21T00:00:00Z")).unwrap();
     let theme = hanji::Theme::new(&loaded.templates).0;
     let text = read(blog.path().join("posts/morning.md"));
     let preview = hanji::post_preview(&loaded, &theme, None, Path::new("posts/morning.md"), &text);

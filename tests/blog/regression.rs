@@ -709,3 +709,17 @@ fn an_unchanged_blog_exported_after_a_posts_moment_publishes_it() {
     let later = at("2026-12-25T00:00:00Z");
     assert!(out.path().join("posts/soon/index.html").is_file(), "{}", later.stderr());
 }
+
+/// The Open Graph address of a front matter image with a Korean name was
+/// percent-encoded twice (`%25EC…`), so link previews found no image.
+#[test]
+fn an_open_graph_image_with_a_korean_name_is_encoded_once() {
+    let blog = BlogTest::empty()
+        .write("hanji.toml", "base_url = \"https://me.github.io/blog/\"\n")
+        .write("posts/a/index.md", "---\ntitle: A\nimages: [차트.png]\n---\nBody.\n")
+        .write("posts/a/차트.png", "not really a png");
+    let out = tempfile::tempdir().unwrap();
+    assert_eq!(export(&blog, out.path(), &[]).code(), 0);
+    let page = read(out.path().join("posts/a/index.html"));
+    assert!(page.contains("content=\"https://me.github.io/blog/posts/a/%EC%B0%A8%ED%8A%B8.png\""), "{page}");
+}

@@ -21,13 +21,13 @@ use crate::diagnostics::Problem;
 
 /// When a post was written: the calendar date as written in the front matter,
 /// and the time of day if one was given (only used to order posts of a day).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub struct PostDate {
     pub date: jiff::civil::Date,
     pub time: Option<jiff::civil::Time>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
     Yaml,

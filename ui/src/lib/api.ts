@@ -9,23 +9,36 @@ import type {
   ExportSummary,
   FieldKey,
   FieldValue,
+  Loading,
   PostText,
   Preview,
+  PublishDone,
+  PublishInfo,
+  PublishProgress,
   Recovered,
   RetagDone,
   RetagPlan,
   Saved,
   Settings,
   StartInfo,
+  TargetForm,
   VersionItem,
   WatchUpdate,
 } from "./types";
 
-/** The blog given on the command line, else the last one opened, else the sample. */
-export const start = () => invoke<StartInfo>("start");
+/** The blog given on the command line, else the last one opened (else none); `onLoading` hears how far reading it has come. */
+export function start(onLoading: (loading: Loading) => void) {
+  const progress = new Channel<Loading>();
+  progress.onmessage = onLoading;
+  return invoke<StartInfo>("start", { progress });
+}
 
-/** Opens a blog folder; without `path`, asks with a folder dialog (null if cancelled). */
-export const openBlog = (path?: string) => invoke<BlogView | null>("open_blog", { path: path ?? null });
+/** Opens a blog folder; without `path`, asks with a folder dialog (null if cancelled). `onLoading` hears how far reading it has come. */
+export function openBlog(path: string | undefined, onLoading: (loading: Loading) => void) {
+  const progress = new Channel<Loading>();
+  progress.onmessage = onLoading;
+  return invoke<BlogView | null>("open_blog", { path: path ?? null, progress });
+}
 
 /** Calls `onUpdate` for every change on disk until the blog is closed or another is opened. */
 export function watch(onUpdate: (update: WatchUpdate) => void): Promise<void> {
@@ -45,6 +58,9 @@ export const overwritePost = (path: string, text: string) => invoke<Saved>("save
 
 /** Renders the post from its unsaved text; site pages in the preview show it too. */
 export const preview = (path: string, text: string) => invoke<Preview>("preview", { path, text });
+
+/** The shown post's page is in `lang`: spelling is checked in that language. */
+export const spellingLanguage = (lang: string) => invoke<void>("spelling_language", { lang });
 
 /** The saved versions of a post (the texts its saves replaced), newest first. */
 export const versions = (path: string) => invoke<VersionItem[]>("versions", { path });
@@ -90,6 +106,39 @@ export function exportBlog(out: string | null, onProgress: (p: ExportProgress) =
 
 /** Shows a folder (an export) in the system's file manager. */
 export const showFolder = (path: string) => invoke<void>("show_folder", { path });
+
+/** The blog's publish targets, the keychain in use, and its git repository's state. */
+export const publishTargets = () => invoke<PublishInfo>("publish_targets");
+
+/** Writes a target into hanji.toml; a secret given goes to the keychain, never the blog. */
+export const saveTarget = (form: TargetForm, secret: string | null) => invoke<PublishInfo>("save_target", { form, secret });
+
+/** Connects and signs in to the target of the form, sending nothing: what it found. */
+export const testTarget = (form: TargetForm, secret: string | null) => invoke<string>("test_target", { form, secret });
+
+/** Adds the SSH server of the target to the known hosts: its key's fingerprint. */
+export const trustHost = (form: TargetForm) => invoke<string>("trust_host", { form });
+
+/** Exports the blog and sends it to the target `name`. */
+export function publishBlog(name: string, secret: string | null, onProgress: (p: PublishProgress) => void) {
+  const progress = new Channel<PublishProgress>();
+  progress.onmessage = onProgress;
+  return invoke<PublishDone>("publish_blog", { name, secret, progress });
+}
+
+/** Stops the publish running, between two files. */
+export const cancelPublish = () => invoke<void>("cancel_publish");
+
+/** Opens a published site in the system's browser. */
+export const openSite = (url: string) => invoke<void>("open_site", { url });
+
+/** Commits the blog's changes (git). */
+export const commitSources = (message: string) => invoke<PublishInfo>("commit_sources", { message });
+
+/** Pulls (git): the files it writes come back through the watcher. */
+export const pullSources = () => invoke<string>("pull_sources");
+
+export const pushSources = () => invoke<string>("push_sources");
 
 /** Paths of posts whose text contains `query` (case-insensitive). */
 export const searchText = (query: string) => invoke<string[]>("search_text", { query });

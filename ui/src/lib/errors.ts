@@ -12,6 +12,7 @@ const KINDS: ErrorKind[] = [
   "invalid",
   "no_blog",
   "front_matter",
+  "publish",
 ];
 
 export function asAppError(error: unknown): AppError {
@@ -23,6 +24,8 @@ export function asAppError(error: unknown): AppError {
       message: String(e.message),
       path: typeof e.path === "string" ? e.path : null,
       ...(e.theirs ? { theirs: e.theirs } : {}),
+      ...(typeof e.hint === "string" ? { hint: e.hint } : {}),
+      ...(e.fault ? { fault: e.fault } : {}),
     };
   }
   return { kind: "io", message: String(error), path: null };

@@ -11,12 +11,19 @@ import type {
   BlogView,
   FieldKey,
   FieldValue,
+  Loading,
   PostItem,
   PostText,
   Preview,
+  PublishDone,
+  PublishInfo,
+  PublishProgress,
   Recovered,
   Settings,
   StartInfo,
+  TargetForm,
+  TargetView,
+  VersionCause,
   VersionItem,
   WatchUpdate,
 } from "./types";
@@ -43,7 +50,7 @@ export const SETTINGS: Settings = { autosave: true, autosaveDelayMs: 1500, newPo
 
 export function postItem(path: string, title: string, tags: string[] = [], tagSlugs = tags.map(fakeSlug)): PostItem {
   const slug = path.replace(/^posts\//, "").replace(/(\/index)?\.md$/, "");
-  return { path, slug, title, date: "2026-07-17", tags, tagSlugs, draft: false, held: null, publishAt: null, hasErrors: false, summary: null };
+  return { path, slug, title, date: "2026-07-17", tags, tagSlugs, draft: false, held: null, publishAt: null, hasErrors: false };
 }
 
 /** The fake core's slug rule; the UI never has one. */
@@ -75,6 +82,27 @@ const conflict = (path: string, theirs: PostText | null): AppError => ({
   ...(theirs ? { theirs } : {}),
 });
 
+type Changed = Extract<WatchUpdate, { kind: "changed" }>;
+
+/** A change on disk as the core streams it for `blog` (the whole list of posts sent again). */
+export function changed(blog: BlogView, files: Partial<Pick<Changed, "added" | "changed" | "removed" | "renamed">>): Changed {
+  const { title, tags, problems, layout, watch } = blog;
+  return {
+    kind: "changed",
+    posts: { all: blog.posts, put: [], removed: [] },
+    title,
+    tags,
+    problems,
+    layout,
+    watch,
+    added: [],
+    changed: [],
+    removed: [],
+    renamed: [],
+    ...files,
+  };
+}
+
 /** The blog folder and its core. */
 export class FakeCore {
   /** The files of the blog: path → text and version. */
@@ -100,23 +128,18 @@ export class FakeCore {
   /** Another program writes `path`; the watcher reports it. */
   writeElsewhere(path: string, text: string): PostText {
     const existed = this.disk.has(path);
+    const before = this.disk.get(path);
+    if (before) this.keep(path, before.text, { kind: "outside" });
     const post = this.put(path, text);
     const change = [{ path, external: true }];
-    this.emit({
-      kind: "changed",
-      blog: this.blog,
-      added: existed ? [] : change,
-      changed: existed ? change : [],
-      removed: [],
-      renamed: [],
-    });
+    this.emit(changed(this.blog, { added: existed ? [] : change, changed: existed ? change : [] }));
     return post;
   }
 
   /** The watcher reports `path` removed (by another program unless `external` is false). */
   removed(path: string, external: boolean): void {
     this.disk.delete(path);
-    this.emit({ kind: "changed", blog: this.blog, added: [], changed: [], removed: [{ path, external }], renamed: [] });
+    this.emit(changed(this.blog, { removed: [{ path, external }] }));
   }
 
   emit(update: WatchUpdate): void {
@@ -124,10 +147,15 @@ export class FakeCore {
   }
 
   readonly api = {
-    start: vi.fn(async (): Promise<StartInfo> => {
+    start: vi.fn(async (_onLoading?: (loading: Loading) => void): Promise<StartInfo> => {
       return this.startInfo ?? { blog: this.blog, recent: [this.blog.root], settings: SETTINGS, error: null };
     }),
-    openBlog: vi.fn(async (path?: string): Promise<BlogView | null> => ({ ...this.blog, root: path ?? "/other" })),
+    openBlog: vi.fn(
+      async (path?: string, _onLoading?: (loading: Loading) => void): Promise<BlogView | null> => ({
+        ...this.blog,
+        root: path ?? "/other",
+      }),
+    ),
     watch: vi.fn((onUpdate: (update: WatchUpdate) => void): Promise<void> => {
       this.onUpdate = onUpdate;
       return new Promise<void>(() => {});
@@ -143,7 +171,7 @@ export class FakeCore {
     savePost: vi.fn(async (path: string, text: string, version: string) => {
       const now = this.file(path);
       if (now && now.version !== version) throw conflict(path, now);
-      if (now) this.kept.set(path, [...(this.kept.get(path) ?? []), now.text]);
+      if (now) this.keep(path, now.text, { kind: "save" });
       const { version: written } = this.put(path, text);
       return { path, version: written };
     }),
@@ -172,7 +200,7 @@ export class FakeCore {
 
     preview: vi.fn(async (path: string, text: string): Promise<Preview> => ({
       url: `preview://localhost/${path}`,
-      html: `<html><head></head><body>${text}</body></html>`,
+      html: `<html lang="${/^lang: (.*)$/m.exec(text)?.[1] ?? "ko"}"><head></head><body>${text}</body></html>`,
       outline: fakeOutline(text),
       fields: fakeFields(text),
       words: text.split(/\s+/).filter(Boolean).length,
@@ -180,6 +208,7 @@ export class FakeCore {
       problems: [],
     })),
     previewUrl: vi.fn((sitePath: string) => `preview://localhost/${sitePath}`),
+    spellingLanguage: vi.fn(async (_lang: string): Promise<void> => {}),
 
     setField: vi.fn(async (text: string, key: FieldKey, value: FieldValue): Promise<string> => {
       if (key !== "tags" || !Array.isArray(value)) throw new Error(`the fake sets tags only, not ${key}`);
@@ -199,19 +228,55 @@ export class FakeCore {
     retag: vi.fn(async (_from: string, _to: string) => ({ batch: 7, files: ["posts/a.md"] })),
     undoRetag: vi.fn(async (_batch: number) => ["posts/a.md"]),
     exportBlog: vi.fn(async () => null),
+    publishTargets: vi.fn(async (): Promise<PublishInfo> => ({ targets: this.targets, keychain: "test keychain", sources: null })),
+    saveTarget: vi.fn(async (form: TargetForm, _secret: string | null): Promise<PublishInfo> => {
+      this.targets = [...this.targets.filter((t) => t.form.name !== form.name), { form, secret: null, hasSecret: false }];
+      return { targets: this.targets, keychain: "test keychain", sources: null };
+    }),
+    testTarget: vi.fn(async (_form: TargetForm, _secret: string | null) => "connected: nothing published there by Hanji yet"),
+    trustHost: vi.fn(async (_form: TargetForm) => "SHA256:abc"),
+    publishBlog: vi.fn(
+      async (name: string, _secret: string | null, onProgress: (p: PublishProgress) => void): Promise<PublishDone> => {
+        onProgress({ step: "sending", path: "index.html", done: 1, total: 2, bytes: 10, totalBytes: 20 });
+        return {
+          target: name,
+          sent: 2,
+          sentBytes: 20,
+          removed: 0,
+          unchanged: 0,
+          url: null,
+          message: `Published to ${name}`,
+          problems: [],
+          leftOut: [],
+        };
+      },
+    ),
+    cancelPublish: vi.fn(async (): Promise<void> => {}),
+    openSite: vi.fn(async (_url: string): Promise<void> => {}),
+    commitSources: vi.fn(async (_message: string): Promise<PublishInfo> => ({ targets: this.targets, keychain: "", sources: null })),
+    pullSources: vi.fn(async () => "already up to date"),
+    pushSources: vi.fn(async () => "pushed"),
     showFolder: vi.fn(async (_path: string): Promise<void> => {}),
     versions: vi.fn(async (path: string): Promise<VersionItem[]> =>
-      (this.kept.get(path) ?? []).map((text, i) => ({ id: String(i), savedAt: 1_000 * (i + 1), bytes: text.length, added: 1, removed: 0 })).reverse(),
+      (this.kept.get(path) ?? [])
+        .map((kept, i) => ({ id: String(i), savedAt: 1_000 * (i + 1), bytes: kept.text.length, added: 1, removed: 0, cause: kept.cause }))
+        .reverse(),
     ),
     readVersion: vi.fn(async (path: string, id: string): Promise<string> => {
-      const text = this.kept.get(path)?.[Number(id)];
+      const text = this.kept.get(path)?.[Number(id)]?.text;
       if (text === undefined) throw { kind: "not_found", message: `no version ${id}`, path } satisfies AppError;
       return text;
     }),
   } satisfies AppApi;
 
-  /** The versions the fake's saves kept, oldest first, by path. */
-  readonly kept = new Map<string, string[]>();
+  /** The versions the fake's saves (and other writes) kept, oldest first, by path. */
+  readonly kept = new Map<string, { text: string; cause: VersionCause }[]>();
+
+  private keep(path: string, text: string, cause: VersionCause): void {
+    this.kept.set(path, [...(this.kept.get(path) ?? []), { text, cause }]);
+  }
+  /** The blog's publish targets. */
+  targets: TargetView[] = [];
 }
 
 /** The editor, as far as the stores use it: texts by path; `type` is the author typing. */

@@ -1,5 +1,6 @@
 //! The History panel: the saved versions of the shown post (each save keeps
-//! the text it replaced, in the app's folder; see the core's `history`), and
+//! the text it replaced, in the app's folder, and so do a tag rename and
+//! another program's write; see the core's `history`), and
 //! the one chosen, which the merge view shows beside the current text.
 //! Restoring it, whole or hunk by hunk, is one ordinary edit of the post:
 //! Undo brings the text back.
@@ -8,6 +9,7 @@ import type * as api from "./api";
 import { asAppError, errorText } from "./errors";
 import type { Notices } from "./notices.svelte";
 import type { OpenPosts, PostTexts } from "./posts.svelte";
+import type { Session } from "./session.svelte";
 import type { VersionItem } from "./types";
 
 export type HistoryApi = Pick<typeof api, "versions" | "readVersion">;
@@ -34,7 +36,14 @@ export class History {
     private readonly posts: Pick<OpenPosts, "current" | "listen">,
     private readonly texts: Pick<PostTexts, "replace">,
     private readonly notices: Pick<Notices, "notify">,
+    session: Pick<Session, "listen">,
   ) {
+    // A tag rename, or another program, wrote the shown post: the text it replaced is a version now.
+    session.listen({
+      changed: (change) => {
+        if (change.changed.some((c) => c.path === this.posts.current)) void this.refresh();
+      },
+    });
     posts.listen({
       shown: () => {
         this.chosen = null;

@@ -39,7 +39,7 @@ publishAt: string | null,
 /**
  * The post has an error: listed, never published.
  */
-hasErrors: boolean, summary: string | null, };
+hasErrors: boolean, };
 
 export type TagItem = { slug: string, name: string, 
 /**
@@ -68,6 +68,25 @@ tags: Array<TagItem>, problems: Array<Diagnostic>, watch: WatchState,
  * Another tool's blog, as detected: `detected a Hugo blog (hugo.toml): posts in content/posts`.
  */
 layout: string | null, };
+
+export type PlacedPost = { at: number, post: PostItem, };
+
+export type PostsChange = { 
+/**
+ * Every post, newest first, when the whole blog was read again: the
+ * list is this (and `put` and `removed` are empty).
+ */
+all: Array<PostItem> | null, 
+/**
+ * Posts added or changed, in the order of their places in the list as
+ * it is now: take each out of the list (where it was), then put each at
+ * its place, first place first.
+ */
+put: Array<PlacedPost>, 
+/**
+ * Posts no longer in the list.
+ */
+removed: Array<string>, };
 
 export type Settings = { autosave: boolean, 
 /**
@@ -144,6 +163,8 @@ html: string,
  */
 outline: Array<Heading>, fields: Fields, words: number, readingMinutes: number, problems: Array<Diagnostic>, };
 
+export type VersionCause = { "kind": "save" } | { "kind": "tagRename", from: string, to: string, } | { "kind": "outside" };
+
 export type VersionItem = { 
 /**
  * Pass to `read_version`.
@@ -156,7 +177,11 @@ savedAt: number, bytes: number,
 /**
  * Lines that save added and removed.
  */
-added: number, removed: number, };
+added: number, removed: number, 
+/**
+ * What replaced it.
+ */
+cause: VersionCause, };
 
 export type FileChange = { path: string, 
 /**
@@ -170,7 +195,9 @@ export type Renamed = { from: string, to: string,
  */
 external: boolean, };
 
-export type WatchUpdate = { "kind": "changed", blog: BlogView, added: Array<FileChange>, changed: Array<FileChange>, removed: Array<FileChange>, renamed: Array<Renamed>, } | { "kind": "gone", message: string, } | { "kind": "back", message: string, } | { "kind": "notice", message: string, };
+export type BlogChange = { posts: PostsChange, title: string, tags: Array<TagItem>, problems: Array<Diagnostic>, layout: string | null, watch: WatchState, added: Array<FileChange>, changed: Array<FileChange>, removed: Array<FileChange>, renamed: Array<Renamed>, };
+
+export type WatchUpdate = { "kind": "changed" } & BlogChange | { "kind": "gone", message: string, } | { "kind": "back", message: string, } | { "kind": "notice", message: string, };
 
 export type RetagPlan = { from: string, to: string, 
 /**
@@ -188,6 +215,12 @@ export type RetagDone = {
  */
 batch: number, files: Array<string>, };
 
+export type Loading = { 
+/**
+ * The blog folder, as it was asked for.
+ */
+root: string, read: number, total: number, };
+
 export type ExportProgress = { done: number, total: number, };
 
 export type ExportSummary = { 
@@ -204,6 +237,92 @@ skipped: number,
  */
 message: string, problems: Array<Diagnostic>, };
 
-export type ErrorKind = "outside_blog" | "conflict" | "not_found" | "exists" | "io" | "invalid" | "no_blog" | "front_matter";
+export type PublishProgress = { "step": "exporting", done: number, total: number, } | { "step": "exported", problems: Array<Diagnostic>, leftOut: Array<string>, } | { "step": "connecting" } | { "step": "sending", path: string, done: number, total: number, bytes: number, totalBytes: number, } | { "step": "removing", done: number, total: number, } | { "step": "finishing", bytes: number, };
 
-export type AppError = { kind: ErrorKind, message: string, path: string | null, theirs?: PostText, };
+export type TargetForm = { name: string, 
+/**
+ * `git`, `bucket`, `sftp` or `folder`.
+ */
+kind: string, 
+/**
+ * Each setting and its value (`remote`, `branch`, …; `url`).
+ */
+fields: Array<[string, string]>, };
+
+export type TargetView = { form: TargetForm, 
+/**
+ * The secret it asks for (`an access token`), if any.
+ */
+secret: string | null, 
+/**
+ * Whether the keychain holds it.
+ */
+hasSecret: boolean, };
+
+export type Change = "added" | "modified" | "deleted" | "conflicted";
+
+export type Changed = { 
+/**
+ * Relative to the blog folder.
+ */
+path: string, change: Change, 
+/**
+ * The post's title, if it is a post.
+ */
+title: string | null, };
+
+export type SourcesStatus = { 
+/**
+ * The branch checked out (None: no commit yet, or a detached HEAD).
+ */
+branch: string | null, 
+/**
+ * Where Pull and Push go: `origin/main`; None without one.
+ */
+upstream: string | null, 
+/**
+ * Commits here and not there, and there and not here (as last fetched).
+ */
+ahead: number, behind: number, 
+/**
+ * The blog's files changed since the last commit, posts first.
+ */
+changed: Array<Changed>, 
+/**
+ * A commit message made from the changed posts' titles.
+ */
+message: string, };
+
+export type PublishInfo = { targets: Array<TargetView>, 
+/**
+ * The keychain in use, in words.
+ */
+keychain: string, sources: SourcesStatus | null, };
+
+export type PublishDone = { target: string, sent: number, sentBytes: number, removed: number, unchanged: number, 
+/**
+ * The site's address, to open.
+ */
+url: string | null, 
+/**
+ * One line for the author, like the command line's.
+ */
+message: string, problems: Array<Diagnostic>, 
+/**
+ * Posts left out because they have errors.
+ */
+leftOut: Array<string>, };
+
+export type Fault = "settings" | "export" | "secret" | "host_key" | "unreachable" | "rejected" | "denied" | "full" | "dropped" | "cancelled" | "failed";
+
+export type ErrorKind = "outside_blog" | "conflict" | "not_found" | "exists" | "io" | "invalid" | "no_blog" | "front_matter" | "publish";
+
+export type AppError = { kind: ErrorKind, message: string, path: string | null, theirs?: PostText, 
+/**
+ * What to do, for a `publish` error.
+ */
+hint?: string, 
+/**
+ * How a publish failed (ask for the secret again, trust the host…).
+ */
+fault?: Fault, };

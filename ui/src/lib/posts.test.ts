@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { deferred, FakeCore, fakeApp, postItem, SETTINGS, settle } from "./fake-core";
+import { changed, deferred, FakeCore, fakeApp, postItem, SETTINGS, settle } from "./fake-core";
 import type { Saved } from "./types";
 
 const PATH = "posts/a.md";
@@ -253,14 +253,7 @@ describe("changes on disk", () => {
     const app = await opened();
     app.core.disk.delete(PATH);
     const moved = app.core.put("posts/moved.md", SAVED);
-    app.core.emit({
-      kind: "changed",
-      blog: app.core.blog,
-      added: [],
-      changed: [],
-      removed: [],
-      renamed: [{ from: PATH, to: moved.path, external: true }],
-    });
+    app.core.emit(changed(app.core.blog, { renamed: [{ from: PATH, to: moved.path, external: true }] }));
     await settle();
     expect(app.posts.current).toBe(moved.path);
     expect(status(app, moved.path)).toMatchObject({ path: moved.path, version: moved.version, dirty: false });
@@ -353,14 +346,7 @@ describe("rename", () => {
     expect(status(app, "posts/b.md")).toMatchObject({ dirty: false, version: app.core.file("posts/b.md")?.version });
     expect(app.editor.text("posts/b.md")).toBe(SAVED);
     // Its own rename coming back from the watcher changes nothing more.
-    app.core.emit({
-      kind: "changed",
-      blog: app.core.blog,
-      added: [],
-      changed: [],
-      removed: [],
-      renamed: [{ from: PATH, to: "posts/b.md", external: false }],
-    });
+    app.core.emit(changed(app.core.blog, { renamed: [{ from: PATH, to: "posts/b.md", external: false }] }));
     await settle();
     expect(app.posts.current).toBe("posts/b.md");
     expect(app.api.readPost).toHaveBeenCalledTimes(1);

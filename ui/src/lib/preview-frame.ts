@@ -15,6 +15,7 @@
 
 import morphdom from "morphdom";
 import { type Block, lineAtTop, mapOf, topOfLine } from "./line-map";
+import { mark } from "./trace";
 
 /** The frame's own policy: what the `preview:` protocol's pages carry, as a `<meta>`. */
 export const FRAME_CSP =
@@ -106,8 +107,14 @@ export class PreviewFrame {
       this.frame.srcdoc = page;
       return;
     }
+    mark("show");
     const next = this.parser.parseFromString(page, "text/html");
-    morphdom(doc.documentElement, next.documentElement);
+    mark("parsed");
+    // A block the edit did not touch is equal as a whole: skip it without
+    // walking it (the browser compares natively), so a keystroke costs the
+    // changed blocks, not the page.
+    morphdom(doc.documentElement, next.documentElement, { onBeforeElUpdated: (from, to) => !from.isEqualNode(to) });
+    mark("patched");
     this.shownPage = page;
     this.map = null;
     if (this.line !== null && performance.now() - this.ledAt > LEAD_MS) this.scrollTo(this.line);

@@ -8,13 +8,14 @@ import { asAppError, errorText } from "./errors";
 import { Latest } from "./latest";
 import { without, type OpenPosts, type PostTexts } from "./posts.svelte";
 import { withVersion } from "./preview-url";
+import { mark } from "./trace";
 import type { Session } from "./session.svelte";
 import type { Preview } from "./types";
 
 /** How long the editor's scrolling after a scroll of the preview is taken as its answer. */
 const ECHO_MS = 600;
 
-export type PreviewApi = Pick<typeof api, "preview" | "previewUrl">;
+export type PreviewApi = Pick<typeof api, "preview" | "previewUrl" | "spellingLanguage">;
 
 /** A render came back for `text` of `path` (the post is still open). */
 export type RenderedListener = (path: string, text: string, preview: Preview) => void;
@@ -53,7 +54,10 @@ export class PreviewPane {
 
   private readonly rendered: RenderedListener[] = [];
   private readonly runner = new Latest<Render, Preview>(
-    ({ path, text }) => this.api.preview(path, text),
+    ({ path, text }) => {
+      mark("invoke");
+      return this.api.preview(path, text);
+    },
     (input, result) => this.done(input, result),
     (input, error) => {
       if (input.path === this.posts.current) this.error = errorText(asAppError(error));
@@ -74,6 +78,7 @@ export class PreviewPane {
         this.render(path);
       },
       edited: (path, text) => {
+        mark("edited");
         if (path === this.posts.current) this.runner.request({ path, text });
       },
       moved: (from, to) => {
@@ -138,12 +143,34 @@ export class PreviewPane {
   }
 
   private done(input: Render, result: Preview): void {
+    mark("answered");
     if (!this.posts.isOpen(input.path)) return;
     this.byPath = { ...this.byPath, [input.path]: result };
     for (const listener of this.rendered) listener(input.path, input.text, result);
     if (input.path === this.posts.current) {
       this.error = null;
       this.version++;
+      this.spellIn(pageLanguage(result.html));
     }
   }
+
+  /** The language spelling is checked in: the shown post's page's. */
+  private spelling: string | null = null;
+
+  private spellIn(lang: string | null): void {
+    if (lang === null || lang === this.spelling) return;
+    this.spelling = lang;
+    this.api.spellingLanguage(lang).catch(() => {
+      // Spelling is a help, not a promise: the next post tries again.
+      this.spelling = null;
+    });
+  }
+}
+
+/** The language a page says it is in (`<html lang="ko">`), as the theme wrote it. */
+export function pageLanguage(html: string): string | null {
+  const tag = /<html\b[^>]*>/i.exec(html)?.[0];
+  const lang = tag ? /\slang\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(tag) : null;
+  const value = lang ? (lang[1] ?? lang[2] ?? lang[3]).trim() : "";
+  return value === "" ? null : value;
 }

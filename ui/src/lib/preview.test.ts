@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeApp, postItem, settle } from "./fake-core";
+import { pageLanguage } from "./preview.svelte";
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
@@ -43,5 +44,27 @@ describe("the preview and the editor, both ways", () => {
       ["들어가며", 5],
       ["끝", 9],
     ]);
+  });
+});
+
+describe("spelling follows the shown post's language", () => {
+  it("tells the core the page's language when it changes, and only then", async () => {
+    const app = await withPost();
+    expect(app.api.spellingLanguage.mock.calls).toEqual([["ko"]]);
+    app.editor.type("posts/a.md", "---\ntitle: 가\n---\n\n둘째 판.\n");
+    await settle();
+    expect(app.api.spellingLanguage).toHaveBeenCalledTimes(1);
+    // The post says it is English: its page does, and spelling follows.
+    app.editor.type("posts/a.md", "---\ntitle: 가\nlang: en\n---\n\nIn English now.\n");
+    await settle();
+    expect(app.api.spellingLanguage.mock.calls).toEqual([["ko"], ["en"]]);
+  });
+
+  it("reads the language from the page's html element only", () => {
+    expect(pageLanguage('<!doctype html>\n<html lang="ko-KR">\n<head>')).toBe("ko-KR");
+    expect(pageLanguage("<html class=x lang='en'><body lang=\"fr\">")).toBe("en");
+    expect(pageLanguage("<html lang=en>")).toBe("en");
+    expect(pageLanguage('<html><body><p lang="en">')).toBeNull();
+    expect(pageLanguage('<html lang="">')).toBeNull();
   });
 });

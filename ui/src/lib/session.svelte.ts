@@ -6,7 +6,8 @@
 import type * as api from "./api";
 import { asAppError } from "./errors";
 import type { Notices } from "./notices.svelte";
-import type { AppError, BlogView, Settings, WatchUpdate } from "./types";
+import { applyPostsChange } from "./posts-list";
+import type { AppError, BlogView, Loading, Settings, WatchUpdate } from "./types";
 
 export type SessionApi = Pick<typeof api, "start" | "openBlog" | "watch" | "saveSettings" | "onCloseRequested">;
 
@@ -33,6 +34,8 @@ export class Session {
   settings = $state.raw<Settings | null>(null);
   startError = $state.raw<AppError | null>(null);
   starting = $state(true);
+  /** How far reading the blog being opened has come; null when none is being opened. */
+  loading = $state.raw<Loading | null>(null);
   /** Set while the blog folder is gone from disk. */
   folderGone = $state.raw<string | null>(null);
 
@@ -53,7 +56,7 @@ export class Session {
   /** The blog from the command line, the last one, or the sample; and the close guard of the window. */
   async start(): Promise<void> {
     try {
-      const info = await this.api.start();
+      const info = await this.api.start((loading) => (this.loading = loading));
       this.recent = info.recent;
       this.settings = info.settings;
       this.startError = info.error;
@@ -67,6 +70,7 @@ export class Session {
       this.startError = asAppError(error);
     } finally {
       this.starting = false;
+      this.loading = null;
     }
     this.api
       .onCloseRequested(async () => {
@@ -91,9 +95,11 @@ export class Session {
       return;
     }
     try {
-      const view = await this.api.openBlog(path);
+      const view = await this.api.openBlog(path, (loading) => (this.loading = loading));
+      this.loading = null;
       if (view) await this.switchTo(view);
     } catch (error) {
+      this.loading = null;
       this.notices.notifyError(error);
     }
   }
@@ -145,7 +151,11 @@ export class Session {
   private received(update: WatchUpdate): void {
     switch (update.kind) {
       case "changed": {
-        this.blog = update.blog;
+        const blog = this.blog;
+        if (blog) {
+          const { title, tags, problems, layout, watch } = update;
+          this.blog = { ...blog, title, tags, problems, layout, watch, posts: applyPostsChange(blog.posts, update.posts) };
+        }
         this.folderGone = null;
         const generation = this.watchGeneration;
         // One change at a time: a rename is followed before a later change under the new name.

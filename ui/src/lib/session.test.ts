@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { deferred, FakeCore, fakeApp, postItem, settle , EDITOR_SETTINGS } from "./fake-core";
+import { changed, deferred, FakeCore, fakeApp, postItem, settle, EDITOR_SETTINGS } from "./fake-core";
 import type { Settings, StartInfo } from "./types";
 
 const PATH = "posts/a.md";
@@ -134,7 +134,7 @@ describe("another blog", () => {
     const oldStream = app.api.watch.mock.calls[0][0];
     await app.session.open("/other");
     oldStream({ kind: "notice", message: "from the old blog" });
-    oldStream({ kind: "changed", blog: app.core.blog, added: [], changed: [], removed: [], renamed: [] });
+    oldStream(changed(app.core.blog, {}));
     await settle();
     expect(app.session.blog?.root).toBe("/other");
     expect(app.notices.toasts.map((t) => t.message)).not.toContain("from the old blog");
@@ -148,5 +148,33 @@ describe("the folder", () => {
     expect(app.session.folderGone).toBe("The blog folder is gone.");
     app.core.emit({ kind: "back", message: "The blog folder is back." });
     expect(app.session.folderGone).toBeNull();
+  });
+});
+
+describe("a large blog", () => {
+  it("shows how far reading it has come until it is open", async () => {
+    const core = coreWith({ autosave: false, autosaveDelayMs: 1000, newPostAsBundle: false, ...EDITOR_SETTINGS });
+    const answer = deferred<StartInfo>();
+    core.api.start.mockImplementationOnce((onLoading) => {
+      onLoading?.({ root: "/blog", read: 2500, total: 10000 });
+      return answer.promise;
+    });
+    const app = fakeApp(core);
+    const starting = app.session.start();
+    expect(app.session.loading).toEqual({ root: "/blog", read: 2500, total: 10000 });
+    expect(app.session.blog).toBeNull();
+    answer.resolve(core.startInfo!);
+    await starting;
+    expect(app.session.loading).toBeNull();
+    expect(app.session.blog?.posts.map((p) => p.path)).toEqual([PATH]);
+  });
+
+  it("follows a change to one post without the whole list", async () => {
+    const app = await startedWith({ autosave: false, autosaveDelayMs: 1000, newPostAsBundle: false, ...EDITOR_SETTINGS });
+    const newer = { ...postItem("posts/b.md", "B"), date: "2026-08-01" };
+    const update = changed(app.core.blog, { added: [{ path: "posts/b.md", external: true }] });
+    app.core.emit({ ...update, posts: { all: null, put: [{ at: 0, post: newer }], removed: [] } });
+    await settle();
+    expect(app.session.blog?.posts.map((p) => p.path)).toEqual(["posts/b.md", PATH]);
   });
 });

@@ -1,6 +1,6 @@
 //! The app's keyboard shortcuts, for the key handler and the help overlay alike.
 
-export type Command = "save" | "newPost" | "quickOpen" | "export" | "help" | "find";
+export type Command = "save" | "newPost" | "quickOpen" | "export" | "publish" | "help" | "find";
 
 export interface KeyPress {
   key: string;
@@ -31,7 +31,7 @@ export function commandFor(e: KeyPress, mac: boolean): Command | null {
     case "n":
       return e.shiftKey ? null : "newPost";
     case "p":
-      return e.shiftKey ? null : "quickOpen";
+      return e.shiftKey ? "publish" : "quickOpen";
     case "e":
       return e.shiftKey ? null : "export";
     case "f":
@@ -61,6 +61,7 @@ export function shortcutHelp(mac: boolean): { group: string; items: ShortcutHelp
         { keys: k(m, "N"), does: "New post" },
         { keys: k(m, "P"), does: "Open a post by title" },
         { keys: k(m, "E"), does: "Export the blog" },
+        { keys: k(m, "Shift", "P"), does: "Publish the blog" },
         { keys: `F1, ${k(m, "/")}`, does: "This help" },
         { keys: "Esc", does: "Close a dialog or panel" },
       ],

@@ -9,11 +9,20 @@ import { Notices, Problems } from "./notices.svelte";
 import { Panels } from "./panels.svelte";
 import { OpenPosts, type PostTexts, type PostsApi } from "./posts.svelte";
 import { PreviewPane, type PreviewApi } from "./preview.svelte";
+import { SitePublish, type PublishApi } from "./publish.svelte";
 import { Session, type SessionApi } from "./session.svelte";
 import { Sidebar, type SidebarApi } from "./sidebar.svelte";
 
 /** Everything the stores together need of `api.ts`. */
-export type AppApi = SessionApi & PostsApi & JournalApi & PreviewApi & FormApi & SidebarApi & ExportApi & HistoryApi;
+export type AppApi = SessionApi &
+  PostsApi &
+  JournalApi &
+  PreviewApi &
+  FormApi &
+  SidebarApi &
+  ExportApi &
+  HistoryApi &
+  PublishApi;
 
 export interface Stores {
   notices: Notices;
@@ -27,6 +36,7 @@ export interface Stores {
   problems: Problems;
   siteExport: SiteExport;
   history: History;
+  sitePublish: SitePublish;
 }
 
 /**
@@ -44,6 +54,7 @@ export function makeStores(api: AppApi, texts: PostTexts): Stores {
   const sidebar = new Sidebar(api, session, posts, notices);
   const problems = new Problems(session, posts, preview, panels, notices);
   const siteExport = new SiteExport(api, session, posts, notices);
-  const history = new History(api, posts, texts, notices);
-  return { notices, panels, session, posts, journal, preview, form, sidebar, problems, siteExport, history };
+  const history = new History(api, posts, texts, notices, session);
+  const sitePublish = new SitePublish(api, session, posts, notices);
+  return { notices, panels, session, posts, journal, preview, form, sidebar, problems, siteExport, history, sitePublish };
 }

@@ -1,17 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { BlogView, WatchUpdate } from "./types";
+import { changed } from "./fake-core";
 import { planWatch } from "./watch-plan";
 
 const blog: BlogView = { root: "/b", title: "b", posts: [], tags: [], problems: [], watch: "watching", layout: null };
-const update = (u: Partial<Extract<WatchUpdate, { kind: "changed" }>>): WatchUpdate => ({
-  kind: "changed",
-  blog,
-  added: [],
-  changed: [],
-  removed: [],
-  renamed: [],
-  ...u,
-});
+const update = (u: Partial<Extract<WatchUpdate, { kind: "changed" }>>): WatchUpdate => ({ ...changed(blog, {}), ...u });
 
 const open = [
   { path: "posts/clean.md", dirty: false },

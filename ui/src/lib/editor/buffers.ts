@@ -11,6 +11,7 @@ import { EditorSelection, EditorState, type StateEffect, type TransactionSpec } 
 import { EditorView, type ViewUpdate } from "@codemirror/view";
 import { minimalChange } from "../diff";
 import { fromEditor, type LineEnding, lineEndingOf, toEditor } from "../line-endings";
+import { mark } from "../trace";
 import { type EditorOptions, postExtensions, reconfigure } from "./setup";
 
 export interface BufferHooks {
@@ -245,6 +246,7 @@ export class Buffers {
   }
 
   private onUpdate(update: ViewUpdate): void {
+    if (update.docChanged) mark("typed");
     if (update.docChanged && this.shown !== null) this.hooks.changed(this.shown, this.textOf(this.shown, update.state));
     if (update.docChanged || update.geometryChanged) this.scrolledSoon();
     if ((update.selectionSet || update.docChanged) && this.shown !== null) {

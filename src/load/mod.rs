@@ -1,23 +1,30 @@
 //! Reading a blog folder: its settings (the tool it was made with, then
 //! `hanji.toml`), its posts in parallel, its other files and its templates,
-//! every problem kept as a diagnostic. The disk is read through `fs`.
+//! every problem kept as a diagnostic. The disk is read through `fs`. An
+//! export reads a blog without holding its posts' texts, and with what was
+//! read from each file kept between runs (`kept`).
+
+mod kept;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
-use crate::blog::{Blog, LoadOptions};
+use crate::blog::{Blog, Schedule};
 use crate::config::{self, Config};
 use crate::content::file::{self, MAX_POST_BYTES};
 use crate::content::post::{Parsed, Post};
 use crate::content::{Library, Rules};
 use crate::detect;
 use crate::diagnostics::{Diagnostic, Problem};
-use crate::fs::{self, TextError};
+use crate::fs::{self, Stamp, TextError};
 use crate::layout::{Kind, Layout};
 use crate::markdown::Shortcodes;
+use kept::Kept;
 
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
@@ -29,14 +36,61 @@ pub enum LoadError {
     Unreadable { path: PathBuf, source: io::Error },
 }
 
-/// Reads the blog in `root`, its scheduled posts judged by the wall clock.
-pub fn load(root: &Path) -> Result<Blog, LoadError> {
-    load_with(root, LoadOptions::default())
+/// Who hears how far reading a blog has come: `(posts read, posts in all)`,
+/// called from the threads that read them, once for each post (the app
+/// shows it while a large blog opens).
+#[derive(Clone, Default)]
+pub struct Progress(Option<Arc<dyn Fn(usize, usize) + Send + Sync>>);
+
+impl Progress {
+    pub fn new(report: impl Fn(usize, usize) + Send + Sync + 'static) -> Self {
+        Progress(Some(Arc::new(report)))
+    }
+
+    fn report(&self, read: usize, total: usize) {
+        if let Some(report) = &self.0 {
+            report(read, total);
+        }
+    }
+}
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() { "Progress(reported)" } else { "Progress(none)" })
+    }
+}
+
+/// How a blog is read.
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    /// Let go of each post's text once it is read (see `Post::without_text`):
+    /// an export holds only what lists and addresses need, and reads a post
+    /// again when it renders its page.
+    pub without_texts: bool,
+    /// Where what was read from each post file is kept between runs
+    /// (`fs::cache_dir()`), so that only the files that changed since are
+    /// read again; None reads every file. Only with `without_texts`.
+    pub cache_dir: Option<PathBuf>,
+    /// Who hears how far reading the posts has come.
+    pub progress: Progress,
+    /// The clock scheduled posts are judged by, and `--future`.
+    pub schedule: Schedule,
 }
 
 /// Reads the blog in `root`. Only a missing or unreadable folder is an error:
 /// every problem inside it becomes a diagnostic and the rest still loads.
-pub fn load_with(root: &Path, options: LoadOptions) -> Result<Blog, LoadError> {
+pub fn load(root: &Path) -> Result<Blog, LoadError> {
+    load_with(root, &LoadOptions::default())
+}
+
+/// `load`, telling `progress` of each post read.
+#[cfg(test)]
+fn load_reporting(root: &Path, progress: &Progress) -> Result<Blog, LoadError> {
+    load_with(root, &LoadOptions { progress: progress.clone(), ..LoadOptions::default() })
+}
+
+/// Reads the blog in `root` as `options` say (see `load`).
+pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Blog, LoadError> {
     match fs::is_folder(root) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(LoadError::NotFound(root.into())),
         Err(source) => return Err(LoadError::Unreadable { path: root.into(), source }),
@@ -64,12 +118,64 @@ pub fn load_with(root: &Path, options: LoadOptions) -> Result<Blog, LoadError> {
     // A file export would fail to copy, found now so that `check` names it.
     problems.extend(fs::unreadable_files(root, &assets));
     problems.extend(other_sections(root, &config));
-    let parsed: Vec<Parsed> = post_paths.par_iter().map(|path| read_post(root, path)).collect();
-    let rules = Rules::of(&config, options.clock.now(), options.future);
+    let (read, total) = (AtomicUsize::new(0), post_paths.len());
+    options.progress.report(0, total);
+    let parsed = match (&options.cache_dir, options.without_texts) {
+        (Some(cache_dir), true) => {
+            let kept = read_posts_kept(root, &post_paths, cache_dir);
+            options.progress.report(total, total);
+            kept
+        }
+        (_, without_texts) => post_paths
+            .par_iter()
+            .map(|path| {
+                let parsed = read_post(root, path);
+                options.progress.report(read.fetch_add(1, Ordering::Relaxed) + 1, total);
+                if without_texts { Parsed { post: parsed.post.map(Post::without_text), ..parsed } } else { parsed }
+            })
+            .collect(),
+    };
+    let rules = Rules::of(&config, options.schedule.clock.now(), options.schedule.future);
     let library = Library::from_parsed(rules, parsed);
     let templates = read_templates(root, &config, &mut problems);
     let shortcodes = read_shortcodes(root, &config, &mut problems);
-    Ok(Blog { root: root.to_path_buf(), config, library, assets, templates, shortcodes, problems, options })
+    let schedule = options.schedule;
+    Ok(Blog { root: root.to_path_buf(), config, library, assets, templates, shortcodes, problems, schedule })
+}
+
+/// The posts at `paths`, without their texts: what was kept from an earlier
+/// run for the files whose stamp is the same, and the others read anew (and
+/// kept for next time).
+fn read_posts_kept(root: &Path, paths: &[PathBuf], cache_dir: &Path) -> Vec<Parsed> {
+    let absolute = fs::absolute(root).unwrap_or_else(|_| root.to_path_buf());
+    let mut kept = Kept::open(cache_dir, &absolute);
+    let stamps: Vec<Option<Stamp>> = paths.par_iter().map(|path| fs::stamp_of(&root.join(path))).collect();
+    let mut found = Vec::with_capacity(paths.len());
+    let mut missing = Vec::new();
+    for (path, stamp) in paths.iter().zip(stamps) {
+        match stamp.and_then(|stamp| kept.take(path, stamp)) {
+            Some(parsed) => found.push(parsed),
+            None => missing.push((path, stamp)),
+        }
+    }
+    let read: Vec<(Parsed, Option<Vec<u8>>)> = missing
+        .par_iter()
+        .map(|(path, stamp)| {
+            let parsed = read_post(root, path);
+            // Kept only if the file is as it was before it was read.
+            let line = stamp.filter(|before| fs::stamp_of(&root.join(path)) == Some(*before));
+            let line = line.and_then(|stamp| kept::entry_of(path, stamp, &parsed));
+            (Parsed { post: parsed.post.map(Post::without_text), ..parsed }, line)
+        })
+        .collect();
+    for (parsed, line) in read {
+        if let Some(line) = line {
+            kept.keep(parsed.path.clone(), line);
+        }
+        found.push(parsed);
+    }
+    kept.save();
+    found
 }
 
 /// The pages' files outside the posts folder (Hanji's `pages/`, Jekyll's
@@ -257,4 +363,29 @@ pub fn read_post(root: &Path, path: &Path) -> Parsed {
         );
     }
     Post::parse(path, &text)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+
+    #[test]
+    fn progress_counts_every_post_up_to_all_of_them() {
+        let heard = Arc::new(Mutex::new(Vec::new()));
+        let progress = {
+            let heard = heard.clone();
+            Progress::new(move |read, total| heard.lock().unwrap().push((read, total)))
+        };
+        let blog = load_reporting(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/content")), &progress).unwrap();
+        let mut heard = heard.lock().unwrap().clone();
+        // Every file read: the posts and the pages (an About page).
+        let files = blog.library.len();
+        assert!(files > 10, "the sample blog");
+        assert!(heard.iter().all(|&(_, total)| total == files), "{heard:?}");
+        heard.sort();
+        let reads: Vec<usize> = heard.iter().map(|&(read, _)| read).collect();
+        assert_eq!(reads, (0..=files).collect::<Vec<_>>(), "once at the start, then once for each file read");
+    }
 }

@@ -1,0 +1,703 @@
+//! Writing the site into a folder: every page rendered in parallel, then
+//! written atomically. Files whose bytes did not change are left alone, files
+//! of an earlier export that are gone are removed, and nothing else is ever
+//! deleted.
+//!
+//! An export into a folder it exported to before renders only the pages
+//! that changed: each page's plan (what it is made from, `site::plan`) and,
+//! for a post, its text and the answers its links get, are compared with what
+//! the last export kept (`state`); a page is rendered again when any of them
+//! differs or its file was touched since. The site is byte for byte the one
+//! a first export makes. Copies of images sized for the screen are kept
+//! while their image file and the image settings are as they were.
+
+mod state;
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::io;
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::blog::Blog;
+use crate::content::Post;
+use crate::content::file::MAX_POST_BYTES;
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::digest::{self, Digest};
+use crate::fs::{self, Program, absolute, stamp_of};
+use crate::images::{Catalog, Looked};
+use crate::site::plan::{Body, Plan};
+use crate::site::routes::Addresses;
+use crate::site::theme::Theme;
+use crate::site::{Page, Site, SiteOptions};
+use state::{From, Head, Made, State};
+
+/// How an export is made.
+#[derive(Debug, Clone, Default)]
+pub struct ExportOptions {
+    /// Write into a folder that has files Hanji did not export there (none
+    /// of them is deleted).
+    pub force: bool,
+    /// Where what an export can make again is kept between exports
+    /// (highlighted code in `highlight.bin`, what each page was made from
+    /// under `exports/`); None keeps nothing, and every page is rendered.
+    /// Not the blog folder (it is not the author's text) and not the output
+    /// (it would be published): see `fs::cache_dir`.
+    pub cache_dir: Option<PathBuf>,
+}
+
+/// Left in every folder Hanji exports to: the files of that export, so the
+/// next one knows what it may remove.
+pub const MARKER: &str = ".hanji-export";
+
+/// What `.hanji-export` holds.
+#[derive(Debug, Default, serde::Serialize)]
+struct Record {
+    files: BTreeSet<String>,
+}
+
+/// A record read leniently: the names of the files, whatever an earlier
+/// Hanji wrote beside each.
+#[derive(Debug, Default, serde::Deserialize)]
+struct OldRecord {
+    #[serde(default)]
+    files: serde_json::Value,
+}
+
+impl OldRecord {
+    fn files(self) -> BTreeSet<String> {
+        match self.files {
+            serde_json::Value::Object(map) => map.into_iter().map(|(file, _)| file).collect(),
+            serde_json::Value::Array(list) => list.into_iter().filter_map(|f| f.as_str().map(String::from)).collect(),
+            _ => BTreeSet::new(),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error("{message}")]
+    Refused { message: String, hint: String },
+    #[error("cannot write `{path}`: {source}")]
+    Io { path: PathBuf, source: io::Error },
+}
+
+/// What an export did.
+#[derive(Debug, Default)]
+pub struct Summary {
+    pub written: usize,
+    pub unchanged: usize,
+    pub removed: usize,
+    /// Pages rendered (the others were as the last export left them).
+    pub rendered: usize,
+    /// Every problem: the blog's, the theme's, and those rendering found.
+    pub problems: Vec<Diagnostic>,
+    /// Posts left out because they have errors.
+    pub left_out: Vec<PathBuf>,
+    /// Copies of images made, and found in the cache (or kept in the site).
+    pub image_copies: (usize, usize),
+    pub elapsed: Duration,
+}
+
+impl Summary {
+    pub fn files(&self) -> usize {
+        self.written + self.unchanged
+    }
+
+    /// One line for the author: `exported 130 files to site: 130 written, 0
+    /// unchanged, 0 removed; 95 pages rendered in 0.24 s`.
+    pub fn line(&self, out: &Path) -> String {
+        format!(
+            "exported {} files to {}: {} written, {} unchanged, {} removed; {} {} rendered in {:.2} s",
+            self.files(),
+            out.display(),
+            self.written,
+            self.unchanged,
+            self.removed,
+            self.rendered,
+            if self.rendered == 1 { "page" } else { "pages" },
+            self.elapsed.as_secs_f64()
+        )
+    }
+
+    /// `12 copies of images made, 30 from the cache` (`1 copy …`), or None when the pages
+    /// show no image that has copies.
+    pub fn images_line(&self) -> Option<String> {
+        let (made, reused) = self.image_copies;
+        let copies = if made == 1 { "copy" } else { "copies" };
+        (made + reused > 0).then(|| format!("{made} {copies} of images made, {reused} from the cache"))
+    }
+
+    pub fn errors(&self) -> usize {
+        self.problems.iter().filter(|p| p.severity == Severity::Error).count()
+    }
+}
+
+/// Called as files are rendered and written: (done, total).
+pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
+
+/// How many posts are highlighted without reading the cache of all the
+/// blog's highlighted code (reading it costs more than a few posts' code).
+const FEW_POSTS: usize = 32;
+
+/// Exports `blog` into `out`. Refuses, writing nothing, an `out` that is the
+/// blog folder, a parent of it, inside it (but for its `output_dir`), or a
+/// folder with other files that Hanji did not export there (unless `force`).
+pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progress) -> Result<Summary, ExportError> {
+    let started = Instant::now();
+    let out = absolute(out).map_err(|source| ExportError::Io { path: out.into(), source })?;
+    let previous_files = check_destination(blog, &out, options.force)?;
+    let state = options.cache_dir.as_deref().map(|dir| State::open(dir, &out));
+
+    let mut summary = Summary { problems: blog.diagnostics(), ..Summary::default() };
+    summary.left_out = blog
+        .library
+        .posts()
+        .filter(|p| p.has_errors || blog.library.shares_slug(&p.path))
+        .map(|p| p.path.clone())
+        .collect();
+    let (theme, theme_problems) = Theme::new(&blog.templates);
+    summary.problems.extend(theme_problems);
+    // Copies of the images pages show are made as the pages ask for them.
+    let images = Catalog::new(&blog.root, &blog.config.images, options.cache_dir.as_deref()).preparing();
+    let site_options = SiteOptions { search: true, services: true, ..SiteOptions::default() };
+    let site = Site::new(&blog.config, &blog.library, &blog.assets, &theme, site_options)
+        .with_images(&images)
+        .with_shortcodes(&blog.shortcodes)
+        .with_routes();
+    let placed = site.files();
+    summary.problems.extend(placed.problems);
+    summary.left_out.extend(placed.left_out);
+    // A post's images are answered by their files' stamps: when any file
+    // beside the posts changed, every post's answers are asked again.
+    let stamps: Vec<_> = blog.assets.par_iter().map(|asset| stamp_of(&blog.root.join(asset))).collect();
+    let head = Head { program: Program::this(), links: digest::of(&(site.links_digest(), stamps)) };
+
+    let copies = copies(blog, placed.pages.iter().map(|(page, _, _)| page));
+    let total = placed.pages.len() + copies.len();
+    let done = AtomicUsize::new(0);
+    let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+
+    // Which pages are as the last export left them; the others' plans are
+    // made again as they are rendered (a large blog's plans, all held at
+    // once, would double what the export holds).
+    let planned = plan_pages(&site, &placed.pages, &out, state.as_ref(), &head);
+    let highlights_file = read_highlights(&site, options.cache_dir.as_deref(), &planned);
+    let outcomes: Vec<Outcome> = planned
+        .par_iter()
+        .map(|planned| {
+            let outcome = match planned.kept {
+                Some(kept) => Outcome::Kept(kept),
+                None => render_page(blog, &site, &out, planned),
+            };
+            tick();
+            outcome
+        })
+        .collect();
+    let copied: Vec<Outcome> = copies
+        .par_iter()
+        .map(|(from, file)| {
+            let kept = state.as_ref().and_then(|state| state.made.get(file));
+            let outcome = copy(blog, &out, from, file, kept);
+            tick();
+            outcome
+        })
+        .collect();
+
+    let mut made = Vec::with_capacity(outcomes.len() + copied.len());
+    let mut texts = HashMap::new();
+    for outcome in outcomes.into_iter().chain(copied) {
+        match outcome {
+            Outcome::Kept(kept) => {
+                if let From::Page { problems, .. } = &kept.from {
+                    summary.problems.extend(problems.iter().cloned());
+                }
+                summary.unchanged += 1;
+                made.push(Cow::Borrowed(kept));
+            }
+            Outcome::Written { made: new, written, text } => {
+                if let From::Page { problems, .. } = &new.from {
+                    summary.problems.extend(problems.iter().cloned());
+                    summary.rendered += 1;
+                }
+                if written {
+                    summary.written += 1;
+                } else {
+                    summary.unchanged += 1;
+                }
+                texts.extend(text);
+                made.push(Cow::Owned(new));
+            }
+            Outcome::Failed(problem) => summary.problems.push(problem),
+            Outcome::LeftOut(path, problem) => {
+                summary.left_out.push(path);
+                summary.problems.push(problem);
+            }
+            Outcome::Io(error) => return Err(error),
+        }
+    }
+    let settings = digest::of(&format!("{:?}", blog.config.images));
+    let (copies, kept_copies) = image_copies(&site, &images, &made, state.as_ref(), &out, settings);
+    let (made_copies, reused) = images.counts();
+    summary.image_copies = (made_copies, reused + kept_copies);
+    for outcome in copies {
+        match outcome {
+            Outcome::Written { made: new, written, .. } => {
+                summary.written += usize::from(written);
+                summary.unchanged += usize::from(!written);
+                made.push(Cow::Owned(new));
+            }
+            Outcome::Kept(kept) => {
+                summary.unchanged += 1;
+                made.push(Cow::Borrowed(kept));
+            }
+            Outcome::Io(error) => return Err(error),
+            Outcome::Failed(problem) | Outcome::LeftOut(_, problem) => summary.problems.push(problem),
+        }
+    }
+    if site.has_search() {
+        let kept: HashMap<&str, &Made> = match &state {
+            Some(state) => state.made.iter().map(|(file, made)| (file.as_str(), made)).collect(),
+            None => HashMap::new(),
+        };
+        for outcome in write_search(blog, &site, &out, texts, &kept)? {
+            match outcome {
+                Outcome::Written { made: new, written, .. } => {
+                    summary.written += usize::from(written);
+                    summary.unchanged += usize::from(!written);
+                    made.push(Cow::Owned(new));
+                }
+                Outcome::Kept(kept) => {
+                    summary.unchanged += 1;
+                    made.push(Cow::Borrowed(kept));
+                }
+                Outcome::Io(error) => return Err(error),
+                Outcome::Failed(problem) | Outcome::LeftOut(_, problem) => summary.problems.push(problem),
+            }
+        }
+    }
+
+    let files: BTreeSet<String> = made.iter().map(|m| m.file.clone()).collect();
+    summary.removed = remove_stale(&out, &previous_files, &files)?;
+    summary.problems.sort();
+    summary.problems.dedup();
+    let record = serde_json::to_vec(&Record { files }).expect("a record serializes");
+    write_if_changed(&out.join(MARKER), &record)?;
+    if let Some(file) = highlights_file.filter(|_| site.highlights().is_changed()) {
+        // Only a cache: if it cannot be written, the next export highlights again.
+        let _ = fs::write_if_changed(&file, &site.highlights().to_bytes());
+    }
+    if let Some(state) = &state {
+        state.save(&head, &made);
+    }
+    summary.elapsed = started.elapsed();
+    Ok(summary)
+}
+
+/// A page with the digest of its plan, and what the last export kept of it
+/// if the page in the folder is still what that plan makes.
+struct Planned<'s> {
+    page: &'s Page,
+    path: &'s str,
+    file: &'s str,
+    digest: Digest,
+    post: bool,
+    kept: Option<&'s Made>,
+}
+
+/// What became of one file of the site.
+enum Outcome<'s> {
+    /// As the last export left it.
+    Kept(&'s Made),
+    /// Made now (`written` if its bytes changed); a post's page gives its
+    /// prose for the search.
+    Written { made: Made, written: bool, text: Option<(PathBuf, String)> },
+    /// Not made: the page's problem (a template error, an unreadable file).
+    Failed(Diagnostic),
+    /// A post not written, with why.
+    LeftOut(PathBuf, Diagnostic),
+    /// The folder could not be written: the export stops.
+    Io(ExportError),
+}
+
+/// Every page's plan, and whether the last export's page is still right:
+/// made from an equal plan (with what every page shares), its post's links
+/// answered the same, and its file untouched since.
+fn plan_pages<'s>(
+    site: &Site,
+    pages: &'s [(Page, String, String)],
+    out: &Path,
+    state: Option<&'s State>,
+    head: &Head,
+) -> Vec<Planned<'s>> {
+    let shared = site.shared_digest();
+    let links_unchanged = state.and_then(|state| state.head.as_ref()) == Some(head);
+    pages
+        .par_iter()
+        .map(|(page, path, file)| {
+            let plan = site.plan_at(page, path.clone());
+            let digest = digest::of(&(shared, &plan));
+            let kept = state.and_then(|state| state.made.get(file)).filter(|made| {
+                let From::Page { plan: made_from, links, .. } = &made.from else { return false };
+                let links_same = match (&plan.body, links) {
+                    (Body::Post(post), Some(links)) => {
+                        links_unchanged
+                            || digest::of(&site.answer_again(post.post, &post.path, &links.questions()))
+                                == links.answers
+                    }
+                    (Body::Post(_), None) => false,
+                    _ => true,
+                };
+                *made_from == digest && links_same && stamp_of(&out.join(file)) == Some(made.stamp)
+            });
+            let post = matches!(plan.body, Body::Post(_));
+            Planned { page, path, file, digest, post, kept }
+        })
+        .collect()
+}
+
+/// Reads the highlighted code of earlier exports into the site's cache,
+/// unless few posts are to be rendered (their code is highlighted sooner
+/// than the cache is read); gives the file to save the cache in after.
+fn read_highlights(site: &Site, cache_dir: Option<&Path>, planned: &[Planned]) -> Option<PathBuf> {
+    let posts = |kept: bool| planned.iter().filter(|p| p.kept.is_some() == kept && p.post).count();
+    let (to_render, kept) = (posts(false), posts(true));
+    let file = cache_dir.map(|dir| dir.join("highlight.bin")).filter(|_| to_render > FEW_POSTS)?;
+    if let Ok(bytes) = fs::read(&file) {
+        site.highlights().add_from_bytes(&bytes);
+    }
+    if kept > 0 {
+        // The code of the posts not rendered now stays in the cache.
+        site.highlights().keep_all();
+    }
+    Some(file)
+}
+
+/// Renders a page and writes it. A post loaded without its text has it read
+/// again here; if the file changed since it was loaded, the post is left out
+/// this time, and named.
+fn render_page<'s>(blog: &Blog, site: &Site, out: &Path, planned: &Planned) -> Outcome<'s> {
+    let plan = site.plan_at(planned.page, planned.path.to_string());
+    let full;
+    let mut plan_now = None;
+    if let Body::Post(post) = &plan.body
+        && !post.post.has_text()
+    {
+        let path = &post.post.path;
+        let text = match fs::read_text(&blog.root, path, MAX_POST_BYTES) {
+            Ok(text) => text,
+            Err(_) => return changed_meanwhile(path),
+        };
+        full = match post.post.with_text(&text) {
+            Some(full) => full,
+            None => return changed_meanwhile(path),
+        };
+        plan_now = Some(Plan { root: plan.root.clone(), body: Body::Post(post.with_post(&full)) });
+    }
+    let plan = plan_now.as_ref().unwrap_or(&plan);
+    let (page, answers) = match site.render_plan(plan) {
+        Ok(rendered) => rendered,
+        // A page the theme cannot render is left out and reported.
+        Err(error) => return Outcome::Failed(error.to_diagnostic()),
+    };
+    let path = out.join(planned.file);
+    let written = match write_if_changed(&path, page.text.as_bytes()) {
+        Ok(written) => written,
+        Err(error) => return Outcome::Io(error),
+    };
+    let Some(stamp) = stamp_of(&path) else {
+        return Outcome::Io(ExportError::Io { path, source: io::ErrorKind::NotFound.into() });
+    };
+    let (links, text) = match (&plan.body, page.post_text) {
+        (Body::Post(post), text) => {
+            // Posts only: a page (an About page) is in no list, nor in the search.
+            let text = text.filter(|_| site.has_search() && !post.post.page).map(|text| (post.post.path.clone(), text));
+            (Some(state::Links::of(&answers)), text)
+        }
+        _ => (None, None),
+    };
+    let from = From::Page { plan: planned.digest, problems: page.problems, links };
+    Outcome::Written { made: Made { file: planned.file.to_string(), stamp, from }, written, text }
+}
+
+fn changed_meanwhile<'s>(path: &Path) -> Outcome<'s> {
+    let problem =
+        Diagnostic::error(path, 1, 1, "the post changed while the site was exported; it is left out this time")
+            .with_hint("export again");
+    Outcome::LeftOut(path.to_path_buf(), problem)
+}
+
+/// The copies of the images the pages show, written beside each image's own
+/// copy in the site: those of the pages rendered now were made (or found in
+/// the cache) as the pages asked for them; a page kept as it was names the
+/// images it shows, whose copies are kept too while their image file and
+/// the image settings are as they were, and made again otherwise. Gives
+/// how many copies were kept.
+fn image_copies<'s>(
+    site: &Site,
+    images: &Catalog,
+    made: &[Cow<'s, Made>],
+    state: Option<&'s State>,
+    out: &Path,
+    settings: Digest,
+) -> (Vec<Outcome<'s>>, usize) {
+    let pictured: BTreeSet<&Path> = made
+        .iter()
+        .filter_map(|made| match &made.from {
+            From::Page { links: Some(links), .. } => Some(links.pictured.iter().map(PathBuf::as_path)),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    let mut kept_copies: BTreeMap<&Path, Vec<&'s Made>> = BTreeMap::new();
+    for made in state.iter().flat_map(|state| state.made.values()) {
+        if let From::Image { image, .. } = &made.from {
+            kept_copies.entry(image.as_path()).or_default().push(made);
+        }
+    }
+    let prepared: HashSet<PathBuf> = images.prepared().into_iter().map(|(image, _)| image).collect();
+    let (kept, again): (Vec<_>, Vec<_>) = pictured
+        .into_par_iter()
+        .filter(|image| !prepared.contains(*image))
+        .map(|image| {
+            let source = images.stamp(image);
+            let copies = kept_copies.get(image).map(Vec::as_slice).unwrap_or_default();
+            let still = !copies.is_empty()
+                && copies.iter().all(|made| {
+                    matches!(&made.from, From::Image { source: was, settings: with, .. }
+                        if Some(*was) == source && *with == settings)
+                        && stamp_of(&out.join(&made.file)) == Some(made.stamp)
+                });
+            (image, still.then_some(copies))
+        })
+        .partition(|(_, copies)| copies.is_some());
+    // Images whose copies are not as they were are prepared as a page would.
+    again.par_iter().for_each(|(image, _)| {
+        if let Looked::Facts(facts) = images.look(image) {
+            let _ = images.plan(image, &facts);
+        }
+    });
+    let kept: Vec<&'s Made> = kept.into_iter().flat_map(|(_, copies)| copies.unwrap_or_default()).copied().collect();
+    let addresses = site.addresses();
+    let copies: Vec<(String, PathBuf, crate::images::Made)> = images
+        .prepared()
+        .into_iter()
+        .filter_map(|(image, prepared)| Some((addresses.asset(&image)?, image, prepared)))
+        .flat_map(|(site_path, image, prepared)| {
+            let copies = prepared.copies.into_iter();
+            copies.map(move |(copy, made)| (addresses.image_copy(&site_path, copy), image.clone(), made))
+        })
+        .collect();
+    let count = kept.len();
+    let mut outcomes: Vec<Outcome> = copies
+        .par_iter()
+        .map(|(file, image, made)| {
+            let source = images.stamp(image);
+            let bytes = match made.bytes() {
+                Ok(bytes) => bytes,
+                Err(error) => return Outcome::Failed(fs::read_problem(&error).in_file(image.as_path())),
+            };
+            let path = out.join(file);
+            let written = match write_if_changed(&path, &bytes) {
+                Ok(written) => written,
+                Err(error) => return Outcome::Io(error),
+            };
+            match (stamp_of(&path), source) {
+                (Some(stamp), Some(source)) => Outcome::Written {
+                    made: Made {
+                        file: file.clone(),
+                        stamp,
+                        from: From::Image { image: image.clone(), source, settings },
+                    },
+                    written,
+                    text: None,
+                },
+                _ => Outcome::Failed(fs::read_problem(&io::ErrorKind::NotFound.into()).in_file(image.as_path())),
+            }
+        })
+        .collect();
+    outcomes.extend(kept.into_iter().map(Outcome::Kept));
+    (outcomes, count)
+}
+
+/// Copies a file of the blog into the site, unless the copy there is still
+/// the one made from the file as it is.
+fn copy<'s>(blog: &Blog, out: &Path, from: &Path, file: &str, kept: Option<&'s Made>) -> Outcome<'s> {
+    let source = stamp_of(&blog.root.join(from));
+    let path = out.join(file);
+    if let Some(kept) = kept
+        && source.is_some_and(|source| kept.from == From::Copy(source))
+        && stamp_of(&path) == Some(kept.stamp)
+    {
+        return Outcome::Kept(kept);
+    }
+    // A file that cannot be read is left out and named, as a post with an
+    // error is: the rest of the site is still written.
+    let bytes = match fs::read_file(&blog.root, from) {
+        Ok(bytes) => bytes,
+        Err(error) => return Outcome::Failed(fs::read_problem(&error).in_file(from)),
+    };
+    let written = match write_if_changed(&path, &bytes) {
+        Ok(written) => written,
+        Err(error) => return Outcome::Io(error),
+    };
+    match (stamp_of(&path), source) {
+        (Some(stamp), Some(source)) => Outcome::Written {
+            made: Made { file: file.to_string(), stamp, from: From::Copy(source) },
+            written,
+            text: None,
+        },
+        _ => Outcome::Failed(fs::read_problem(&io::ErrorKind::NotFound.into()).in_file(from)),
+    }
+}
+
+/// Writes the search's index of the shown posts: each post's entry made
+/// from the prose its page rendered now, or from its text read again.
+fn write_search<'s>(
+    blog: &Blog,
+    site: &Site,
+    out: &Path,
+    mut texts: HashMap<PathBuf, String>,
+    kept: &HashMap<&str, &'s Made>,
+) -> Result<Vec<Outcome<'s>>, ExportError> {
+    let entries: Vec<_> = site
+        .posts()
+        .par_iter()
+        .map(|post| {
+            let text = texts.get(&post.path).cloned().or_else(|| {
+                let full = post_with_text(blog, post)?;
+                Some(site.post_text(&full))
+            });
+            site.search_entry(post, text.unwrap_or_default())
+        })
+        .collect();
+    texts.clear();
+    let index = site.search_index_of(entries);
+    let addresses = site.addresses();
+    Ok(index
+        .files
+        .par_iter()
+        .map(|(name, text)| {
+            let file = addresses.search_file(name);
+            let path = out.join(&file);
+            let made_from = digest::of_bytes(text.as_bytes());
+            let from = From::Page { plan: made_from, problems: Vec::new(), links: None };
+            if let Some(made) = kept.get(file.as_str())
+                && made.from == from
+                && stamp_of(&path) == Some(made.stamp)
+            {
+                return Outcome::Kept(made);
+            }
+            match write_if_changed(&path, text.as_bytes()) {
+                Ok(written) => match stamp_of(&path) {
+                    Some(stamp) => Outcome::Written { made: Made { file, stamp, from }, written, text: None },
+                    None => Outcome::Io(ExportError::Io { path, source: io::ErrorKind::NotFound.into() }),
+                },
+                Err(error) => Outcome::Io(error),
+            }
+        })
+        .collect())
+}
+
+/// `post` with its text, read again if it was loaded without it (None if
+/// the file cannot be read or changed since).
+fn post_with_text<'p>(blog: &Blog, post: &'p Post) -> Option<std::borrow::Cow<'p, Post>> {
+    if post.has_text() {
+        return Some(std::borrow::Cow::Borrowed(post));
+    }
+    let text = fs::read_text(&blog.root, &post.path, MAX_POST_BYTES).ok()?;
+    post.with_text(&text).map(std::borrow::Cow::Owned)
+}
+
+/// The files copied as they are: `static/` and the files beside shown posts.
+fn copies<'a>(blog: &Blog, pages: impl Iterator<Item = &'a Page>) -> Vec<(PathBuf, String)> {
+    let shown: HashSet<&[u8]> = pages
+        .filter_map(|p| if let Page::Post(path) = p { Some(path.as_os_str().as_encoded_bytes()) } else { None })
+        .collect();
+    // Files in the folder of a draft's bundle stay private with it.
+    let private: Vec<&Path> = blog
+        .library
+        .posts()
+        .filter(|p| p.bundle && !shown.contains(p.path.as_os_str().as_encoded_bytes()))
+        .map(|p| p.folder())
+        .collect();
+    blog.assets
+        .iter()
+        .filter(|asset| !private.iter().any(|folder| asset.starts_with(folder)))
+        .filter_map(|asset| Some((asset.clone(), Addresses::new(&blog.config, &blog.library).asset(asset)?)))
+        .collect()
+}
+
+/// The files the previous export into `out` left, if `out` is fit to export into.
+fn check_destination(blog: &Blog, out: &Path, force: bool) -> Result<BTreeSet<String>, ExportError> {
+    let refuse = |message: String, hint: &str| ExportError::Refused { message, hint: hint.to_string() };
+    let root = absolute(&blog.root).map_err(|source| ExportError::Io { path: blog.root.clone(), source })?;
+    let configured = root.join(&blog.config.output_dir);
+    if out == root {
+        return Err(refuse(
+            format!("`{}` is the blog folder itself", out.display()),
+            "export to another folder, e.g. --out ../site",
+        ));
+    }
+    if root.starts_with(out) {
+        return Err(refuse(
+            format!("`{}` holds the blog folder", out.display()),
+            "export to a folder outside the blog, e.g. --out ../site",
+        ));
+    }
+    if out.starts_with(&root) && out != configured {
+        return Err(refuse(
+            format!("`{}` is inside the blog folder", out.display()),
+            &format!("export outside the blog, or into its output folder `{}`", blog.config.output_dir.display()),
+        ));
+    }
+    match fs::is_empty_folder(out) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(BTreeSet::new()),
+        Err(e) if e.kind() == io::ErrorKind::NotADirectory => {
+            Err(refuse(format!("`{}` is a file", out.display()), "export to a folder"))
+        }
+        Err(source) => Err(ExportError::Io { path: out.into(), source }),
+        Ok(empty) => match fs::read(&out.join(MARKER)) {
+            Ok(bytes) => {
+                // A record that cannot be read still marks the folder as ours;
+                // then nothing is removed.
+                let record: OldRecord = serde_json::from_slice(&bytes).unwrap_or_default();
+                Ok(record.files().into_iter().filter(|f| is_plain_relative(f)).collect())
+            }
+            Err(_) if empty || force => Ok(BTreeSet::new()),
+            Err(_) => Err(refuse(
+                format!("`{}` has files that Hanji did not export", out.display()),
+                "export to an empty or new folder, or add --force to write over it (no file is deleted)",
+            )),
+        },
+    }
+}
+
+/// Writes `bytes` to `path` unless it holds them already; true if written.
+fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, ExportError> {
+    fs::write_if_changed(path, bytes).map_err(|source| ExportError::Io { path: path.into(), source })
+}
+
+/// Removes the files the previous export wrote that this one did not, and
+/// the folders that leaves empty. Nothing else.
+fn remove_stale(out: &Path, previous: &BTreeSet<String>, current: &BTreeSet<String>) -> Result<usize, ExportError> {
+    let mut removed = 0;
+    for file in previous.difference(current) {
+        let path = out.join(file);
+        match fs::remove_file(&path) {
+            Ok(true) => removed += 1,
+            Ok(false) => {}
+            Err(source) => return Err(ExportError::Io { path, source }),
+        }
+        fs::remove_empty_folders(&path, out);
+    }
+    Ok(removed)
+}
+
+/// A file name from the marker that stays inside the output folder.
+fn is_plain_relative(line: &str) -> bool {
+    !line.is_empty() && Path::new(line).components().all(|c| matches!(c, Component::Normal(_)))
+}

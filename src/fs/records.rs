@@ -1,0 +1,118 @@
+//! Records kept between runs in the cache folder (what was read from each
+//! post, what made each page of an export), so that the next run redoes only
+//! what changed. They are spread over [`SHARDS`] files by a digest of their
+//! key, so that they are read on every core and only the shards with a
+//! changed record are written again. Each shard starts with a head (which
+//! Hanji wrote it, and what the records were made under); a record is a
+//! length and its bytes (postcard), kept as bytes until asked for. A shard
+//! that cannot be read is as good as none: records are only ever a cache.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::digest::{self, Digest};
+
+/// How many files the records of one folder are spread over.
+pub const SHARDS: usize = 16;
+
+/// How many folders of one kind are kept (those used last).
+const FOLDERS: usize = 16;
+
+/// The records of one kind for one thing (a blog, an output folder):
+/// `<cache>/<kind>/<digest of the thing's path>/NN.bin`.
+pub struct Records {
+    folder: PathBuf,
+}
+
+/// One shard as read: its head and its records' bytes.
+pub struct Shard<H> {
+    pub head: H,
+    bytes: Vec<u8>,
+    spans: Vec<std::ops::Range<usize>>,
+}
+
+impl<H> Shard<H> {
+    /// Each record's bytes, in the order written.
+    pub fn records(&self) -> impl Iterator<Item = &[u8]> {
+        self.spans.iter().map(|span| &self.bytes[span.clone()])
+    }
+
+    /// The bytes of the `n`th record.
+    pub fn record(&self, n: usize) -> Option<&[u8]> {
+        self.spans.get(n).map(|span| &self.bytes[span.clone()])
+    }
+}
+
+impl Records {
+    pub fn new(cache_dir: &Path, kind: &str, of: &Path) -> Records {
+        let name = format!("{:032x}", digest::of_bytes(of.as_os_str().as_encoded_bytes()));
+        Records { folder: cache_dir.join(kind).join(name) }
+    }
+
+    /// The shard a record of this key is in.
+    pub fn shard_of(key: &[u8]) -> usize {
+        (digest::of_bytes(key) % SHARDS as Digest) as usize
+    }
+
+    /// Every shard, read on every core; None for one missing or unreadable.
+    pub fn read<H: DeserializeOwned + Send>(&self) -> Vec<Option<Shard<H>>> {
+        (0..SHARDS).into_par_iter().map(|n| read_shard(&self.file(n))).collect()
+    }
+
+    /// Writes the shards given (`Some`: the head and every record of that
+    /// shard), leaves the others, and marks the folder used now; folders of
+    /// the same kind not used among the last [`FOLDERS`] are removed. A
+    /// shard that cannot be written is removed, so that no stale one stays.
+    pub fn write<H: Serialize + Sync>(&self, head: &H, shards: Vec<Option<Vec<&[u8]>>>) {
+        super::mark_used(&self.folder);
+        if let Some(kind) = self.folder.parent() {
+            super::keep_newest_folders(kind, FOLDERS);
+        }
+        let head = encode(head).expect("a head encodes");
+        shards.into_par_iter().enumerate().for_each(|(n, records)| {
+            let Some(records) = records else { return };
+            let mut bytes = Vec::with_capacity(records.iter().map(|r| r.len() + 4).sum::<usize>() + head.len() + 4);
+            for record in std::iter::once(head.as_slice()).chain(records) {
+                bytes.extend((record.len() as u32).to_le_bytes());
+                bytes.extend(record);
+            }
+            let file = self.file(n);
+            if super::write_if_changed(&file, &bytes).is_err() {
+                let _ = super::remove_file(&file);
+            }
+        });
+    }
+
+    fn file(&self, n: usize) -> PathBuf {
+        self.folder.join(format!("{n:02}.bin"))
+    }
+}
+
+/// A record's bytes; None if it cannot be encoded (a path that is not UTF-8).
+pub fn encode<T: Serialize + ?Sized>(record: &T) -> Option<Vec<u8>> {
+    postcard::to_stdvec(record).ok()
+}
+
+/// A record read back; None if the bytes are not one.
+pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Option<T> {
+    postcard::from_bytes(bytes).ok()
+}
+
+fn read_shard<H: DeserializeOwned>(file: &Path) -> Option<Shard<H>> {
+    let bytes = super::read(file).ok()?;
+    let mut spans = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let len = u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?) as usize;
+        let span = at + 4..at + 4 + len;
+        bytes.get(span.clone())?;
+        at = span.end;
+        spans.push(span);
+    }
+    let head = decode(&bytes[spans.first()?.clone()])?;
+    spans.remove(0);
+    Some(Shard { head, bytes, spans })
+}
