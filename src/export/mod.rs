@@ -395,7 +395,7 @@ fn render_page<'s>(blog: &Blog, site: &Site, out: &Path, planned: &Planned) -> O
             Some(full) => full,
             None => return changed_meanwhile(path),
         };
-        plan_now = Some(Plan { root: plan.root.clone(), body: Body::Post(post.with_post(&full)) });
+        plan_now = Some(Plan { root: plan.root.clone(), body: Body::Post(Box::new(post.with_post(&full))) });
     }
     let plan = plan_now.as_ref().unwrap_or(&plan);
     let (page, answers) = match site.render_plan(plan) {

@@ -571,7 +571,7 @@ impl<'a> Site<'a> {
                 template("tags.html", info, Values::Tags(self.tags.iter().map(|(t, _)| t).collect()))
             }
             Page::Post(file) => match self.library.post(file) {
-                Some(post) => Body::Post(self.post_plan(post, path)),
+                Some(post) => Body::Post(Box::new(self.post_plan(post, path))),
                 None => Body::Empty,
             },
             Page::Alias(file, _) => match self.library.post(file) {
@@ -690,7 +690,7 @@ impl<'a> Site<'a> {
             summary: self.summary_of(post),
             newer: newer.map(|p| PostLink::of(p, &self.addresses())),
             older: older.map(|p| PostLink::of(p, &self.addresses())),
-            series: self.post_series(post),
+            series: self.post_series(post).map(Box::new),
             related: self
                 .related(post)
                 .into_iter()
@@ -757,7 +757,7 @@ impl<'a> Site<'a> {
             word_count: rendered.word_count,
             newer: plan.newer.clone(),
             older: plan.older.clone(),
-            series: plan.series.clone(),
+            series: plan.series.as_deref().cloned(),
             related: plan.related.clone(),
             cover: cover.map(|(cover, problem)| {
                 rendered.problems.extend(problem);

@@ -39,8 +39,8 @@ pub enum Body<'s> {
         info: PageInfo,
         values: Values<'s>,
     },
-    /// A post's (or a page's) own page.
-    Post(PostPlan<'s>),
+    /// A post's (or a page's) own page (boxed: it is the largest).
+    Post(Box<PostPlan<'s>>),
     Feed(Feed),
     Sitemap(Vec<SitemapEntry>),
     Robots {
@@ -132,7 +132,8 @@ pub struct PostPlan<'s> {
     pub summary: Cow<'s, Listed>,
     pub newer: Option<PostLink>,
     pub older: Option<PostLink>,
-    pub series: Option<PostSeries>,
+    /// Boxed: most posts are in no series.
+    pub series: Option<Box<PostSeries>>,
     pub related: Vec<RelatedPost>,
     pub template: String,
 }
