@@ -71,7 +71,7 @@ fn preview(c: &mut Criterion) {
         let post = blog.library.posts().min_by_key(|p| p.source().len().abs_diff(10 * 1024)).unwrap();
         let text = format!("{}\nOne more paragraph, typed.\n", post.source());
         group.bench_function(format!("{} byte post, {name}", text.len()), |b| {
-            b.iter(|| hanji::post_preview(blog, &theme, &post.path, &text))
+            b.iter(|| hanji::post_preview(blog, &theme, None, &post.path, &text))
         });
     }
     group.finish();

@@ -5,11 +5,21 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
+use crate::clock::Clock;
 use crate::config::Config;
 use crate::content::Library;
 use crate::diagnostics::Diagnostic;
 use crate::layout::Layout;
 use crate::markdown::Shortcodes;
+
+/// When a blog is read: the clock its scheduled posts are judged by, and
+/// whether they are published now (`--future`). Kept with the blog, so a
+/// blog read again (after its settings change) is read the same way.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Schedule {
+    pub clock: Clock,
+    pub future: bool,
+}
 
 /// A blog folder, read.
 #[derive(Debug, Clone)]
@@ -27,6 +37,8 @@ pub struct Blog {
     pub shortcodes: Shortcodes,
     /// Problems with `hanji.toml`, the templates and the folder itself.
     pub problems: Vec<Diagnostic>,
+    /// When it was read.
+    pub schedule: Schedule,
 }
 
 impl Blog {

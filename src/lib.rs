@@ -4,10 +4,12 @@
 //! layered; each uses only modules of the layers before it, and
 //! `tests/blog/layers.rs` keeps it so:
 //!
-//! 1. leaves: `text`, `slug`, `diagnostics`, `digest`, `layout` (how a folder is laid out)
+//! 1. leaves: `text`, `slug`, `diagnostics`, `digest`, `layout` (how a folder
+//!    is laid out), `clock` (the time scheduled posts are judged by)
 //! 2. disk: `fs`, the only module that reads or writes files
 //! 3. settings: `config`
-//! 4. rendering: `markdown`, `search` (the search tokens and index files)
+//! 4. rendering: `markdown`, `search` (the search tokens and index files),
+//!    `images` (images sized for the screen: their copies and the cache)
 //! 5. content: `content` (post files, front matter, posts, the library)
 //! 6. site: `site` (pages and their addresses both ways, links, theme, stale pages)
 //! 7. model: `blog`
@@ -22,6 +24,7 @@
 mod author;
 mod blog;
 mod check;
+mod clock;
 mod config;
 mod content;
 mod detect;
@@ -29,6 +32,7 @@ mod diagnostics;
 mod digest;
 mod export;
 mod fs;
+mod images;
 mod layout;
 mod load;
 pub mod markdown;
@@ -44,7 +48,8 @@ mod text;
 mod watch;
 
 // The blog and what it is made of.
-pub use blog::Blog;
+pub use blog::{Blog, Schedule};
+pub use clock::Clock;
 pub use config::{Config, PublishTarget, TagTitle, TargetKind, from_fields as publish_target_from_fields};
 pub use content::front_matter;
 pub use content::post::Parsed;
@@ -54,7 +59,7 @@ pub use layout::{Kind, Layout};
 pub use slug::{slug, tag_slug};
 
 // Reading, checking, exporting, serving.
-pub use check::check;
+pub use check::{HeldPost, NextExport, check, next_export};
 pub use export::{ExportError, ExportOptions, Summary as ExportSummary, export};
 pub use load::{LoadError, LoadOptions, Progress as LoadProgress, load, load_with, read_config as read_settings};
 pub use serve::{ServeError, ServeOptions, Server};
@@ -77,6 +82,9 @@ pub use site::stale::StalePages;
 pub use site::theme::Theme;
 pub use site::url::{encode_path, percent_decode};
 pub use site::{RenderedPage, Site, SiteOptions};
+
+// Images sized for the screen: what a preview (or a test) sizes them with.
+pub use images::Catalog as ImageCatalog;
 
 // Search: the token rule the index and the browser share, and the index.
 pub use search::index::{Index as SearchIndex, Served as ServedSearchIndex};

@@ -30,12 +30,18 @@ enum Command {
         /// Count drafts too, and mark them
         #[arg(long)]
         drafts: bool,
+        /// Count scheduled posts as published now
+        #[arg(long)]
+        future: bool,
     },
-    /// List every problem in the blog; exit 1 if there is an error
+    /// List every problem in the blog, and what the next export publishes; exit 1 if there is an error
     Check {
         /// The blog folder
         #[arg(default_value = ".")]
         dir: PathBuf,
+        /// Count scheduled posts as published now
+        #[arg(long)]
+        future: bool,
     },
     /// Write the blog as a static site, ready for any static host
     Export {
@@ -55,6 +61,9 @@ enum Command {
         /// No progress bar
         #[arg(long, short)]
         quiet: bool,
+        /// Publish scheduled posts now, before their date
+        #[arg(long)]
+        future: bool,
     },
     /// Export the site and send it to a publish target ([publish.NAME] in hanji.toml):
     /// only the files whose bytes changed since the last publish
@@ -92,6 +101,9 @@ enum Command {
         /// Show drafts, marked
         #[arg(long)]
         drafts: bool,
+        /// Show scheduled posts as published
+        #[arg(long)]
+        future: bool,
     },
 }
 
@@ -108,16 +120,16 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Tags { dir, drafts } => {
-            let blog = load(&dir)?;
+        Command::Tags { dir, drafts, future } => {
+            let blog = load(&dir, future)?;
             let mut out = io::stdout().lock();
             for tag in blog.library.tags(drafts) {
                 writeln!(out, "{}", tag_line(&tag, drafts))?;
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Check { dir } => {
-            let blog = load(&dir)?;
+        Command::Check { dir, future } => {
+            let blog = load(&dir, future)?;
             let problems = hanji::check(&blog);
             // Buffered: a blog's thousands of problems in a few writes.
             let mut out = io::BufWriter::new(io::stdout().lock());
@@ -130,12 +142,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if let Some(layout) = blog.layout().describe(&blog.config.posts_dir) {
                 eprintln!("{layout}");
             }
-            // Posts the tool holds back are no problem, but they are named.
-            for post in blog.library.posts().filter(|post| post.held.is_some()) {
-                let held = post.held.map(|held| held.name()).unwrap_or_default();
-                let date = post.date.map(|d| format!(", dated {}", d.date)).unwrap_or_default();
-                eprintln!("{}: left out, {held}{date}, as the blog's tool does", post.path.display());
+            // Posts held back are no problem, but each is named, with when
+            // a scheduled one is published.
+            let next = hanji::next_export(&blog);
+            for held in &next.held {
+                eprintln!("{}: {}", shown_path(&dir, &held.path).display(), held.describe());
             }
+            eprintln!("{}", next.line());
             let pages = blog.library.pages().count();
             let posts = blog.library.len() - pages;
             let pages = if pages > 0 { format!("{pages} {}, ", plural(pages, "page", "pages")) } else { String::new() };
@@ -146,11 +159,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             );
             Ok(if errors > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
         }
-        Command::Export { dir, out, force, strict, quiet } => {
+        Command::Export { dir, out, force, strict, quiet, future } => {
             // The posts' texts are read again page by page, and what was read
             // from each file is kept between exports: see `hanji::load_with`.
-            let options =
-                hanji::LoadOptions { without_texts: true, cache_dir: hanji::cache_dir(), ..Default::default() };
+            let options = hanji::LoadOptions {
+                without_texts: true,
+                cache_dir: hanji::cache_dir(),
+                schedule: schedule(future)?,
+                ..Default::default()
+            };
             let blog = hanji::load_with(&dir, &options)
                 .with_context(|| format!("cannot open the blog in `{}`", dir.display()))?;
             let out = out.unwrap_or_else(|| dir.join(&blog.config.output_dir));
@@ -160,16 +177,17 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             std::mem::forget(blog);
             code
         }
-        Command::Serve { dir, bind, port, drafts } => serve(&dir, bind, port, drafts),
+        Command::Serve { dir, bind, port, drafts, future } => serve(&dir, bind, port, drafts, future),
         Command::Publish { dir, target, dry_run, verbose, trust_host, quiet } => {
-            let blog = load(&dir)?;
+            let blog = load(&dir, false)?;
             publish(&blog, &dir, target.as_deref(), PublishFlags { dry_run, verbose, trust_host, quiet })
         }
     }
 }
 
-fn serve(dir: &Path, bind: IpAddr, port: u16, drafts: bool) -> anyhow::Result<ExitCode> {
-    let options = hanji::ServeOptions { bind, port, drafts, ..Default::default() };
+fn serve(dir: &Path, bind: IpAddr, port: u16, drafts: bool, future: bool) -> anyhow::Result<ExitCode> {
+    let watch = hanji::WatchOptions { schedule: schedule(future)?, ..Default::default() };
+    let options = hanji::ServeOptions { bind, port, drafts, watch, cache_dir: hanji::cache_dir() };
     let shown = dir.to_path_buf();
     let server = hanji::Server::bind(dir, options, move |update| print_update(&shown, update))
         .with_context(|| format!("cannot serve the blog in `{}`", dir.display()))?;
@@ -248,6 +266,9 @@ fn export(
     stdout.flush()?;
     for post in &summary.left_out {
         eprintln!("left out: {} (it has errors)", shown_path(dir, post).display());
+    }
+    if let Some(images) = summary.images_line() {
+        eprintln!("{images}");
     }
     eprintln!("{}", summary.line(out));
     let failed = summary.errors() > 0 || (strict && !summary.problems.is_empty());
@@ -378,8 +399,16 @@ fn publish(blog: &hanji::Blog, dir: &Path, name: Option<&str>, flags: PublishFla
     }
 }
 
-fn load(dir: &Path) -> anyhow::Result<hanji::Blog> {
-    hanji::load(dir).with_context(|| format!("cannot open the blog in `{}`", dir.display()))
+fn load(dir: &Path, future: bool) -> anyhow::Result<hanji::Blog> {
+    let options = hanji::LoadOptions { schedule: schedule(future)?, ..Default::default() };
+    hanji::load_with(dir, &options).with_context(|| format!("cannot open the blog in `{}`", dir.display()))
+}
+
+/// When the blog is read: scheduled posts judged by the wall clock (or the
+/// time `HANJI_NOW` gives), or published now with `--future`.
+fn schedule(future: bool) -> anyhow::Result<hanji::Schedule> {
+    let clock = hanji::Clock::from_env().map_err(anyhow::Error::msg)?;
+    Ok(hanji::Schedule { clock, future })
 }
 
 /// `nccl (5)`, as the seed page's sidebar shows it; with drafts, `rust (2, 1 draft)`.

@@ -11,6 +11,7 @@ use crate::content::file::MAX_POST_BYTES;
 use crate::content::front_matter;
 use crate::diagnostics::Diagnostic;
 use crate::fs;
+use crate::images::Catalog;
 use crate::markdown::{self, TocEntry};
 use crate::site::routes::{Addresses, Found, Routes, Target};
 use crate::site::theme::Theme;
@@ -43,12 +44,15 @@ impl Answer {
 
 /// Answers `site_path` (decoded, without the leading `/`) from `blog`, its
 /// posts as `library` has them (the saved ones, or the author's unsaved
-/// texts put over them) and `routes` the addresses of those.
+/// texts put over them) and `routes` the addresses of those; its images
+/// sized for the screen by `images`, whose copies are made as they are
+/// asked for.
 pub fn answer(
     blog: &Blog,
     library: &Library,
     theme: &Theme,
     routes: &Routes,
+    images: Option<&Catalog>,
     site_path: &str,
     options: SiteOptions,
 ) -> Answer {
@@ -57,10 +61,13 @@ pub fn answer(
         Found::Redirect(location) => {
             return Answer { status: 308, content_type: "text/plain", body: Vec::new(), location: Some(location) };
         }
-        Found::Nowhere => return render(blog, library, theme, &Page::NotFound, options, 404),
+        Found::Nowhere => {
+            let copy = images.and_then(|images| image_copy(routes, images, site_path));
+            return copy.unwrap_or_else(|| render(blog, library, theme, images, &Page::NotFound, options, 404));
+        }
     };
     match target {
-        Target::Page(page) => render(blog, library, theme, page, options, 200),
+        Target::Page(page) => render(blog, library, theme, images, page, options, 200),
         Target::Asset(file) => match fs::read_file(&blog.root, file) {
             Ok(body) => Answer { status: 200, content_type: content_type(site_path), body, location: None },
             Err(e) => Answer {
@@ -79,8 +86,36 @@ pub fn answer(
     }
 }
 
-fn render(blog: &Blog, library: &Library, theme: &Theme, page: &Page, options: SiteOptions, status: u16) -> Answer {
-    let site = Site::new(&blog.config, library, &blog.assets, theme, options).with_shortcodes(&blog.shortcodes);
+/// A copy of an image of the blog (`posts/a/chart.png-480w.webp`), made
+/// now if the cache does not have it; None where there is no such copy.
+fn image_copy(routes: &Routes, images: &Catalog, site_path: &str) -> Option<Answer> {
+    let (image, copy) = Addresses::copy_of(site_path)?;
+    let Found::At(Target::Asset(file)) = routes.find(&image) else { return None };
+    let answer = match images.copy(file, copy)? {
+        Ok(body) => Answer { status: 200, content_type: content_type(site_path), body, location: None },
+        Err(error) => Answer {
+            status: 500,
+            content_type: content_type("a.txt"),
+            body: format!("cannot make this copy of `{}`: {error}", file.display()).into_bytes(),
+            location: None,
+        },
+    };
+    Some(answer)
+}
+
+fn render(
+    blog: &Blog,
+    library: &Library,
+    theme: &Theme,
+    images: Option<&Catalog>,
+    page: &Page,
+    options: SiteOptions,
+    status: u16,
+) -> Answer {
+    let mut site = Site::new(&blog.config, library, &blog.assets, theme, options).with_shortcodes(&blog.shortcodes);
+    if let Some(images) = images {
+        site = site.with_images(images);
+    }
     match site.render(page) {
         Ok(rendered) => Answer {
             status,
@@ -126,8 +161,9 @@ pub struct PostPreview {
 }
 
 /// Renders the post at `path` from `text`, in the blog as it is otherwise,
-/// through the theme the export uses (drafts shown, source lines marked).
-pub fn post_preview(blog: &Blog, theme: &Theme, path: &Path, text: &str) -> PostPreview {
+/// through the theme the export uses (drafts shown, source lines marked),
+/// its images sized for the screen by `images`.
+pub fn post_preview(blog: &Blog, theme: &Theme, images: Option<&Catalog>, path: &Path, text: &str) -> PostPreview {
     let parsed = blog.library.parse(path, text);
     let mut problems = parsed.problems.clone();
     let fields = fields_of(path, text);
@@ -137,12 +173,15 @@ pub fn post_preview(blog: &Blog, theme: &Theme, path: &Path, text: &str) -> Post
         None => url::file_of(&addresses.unreadable(path)),
     };
     // The app's preview runs no script, so it has no search.
-    let options = SiteOptions { drafts: true, source_lines: true, search: false };
+    let options = SiteOptions { drafts: true, source_lines: true, search: false, services: false };
     let mut toc = Vec::new();
     let (html, (words, reading_minutes)) = match &parsed.post {
         Some(post) if !post.has_errors => {
-            let site = Site::for_posts(&blog.config, &blog.library, &blog.assets, theme, options)
+            let mut site = Site::for_posts(&blog.config, &blog.library, &blog.assets, theme, options)
                 .with_shortcodes(&blog.shortcodes);
+            if let Some(images) = images {
+                site = site.with_images(images);
+            }
             match site.render_post(post) {
                 Ok(rendered) => {
                     problems.extend(rendered.page.problems);
@@ -292,12 +331,12 @@ mod tests {
             &blog.library,
             &blog.assets,
             &theme,
-            SiteOptions { drafts: true, source_lines: true, search: false },
+            SiteOptions { drafts: true, source_lines: true, search: false, services: false },
         );
         let mut compared = 0;
         for post in blog.library.posts().filter(|p| !p.has_errors) {
             let whole = site.render(&Page::Post(post.path.clone())).unwrap().text;
-            let preview = post_preview(&blog, &theme, &post.path, post.source()).html;
+            let preview = post_preview(&blog, &theme, None, &post.path, post.source()).html;
             assert_eq!(preview, whole, "{}", post.path.display());
             compared += 1;
         }

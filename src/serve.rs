@@ -34,7 +34,7 @@ const EVENTS: &str = "/__hanji/events";
 /// How many past changes a page that connects late is checked against.
 const HISTORY: usize = 64;
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct ServeOptions {
     /// The address to listen on; 127.0.0.1 is this machine only, 0.0.0.0
     /// lets a phone on the same network in.
@@ -45,11 +45,19 @@ pub struct ServeOptions {
     /// Show drafts, marked, as the app's preview does.
     pub drafts: bool,
     pub watch: WatchOptions,
+    /// Where copies of images are kept (see `SessionOptions::cache_dir`).
+    pub cache_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for ServeOptions {
     fn default() -> Self {
-        Self { bind: IpAddr::V4(Ipv4Addr::LOCALHOST), port: 4000, drafts: false, watch: WatchOptions::default() }
+        Self {
+            bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            port: 4000,
+            drafts: false,
+            watch: WatchOptions::default(),
+            cache_dir: None,
+        }
     }
 }
 
@@ -87,7 +95,7 @@ impl Server {
         let site = SiteOptions { drafts: options.drafts, search: true, ..SiteOptions::default() };
         let session = Session::open(
             root,
-            SessionOptions { watch: options.watch, site, ..SessionOptions::default() },
+            SessionOptions { watch: options.watch, site, cache_dir: options.cache_dir, ..SessionOptions::default() },
             move |update, _| {
                 watching.update(update);
                 on_update(update);

@@ -21,6 +21,7 @@ use crate::author::{self, AuthorError};
 use crate::blog::Blog;
 use crate::content::{Library, Post};
 use crate::fs::{self, OwnWrites, version_of};
+use crate::images::Catalog;
 use crate::load::Progress;
 use crate::preview::{self, Answer, PostPreview, content_type};
 use crate::search::index::Served;
@@ -42,6 +43,9 @@ pub struct SessionOptions {
     pub journal: Option<Journal>,
     /// Where each save keeps the version it replaces (None: nowhere).
     pub history: Option<History>,
+    /// Where copies of images made for the preview are kept (`images/` in
+    /// it; see `fs::cache_dir`), None: nowhere, made again when asked for.
+    pub cache_dir: Option<PathBuf>,
     /// Who hears how far the first reading of the blog has come.
     pub progress: Progress,
 }
@@ -51,6 +55,8 @@ pub struct SessionOptions {
 pub struct Built {
     pub theme: Arc<Theme>,
     pub routes: Routes,
+    /// What is known of the blog's images, kept while `[images]` stays the same.
+    pub images: Arc<Catalog>,
     /// Whether the search index is up to date with this build (it is
     /// updated when first asked for).
     search: OnceLock<()>,
@@ -119,9 +125,11 @@ impl Session {
     ) -> Result<Arc<Session>, WatchError> {
         let shared: Arc<OnceLock<SharedBlog>> = Arc::default();
         let site = options.site;
+        let cache_dir = options.cache_dir.clone();
         let built = Arc::new(RwLock::new(Built {
             theme: Arc::new(Theme::new(&Default::default()).0),
             routes: Routes::default(),
+            images: Arc::new(Catalog::new(root, &Default::default(), cache_dir.as_deref())),
             search: OnceLock::new(),
             version: 0,
         }));
@@ -136,7 +144,7 @@ impl Session {
                     Update::Changed(set) if !(set.templates || set.config || set.rescanned) => {
                         follow(&built, &blog, site, set);
                     }
-                    Update::Changed(_) | Update::Back { .. } => rebuild(&built, &blog, site),
+                    Update::Changed(_) | Update::Back { .. } => rebuild(&built, &blog, site, cache_dir.as_deref()),
                     Update::Gone { .. } | Update::Notice { .. } => {}
                 }
                 // Kept before the app hears of it, so that its History shows it.
@@ -147,7 +155,7 @@ impl Session {
             })?
         };
         let _ = shared.set(watch.blog().clone());
-        rebuild(&built, &watch.blog().read().expect("blog lock"), site);
+        rebuild(&built, &watch.blog().read().expect("blog lock"), site, options.cache_dir.as_deref());
         let session = Arc::new(Session {
             root: root.to_path_buf(),
             watch,
@@ -229,7 +237,8 @@ impl Session {
     /// Renders the post at `path` from the author's unsaved `text`, which the
     /// other pages of the preview then show too.
     pub fn preview(&self, path: &Path, text: String) -> PostPreview {
-        let rendered = preview::post_preview(&self.blog(), &self.built().theme, path, &text);
+        let built = self.built();
+        let rendered = preview::post_preview(&self.blog(), &built.theme, Some(&built.images), path, &text);
         self.unsaved.lock().expect("unsaved").insert(path.to_path_buf(), text);
         *self.last_preview.lock().expect("preview") = Some((rendered.site_path.clone(), rendered.html.clone()));
         rendered
@@ -253,8 +262,9 @@ impl Session {
         let built = self.built();
         let depends_on_text =
             !matches!(built.routes.get(site_path), Some(Target::Asset(_)) | Some(Target::Page(Page::Style)));
+        let images = Some(built.images.as_ref());
         if unsaved.is_empty() || !depends_on_text {
-            return preview::answer(&blog, &blog.library, &built.theme, &built.routes, site_path, self.options);
+            return preview::answer(&blog, &blog.library, &built.theme, &built.routes, images, site_path, self.options);
         }
         let mut overlay = self.overlay.lock().expect("overlay");
         let overlay = match &mut *overlay {
@@ -287,7 +297,7 @@ impl Session {
             let site = Site::for_posts(&blog.config, &overlay.library, &blog.assets, &built.theme, self.options);
             overlay.routes.update(&site, &changed);
         }
-        preview::answer(&blog, &overlay.library, &built.theme, &overlay.routes, site_path, self.options)
+        preview::answer(&blog, &overlay.library, &built.theme, &overlay.routes, images, site_path, self.options)
     }
 
     /// A file of the search index (`search/index.js`, …), as the export
@@ -508,14 +518,19 @@ fn keep_outside_writes(history: &History, limits: &Mutex<history::Limits>, root:
     }
 }
 
-/// Builds the theme and the saved blog's addresses again: the templates or
-/// the settings changed, or the whole folder was read again.
-fn rebuild(built: &RwLock<Built>, blog: &Blog, options: SiteOptions) {
+/// Builds the theme and the saved blog's addresses again (the templates or
+/// the settings changed, or the whole folder was read again), and the image
+/// catalog if `[images]` changed.
+fn rebuild(built: &RwLock<Built>, blog: &Blog, options: SiteOptions, cache_dir: Option<&Path>) {
     let theme = Arc::new(Theme::new(&blog.templates).0);
     let routes = preview::routes(blog, &theme, options);
     let mut built = built.write().expect("built");
+    let images = match built.images.settings() == &blog.config.images {
+        true => built.images.clone(),
+        false => Arc::new(Catalog::new(&blog.root, &blog.config.images, cache_dir)),
+    };
     let version = built.version + 1;
-    *built = Built { theme, routes, search: OnceLock::new(), version };
+    *built = Built { theme, routes, images, search: OnceLock::new(), version };
 }
 
 /// Moves the saved blog's addresses of the files `set` changed, and only

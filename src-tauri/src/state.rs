@@ -17,7 +17,7 @@ use crate::store::Store;
 use crate::view::{AppError, BlogView, ErrorKind, Loading, WatchUpdate};
 
 /// What the preview shows: drafts too, as the author sees the blog.
-pub const PREVIEW: SiteOptions = SiteOptions { drafts: true, source_lines: false, search: false };
+pub const PREVIEW: SiteOptions = SiteOptions { drafts: true, source_lines: false, search: false, services: false };
 
 pub struct AppState {
     pub blog: Mutex<Option<Arc<OpenBlog>>>,
@@ -156,7 +156,11 @@ impl OpenBlog {
         };
         // Saves killed halfway (a crash) left their temp files: the posts are whole.
         hanji::clean_temp_files(root);
-        let options = SessionOptions { site: PREVIEW, journal, history, progress, ..SessionOptions::default() };
+        // Scheduled posts are judged by the wall clock, or by `HANJI_NOW` (tests).
+        let schedule = hanji::Schedule { clock: hanji::Clock::from_env().unwrap_or_default(), future: false };
+        let watch = hanji::WatchOptions { schedule, ..Default::default() };
+        let cache_dir = hanji::cache_dir();
+        let options = SessionOptions { site: PREVIEW, journal, history, watch, cache_dir, progress };
         let session = Session::open(root, options, on_update)
             .map_err(|e| AppError::new(ErrorKind::Io, e.to_string()).at(root.to_string_lossy().into_owned()))?;
         Ok(Arc::new(OpenBlog { session, listener }))

@@ -27,6 +27,12 @@ pub struct PostItem {
     /// The core's slug of each of `tags`, in the same order.
     pub tag_slugs: Vec<String>,
     pub draft: bool,
+    /// Why a post that is no draft is not published: `scheduled` (until
+    /// `publishAt`), `expired` or `unpublished`; null for any other post.
+    pub held: Option<String>,
+    /// When a scheduled post is published, in the blog's time zone:
+    /// `2026-12-24 09:00 KST`.
+    pub publish_at: Option<String>,
     /// The post has an error: listed, never published.
     pub has_errors: bool,
 }
@@ -84,6 +90,8 @@ impl PostItem {
             tags: post.tags.clone(),
             tag_slugs: post.tags.iter().map(|name| slugs.of_name(name)).collect(),
             draft: post.draft,
+            held: post.held.map(|held| held.name().to_string()),
+            publish_at: post.publish_date.map(|date| slugs.blog.library.rules().when(date)),
             has_errors: post.has_errors,
         }
     }

@@ -107,6 +107,16 @@ impl Session {
         text.as_str().map(str::to_string)
     }
 
+    /// The first image `css` in the preview frame: the address it shows
+    /// (the `srcset` candidate the webview chose) and its width once loaded.
+    fn preview_image(&self, css: &str) -> Option<(String, u64)> {
+        let script = "const f = document.querySelector('iframe[data-testid=preview]'); \
+                      const i = f && f.contentDocument.querySelector(arguments[0]); \
+                      return i && i.complete ? [i.currentSrc, i.naturalWidth] : null";
+        let image = self.script(script, json!([css]));
+        Some((image[0].as_str()?.to_string(), image[1].as_u64()?))
+    }
+
     /// The editor's cursor line and the line at its top.
     fn editor_lines(&self) -> (u64, u64) {
         let script = "const v = document.querySelector('.cm-content').cmTile.root.view; \
@@ -248,6 +258,8 @@ fn start_app(
         .env("HANJI_CONFIG_DIR", config)
         .env("HANJI_CACHE_DIR", config.join("cache"))
         .env("HANJI_DIALOG_ANSWER", dialog_answer)
+        // The time scheduled posts are judged by: early December 2026.
+        .env("HANJI_NOW", NOW)
         // The "system browser": a script that writes down what it was asked to open.
         .env("BROWSER", browser)
         .stdout(Stdio::null())
@@ -318,11 +330,18 @@ fn the_app_end_to_end() {
     let browser = temp.path().join("browser.sh");
     std::fs::write(&browser, format!("#!/bin/sh\necho \"$1\" >> '{}'\n", opened.display())).unwrap();
     std::fs::set_permissions(&browser, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    std::fs::write(
+        blog.join(SCHEDULED),
+        "---\ntitle: 크리스마스 이브 메모\ndate: 2026-12-24T09:00:00\n---\n곧 공개됩니다.\n",
+    )
+    .unwrap();
     let (_processes, driver) = start(&blog, &config, &site, &browser);
     {
         let session = driver.session();
         let _shot = Shot(&session);
         the_sidebar_shows_tag_counts(&session);
+        a_scheduled_post_says_when_it_is_published(&session);
+        the_preview_shows_images_sized_for_the_screen(&session);
         typing_shows_in_the_preview(&session);
         keystroke_to_preview(&session, "preview-latency.txt");
         if std::env::var_os("HANJI_E2E_LATENCY_ONLY").is_some() {
@@ -348,6 +367,38 @@ fn the_app_end_to_end() {
     let session = driver.session();
     let _shot = Shot(&session);
     the_next_start_offers_the_unsaved_text_back(&session, &blog);
+}
+
+/// The moment the test's app judges scheduled posts by (`HANJI_NOW`).
+const NOW: &str = "2026-12-01T09:00:00+09:00";
+
+/// A post the test adds, due after `NOW` in the sample blog's time zone (Seoul).
+const SCHEDULED: &str = "posts/christmas-eve-note.md";
+
+fn a_scheduled_post_says_when_it_is_published(session: &Session) {
+    let badge = "scheduled for 2026-12-24 09:00 KST";
+    wait("the scheduled post's badge in the sidebar", Duration::from_secs(20), || {
+        session.texts("[data-testid=held]").iter().any(|t| t == badge).then_some(())
+    });
+    session.open_post(SCHEDULED);
+    wait("the badge over the editor", Duration::from_secs(10), || {
+        session.texts("[data-testid=post-held]").iter().any(|t| t == badge).then_some(())
+    });
+    wait("the preview's badge", Duration::from_secs(10), || {
+        // The badge is in capitals on the page (CSS), which innerText keeps.
+        session.preview_text().filter(|t| t.to_lowercase().contains("scheduled for 2026년 12월 24일 09:00")).map(|_| ())
+    });
+}
+
+/// The cover of the onboarding checklist is a `<picture>` whose WebP copy
+/// the preview protocol makes when the frame asks for it.
+fn the_preview_shows_images_sized_for_the_screen(session: &Session) {
+    session.open_post("posts/gpu-cluster-onboarding-checklist.md");
+    let (shown, width) = wait("the cover's copy in the preview", Duration::from_secs(30), || {
+        session.preview_image(".post-cover img").filter(|(src, width)| src.ends_with(".webp") && *width > 0)
+    });
+    assert!(shown.contains("gpu-rack.jpg-") && shown.ends_with("w.webp"), "{shown}");
+    assert!(width < 2400, "a copy, not the 2400-pixel photo: {width}");
 }
 
 /// The app as people install it: `make package-test` installs the .deb that
@@ -793,6 +844,8 @@ fn export_writes_the_site(session: &Session, site: &Path) {
     wait("the export summary", Duration::from_secs(60), || session.try_find("[data-testid=export-summary]"));
     let tag_page = std::fs::read_to_string(site.join("tags/nccl/index.html")).expect("tags/nccl/index.html");
     assert!(tag_page.contains("nccl"), "the tag page names its tag");
+    assert!(!site.join("posts/christmas-eve-note/index.html").exists(), "a scheduled post is not exported");
+    assert!(site.join("images/gpu-rack.jpg-480w.webp").is_file(), "the export writes images' copies");
     let close = session.find("[data-testid=export-close]");
     session.click(&close);
 }

@@ -5,9 +5,15 @@
 
 pub mod publish;
 
+mod images;
+mod services;
+
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+
+pub use images::Images;
+pub use services::{Analytics, AnalyticsProvider, Comments, CommentsProvider};
 
 use crate::diagnostics::Problem;
 use crate::layout::{Kind, Layout, OTHER_OUTPUT_DIR};
@@ -73,6 +79,17 @@ pub struct Config {
     /// Whether the exported site has its search: a box on every page, a
     /// results page and the index the browser searches (see `search`).
     pub search: bool,
+    /// The blog's time zone (`Asia/Seoul`), in which a post's date comes:
+    /// a post dated later is scheduled until then. None is the computer's.
+    pub time_zone: Option<String>,
+    /// How many related posts (by shared tags) a post's page lists; 0 none.
+    pub related_posts: usize,
+    /// How images are sized for the screen.
+    pub images: Images,
+    /// Comments under each exported post, if a provider is named.
+    pub comments: Option<Comments>,
+    /// Analytics on every exported page, if a provider is named.
+    pub analytics: Option<Analytics>,
     /// How the folder is laid out: detected, or named by `layout = "hugo"`.
     /// Not itself a setting (only its kind is), so not (de)serialized.
     #[serde(skip)]
@@ -98,6 +115,11 @@ impl Default for Config {
             permalink: None,
             categories_are_tags: false,
             search: true,
+            time_zone: None,
+            related_posts: 3,
+            images: Images::default(),
+            comments: None,
+            analytics: None,
             layout: Layout::default(),
             publish: Vec::new(),
         }
@@ -118,6 +140,11 @@ const KEYS: &[&str] = &[
     "permalink",
     "categories_are_tags",
     "search",
+    "time_zone",
+    "related_posts",
+    "images",
+    "comments",
+    "analytics",
     "layout",
     "publish",
 ];
@@ -126,6 +153,14 @@ const KEYS: &[&str] = &[
 const AUTO: &str = "auto";
 
 impl Config {
+    /// The blog's time zone: `time_zone`, else the computer's.
+    pub fn time_zone(&self) -> jiff::tz::TimeZone {
+        self.time_zone
+            .as_deref()
+            .and_then(|zone| jiff::tz::TimeZone::get(zone).ok())
+            .unwrap_or_else(jiff::tz::TimeZone::system)
+    }
+
     /// Reads `hanji.toml` text. Every problem names its line; an unknown key
     /// suggests the nearest known one.
     pub fn parse(text: &str) -> Result<Config, Problem> {
@@ -175,6 +210,11 @@ impl Config {
             "permalink" => self.permalink.clone_from(&other.permalink),
             "categories_are_tags" => self.categories_are_tags = other.categories_are_tags,
             "search" => self.search = other.search,
+            "time_zone" => self.time_zone.clone_from(&other.time_zone),
+            "related_posts" => self.related_posts = other.related_posts,
+            "images" => self.images.clone_from(&other.images),
+            "comments" => self.comments.clone_from(&other.comments),
+            "analytics" => self.analytics.clone_from(&other.analytics),
             // Chosen before the folder is read: see `layout_setting`.
             _ => {}
         }
@@ -200,6 +240,29 @@ impl Config {
                 let (line, column) = at(key);
                 return Err(Problem::error(line, column, format!("`{key}` must be a folder inside the blog"))
                     .with_hint("write a relative path such as \"posts\""));
+            }
+        }
+        if let Some(zone) = &self.time_zone
+            && jiff::tz::TimeZone::get(zone).is_err()
+        {
+            let (line, column) = at("time_zone");
+            return Err(Problem::error(line, column, format!("`{zone}` is not a time zone"))
+                .with_hint("write an IANA name such as \"Asia/Seoul\", \"America/New_York\" or \"UTC\""));
+        }
+        if let Some((key, message, hint)) = self.images.problem() {
+            let (line, column) = key_position(text, key);
+            return Err(Problem::error(line, column, message).with_hint(hint));
+        }
+        let services = [
+            ("comments", self.comments.as_ref().map(Comments::missing)),
+            ("analytics", self.analytics.as_ref().map(Analytics::missing)),
+        ];
+        for (table, missing) in services {
+            if let Some(missing) = missing.filter(|m| !m.is_empty()) {
+                let (line, column) = table_position(text, table);
+                let names: Vec<String> = missing.iter().map(|m| format!("`{m}`")).collect();
+                return Err(Problem::error(line, column, format!("`[{table}]` needs {}", names.join(" and ")))
+                    .with_hint(format!("see `[{table}]` in the README for what each provider needs")));
             }
         }
         let overlap = |other: &Path| self.output_dir.starts_with(other) || other.starts_with(&self.output_dir);
@@ -288,6 +351,15 @@ fn key_position(text: &str, key: &str) -> (usize, usize) {
         }
     }
     (1, 1)
+}
+
+/// Where the table `[name]` (or `name = {…}`) starts in the text.
+fn table_position(text: &str, name: &str) -> (usize, usize) {
+    let header = format!("[{name}]");
+    match text.lines().position(|line| line.trim() == header) {
+        Some(index) => (index + 1, 1),
+        None => key_position(text, name),
+    }
 }
 
 /// The known name closest to `word`, if it is close enough to be a typo.
@@ -421,6 +493,33 @@ tag_title = "as-is"
         assert_eq!(problem.line, 1);
         assert_eq!(problem.message, "`output_dir` overlaps the posts or `public/`");
         assert_eq!(problem.hint.as_deref(), Some("export to a folder of its own, such as \"hanji-public\""));
+    }
+
+    #[test]
+    fn time_zone_images_and_services_are_read_and_checked() {
+        let config = Config::parse(
+            "time_zone = \"Asia/Seoul\"\nrelated_posts = 5\n[images]\nwidths = [640, 320]\navif = true\n\
+             [comments]\nprovider = \"utterances\"\nrepo = \"me/blog\"\n[analytics]\nprovider = \"umami\"\nwebsite_id = \"u\"\n",
+        )
+        .unwrap();
+        assert_eq!(config.time_zone().iana_name(), Some("Asia/Seoul"));
+        assert_eq!(config.related_posts, 5);
+        assert_eq!(config.images.sorted_widths(), [320, 640]);
+        assert!(config.images.avif && config.images.webp, "the rest of [images] keeps its defaults");
+        assert_eq!(config.comments.unwrap().provider, Some(CommentsProvider::Utterances));
+        assert_eq!(config.analytics.unwrap().script_url(), "https://cloud.umami.is/script.js");
+
+        let problem = |text: &str| Config::parse(text).unwrap_err();
+        let zone = problem("title = \"x\"\ntime_zone = \"Mars/Olympus\"\n");
+        assert_eq!((zone.line, zone.message.as_str()), (2, "`Mars/Olympus` is not a time zone"));
+        let quality = problem("[images]\nquality = 0\n");
+        assert_eq!((quality.line, quality.message.as_str()), (2, "`quality` is 0; it must be from 1 to 100"));
+        assert_eq!(problem("[images]\nwidths = []\n").line, 2);
+        let unknown = problem("[images]\nwidht = 3\n");
+        assert!(unknown.message.contains("unknown field `widht`"), "{}", unknown.message);
+        let missing = problem("title = \"x\"\n\n[analytics]\nprovider = \"google\"\n");
+        assert_eq!((missing.line, missing.message.as_str()), (3, "`[analytics]` needs `id`"));
+        assert_eq!(problem("[comments]\nrepo = \"me/blog\"\n").message, "`[comments]` needs `provider`");
     }
 
     #[test]

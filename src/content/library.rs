@@ -70,8 +70,9 @@ impl PartialOrd for File {
 }
 
 /// What the blog's settings say about its posts, which the library applies
-/// to each post it takes in: which files are pages, how tag pages are titled.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// to each post it takes in: which files are pages, how tag pages are titled,
+/// which posts are held back until their time.
+#[derive(Debug, Clone)]
 pub struct Rules {
     pub tag_title: TagTitle,
     pub layout: Layout,
@@ -79,20 +80,106 @@ pub struct Rules {
     pub categories_are_tags: bool,
     /// The blog sets a `permalink` pattern, which makes its posts' addresses.
     pub permalink: bool,
-    /// The day posts are judged by: posts of later days are scheduled, and
-    /// `expiryDate`s up to it expired. None judges none by time (tests).
-    pub today: Option<jiff::civil::Date>,
+    /// The moment posts are judged by: a post whose date (or `publishDate`)
+    /// comes later is scheduled, one whose `expiryDate` has come expired.
+    /// None judges none by time (tests of other things).
+    pub now: Option<jiff::Timestamp>,
+    /// The blog's time zone, in which a post's date comes.
+    pub time_zone: jiff::tz::TimeZone,
+    /// Publish scheduled posts now (`--future`).
+    pub future: bool,
+}
+
+/// The same rules, whatever the moment each was made at: two libraries of
+/// one folder read a moment apart are equal if their posts are.
+impl PartialEq for Rules {
+    fn eq(&self, other: &Self) -> bool {
+        let Rules { tag_title, layout, categories_are_tags, permalink, now: _, time_zone, future } = self;
+        (tag_title, layout, categories_are_tags, permalink, time_zone, future)
+            == (
+                &other.tag_title,
+                &other.layout,
+                &other.categories_are_tags,
+                &other.permalink,
+                &other.time_zone,
+                &other.future,
+            )
+    }
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            tag_title: TagTitle::default(),
+            layout: Layout::default(),
+            categories_are_tags: false,
+            permalink: false,
+            now: None,
+            time_zone: jiff::tz::TimeZone::UTC,
+            future: false,
+        }
+    }
 }
 
 impl Rules {
-    pub fn of(config: &Config) -> Self {
+    /// The rules of a blog with these settings, judged at `now` (see
+    /// `clock`), with scheduled posts published if `future`.
+    pub fn of(config: &Config, now: jiff::Timestamp, future: bool) -> Self {
         Rules {
             tag_title: config.tag_title,
             layout: config.layout.clone(),
             categories_are_tags: config.categories_are_tags,
             permalink: config.permalink.is_some(),
-            today: Some(jiff::ZonedDateTime::now().date()),
+            now: Some(now),
+            time_zone: config.time_zone(),
+            future,
         }
+    }
+
+    /// When a date of a post comes in the blog's time zone: its day at the
+    /// time written (or at midnight). An offset written with it is not
+    /// applied, as no date of a post is shifted (see `front_matter::date`).
+    pub fn moment_of(&self, date: PostDate) -> jiff::Timestamp {
+        let civil = date.date.to_datetime(date.time.unwrap_or(jiff::civil::Time::midnight()));
+        // A time the clocks skip (a daylight saving gap) comes just after it.
+        self.time_zone
+            .to_timestamp(civil)
+            .unwrap_or_else(|_| self.time_zone.to_ambiguous_timestamp(civil).later().unwrap_or(jiff::Timestamp::MAX))
+    }
+
+    /// When a date comes, as an author reads it: `2026-12-24 09:00 KST`, in
+    /// the blog's time zone.
+    pub fn when(&self, date: PostDate) -> String {
+        let moment = self.moment_of(date).to_zoned_datetime(self.time_zone.clone());
+        moment.strftime("%Y-%m-%d %H:%M %Z").to_string()
+    }
+
+    /// Whether the blog's tool holds `post` back, as it does by default (or
+    /// as its settings say: Hugo's `buildFuture`, Jekyll's `future`), and
+    /// when a scheduled post is published.
+    fn held(&self, post: &Post) -> (Option<Held>, Option<PostDate>) {
+        if post.extra.get("published").and_then(|v| v.as_bool()) == Some(false) {
+            return (Some(Held::Unpublished), None);
+        }
+        let Some(now) = self.now else { return (None, None) };
+        let date_of = |keys: &[&str]| {
+            keys.iter()
+                .find_map(|key| post.extra.iter().find(|(k, _)| k.eq_ignore_ascii_case(key)))
+                .and_then(|(_, value)| value.as_str().and_then(PostDate::parse))
+        };
+        let publish = date_of(&["publishDate", "pubdate"]).or(post.date);
+        if !self.layout.future_posts
+            && !self.future
+            && let Some(publish) = publish.filter(|date| self.moment_of(*date) > now)
+        {
+            return (Some(Held::Scheduled), Some(publish));
+        }
+        let expiry = date_of(&["expiryDate", "unpublishdate"]);
+        let expired = expiry.is_some_and(|date| self.moment_of(date) <= now);
+        if self.layout.kind == Kind::Hugo && !self.layout.expired_posts && expired {
+            return (Some(Held::Expired), None);
+        }
+        (None, None)
     }
 
     /// What was read from a file, as the blog has it: its post marked a page
@@ -100,35 +187,10 @@ impl Rules {
     /// `template`), which needs no date. Nothing at all for a file the blog's
     /// tool does not publish as a page: a Jekyll top-level file without front
     /// matter (`README.md`), which Jekyll copies as it is.
-    /// Whether the blog's tool holds `post` back, as it does by default (or
-    /// as its settings say: Hugo's `buildFuture`, Jekyll's `future`).
-    fn held(&self, post: &Post) -> Option<Held> {
-        if post.extra.get("published").and_then(|v| v.as_bool()) == Some(false) {
-            return Some(Held::Unpublished);
-        }
-        let today = self.today?;
-        let date_of = |keys: &[&str]| {
-            keys.iter().find_map(|key| post.extra.iter().find(|(k, _)| k.eq_ignore_ascii_case(key))).and_then(
-                |(_, value)| {
-                    value.as_str().and_then(|text| text.get(..10)).and_then(|day| day.parse::<jiff::civil::Date>().ok())
-                },
-            )
-        };
-        let publish = date_of(&["publishDate", "pubdate"]).or(post.date.map(|d| d.date));
-        if !self.layout.future_posts && publish.is_some_and(|day| day > today) {
-            return Some(Held::Scheduled);
-        }
-        let expiry = date_of(&["expiryDate", "unpublishdate"]);
-        if self.layout.kind == Kind::Hugo && !self.layout.expired_posts && expiry.is_some_and(|day| day <= today) {
-            return Some(Held::Expired);
-        }
-        None
-    }
-
     fn apply(&self, mut parsed: Parsed) -> Parsed {
         let kind = self.layout.kind;
         let Some(post) = parsed.post.as_mut() else { return parsed };
-        post.held = self.held(post);
+        (post.held, post.publish_date) = self.held(post);
         post.draft |= post.held.is_some();
         if self.categories_are_tags {
             for category in std::mem::take(&mut post.categories) {
@@ -166,6 +228,8 @@ pub struct Library {
     tags: Terms,
     /// Categories, a taxonomy of their own (unless `categories_are_tags`).
     categories: Terms,
+    /// Series (`series:`), each a post's one.
+    series: Terms,
     slugs: BTreeMap<String, BTreeSet<PathBuf>>,
     /// How many slugs more than one post has: while there are none, the
     /// counts need not look for posts that share one.
@@ -209,6 +273,11 @@ impl Library {
             library.insert(parsed);
         }
         library
+    }
+
+    /// The rules this library applies to its posts.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
     }
 
     /// Reads the text of the file at `path` as this blog has it (`Post::parse`,
@@ -278,6 +347,7 @@ impl Library {
         let rule = self.rules.layout.term_slugs;
         self.tags.add(post, &post.tags, &key, rule);
         self.categories.add(post, &post.categories, &key, rule);
+        self.series.add(post, &series_of(post), &key, rule);
     }
 
     fn unindex(&mut self, post: &Post) {
@@ -298,6 +368,7 @@ impl Library {
         let rule = self.rules.layout.term_slugs;
         self.tags.remove(&post.tags, &key, rule);
         self.categories.remove(&post.categories, &key, rule);
+        self.series.remove(&series_of(post), &key, rule);
     }
 
     /// The slug of a tag named `name`, by the blog's tool's rule: its page's
@@ -423,14 +494,32 @@ impl Library {
 
     /// Whether any shown post has a category (drafts' too, with `drafts`).
     pub fn has_categories(&self, drafts: bool) -> bool {
-        self.categories
-            .by_slug
-            .values()
-            .any(|entry| !entry.published.is_empty() || (drafts && !entry.drafts.is_empty()))
+        self.categories.any_shown(drafts)
+    }
+
+    /// Whether any shown post is a part of a series (drafts too, with `drafts`).
+    pub fn has_series(&self, drafts: bool) -> bool {
+        self.series.any_shown(drafts)
     }
 
     pub fn category(&self, slug: &str) -> Option<Tag> {
         self.term(&self.categories, slug)
+    }
+
+    /// Every series, as `tags` orders them (its posts newest first, as a
+    /// tag's are).
+    pub fn all_series(&self, drafts: bool) -> Vec<Tag> {
+        self.all_of(&self.series, drafts)
+    }
+
+    /// A series by its slug (its name made a slug by the tag rule).
+    pub fn series(&self, slug: &str) -> Option<Tag> {
+        self.term(&self.series, slug)
+    }
+
+    /// The slug of the series `post` is a part of.
+    pub fn series_slug_of(&self, post: &Post) -> Option<String> {
+        post.series().map(|name| self.tag_slug(name))
     }
 
     fn all_of(&self, terms: &Terms, drafts: bool) -> Vec<Tag> {
@@ -547,6 +636,10 @@ impl PartialEq for Terms {
 }
 
 impl Terms {
+    fn any_shown(&self, drafts: bool) -> bool {
+        self.by_slug.values().any(|entry| !entry.published.is_empty() || (drafts && !entry.drafts.is_empty()))
+    }
+
     fn slug(&mut self, name: &str, rule: TermSlugs) -> String {
         if let Some(slug) = self.slugs.get(name) {
             return slug.clone();
@@ -594,6 +687,11 @@ impl TagEntry {
     fn name(&self) -> Option<String> {
         self.spellings.iter().max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0))).map(|(name, _)| name.clone())
     }
+}
+
+/// A post's series as a list of names, as `Terms` takes them.
+fn series_of(post: &Post) -> Vec<String> {
+    post.series().map(|name| vec![name.to_string()]).unwrap_or_default()
 }
 
 fn slug_clash(slug: &str, others: &[&Path], path: &Path) -> Diagnostic {

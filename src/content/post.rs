@@ -37,6 +37,9 @@ pub struct Post {
     /// Why a post that is not a draft is not published yet, or any more, as
     /// the blog's tool has it by default (see `Rules`).
     pub held: Option<Held>,
+    /// When a scheduled post is published: its `publishDate`, else its date,
+    /// in the blog's time zone (see `Rules`).
+    pub publish_date: Option<PostDate>,
     pub authors: Vec<String>,
     pub images: Vec<String>,
     pub canonical_url: Option<String>,
@@ -160,6 +163,7 @@ impl Post {
             summary,
             draft: fm.draft,
             held: None,
+            publish_date: None,
             authors: fm.authors,
             images: fm.images,
             canonical_url: fm.canonical_url,
@@ -227,6 +231,40 @@ impl Post {
     /// The folder that relative links and images in the post start from.
     pub fn folder(&self) -> &Path {
         self.file().folder()
+    }
+
+    /// The series the post is a part of: `series: "NCCL 입문"`, or the first
+    /// of a list (`series: [NCCL 입문]`, Hugo's taxonomy; Zola's `[taxonomies]
+    /// series`). None for no series, or an empty name.
+    pub fn series(&self) -> Option<&str> {
+        let value = self.extra.get("series").or_else(|| self.extra.get("taxonomies").and_then(|t| t.get("series")));
+        let name = match value? {
+            serde_json::Value::String(name) => name.as_str(),
+            serde_json::Value::Array(names) => names.first()?.as_str()?,
+            _ => return None,
+        };
+        Some(name.trim()).filter(|name| !name.is_empty())
+    }
+
+    /// Where `cover` is written in the file, for problems with its image
+    /// (the first line of a post held without its text).
+    pub fn cover_line(&self) -> (usize, usize) {
+        self.source.as_deref().map_or((1, 1), |source| key_line(source, "cover"))
+    }
+
+    /// The image the post shows above its text: `cover: a.jpg`, or
+    /// `cover: {image: a.jpg, alt: …}` (as Hugo's PaperMod writes it), with
+    /// its alt text (empty if none).
+    pub fn cover(&self) -> Option<(&str, &str)> {
+        let (image, alt) = match self.extra.get("cover")? {
+            serde_json::Value::String(image) => (image.as_str(), ""),
+            serde_json::Value::Object(cover) => {
+                let text = |key: &str| cover.get(key).and_then(|v| v.as_str());
+                (text("image")?, text("alt").unwrap_or(""))
+            }
+            _ => return None,
+        };
+        Some((image.trim(), alt)).filter(|(image, _)| !image.is_empty())
     }
 }
 

@@ -54,6 +54,7 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
         permalink: None,
         term_slugs: None,
         feed_file: None,
+        time_zone: field(fields, "timeZone").and_then(setting),
         future_posts: super::flag(fields, "buildFuture"),
         expired_posts: super::flag(fields, "buildExpired"),
         section_permalinks: field(fields, "permalinks").map(section_permalinks).unwrap_or_default(),

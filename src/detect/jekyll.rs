@@ -25,6 +25,7 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
         permalink: field(fields, "permalink").and_then(setting),
         term_slugs: None,
         feed_file: None,
+        time_zone: field(fields, "timezone").and_then(setting),
         future_posts: super::flag(fields, "future"),
         expired_posts: None,
         section_permalinks: Vec::new(),

@@ -185,6 +185,8 @@ pub(crate) struct Settings {
     pub term_slugs: Option<crate::slug::TermSlugs>,
     /// Future posts published at once (Hugo's `buildFuture`, Jekyll's `future`).
     pub future_posts: Option<bool>,
+    /// The site's time zone (Hugo's `timeZone`, Jekyll's `timezone`).
+    pub time_zone: Option<Setting>,
     /// Expired posts still published (Hugo's `buildExpired`).
     pub expired_posts: Option<bool>,
     /// The feed's file name (Zola's `feed_filename`, or the first of `feed_filenames`).
@@ -218,6 +220,15 @@ impl Settings {
         }
         if let Some(expired) = self.expired_posts {
             config.layout.expired_posts = expired;
+        }
+        if let Some(zone) = self.time_zone.filter(|z| !z.value.trim().is_empty()) {
+            if jiff::tz::TimeZone::get(zone.value.trim()).is_ok() {
+                config.time_zone = Some(zone.value.trim().to_string());
+            } else {
+                let message = format!("`{}` is not a time zone: `{}`", zone.key, zone.value);
+                let hint = "scheduled posts are judged in the computer's time zone; set `time_zone = \"Asia/Seoul\"` (or another IANA name) in hanji.toml";
+                problems.push(Diagnostic::warning(file, zone.line, zone.column, message).with_hint(hint));
+            }
         }
         if let Some(feed_file) = self.feed_file.filter(|name| !name.is_empty() && !name.contains(['/', '\\'])) {
             config.layout.feed_file = feed_file;

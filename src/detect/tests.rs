@@ -154,3 +154,16 @@ fn settings_files_of_every_tool_are_known() {
     assert!(!is_settings_file(Path::new("content/config.toml")));
     assert!(!is_settings_file(Path::new("hanji.toml")), "hanji.toml is Hanji's own");
 }
+
+#[test]
+fn hugo_and_jekyll_name_the_time_zone_scheduled_posts_come_in() {
+    let hugo = detected(vec![("hugo.toml", "title = 'H'\ntimeZone = 'Asia/Seoul'\n"), ("content/posts/a.md", "")]);
+    assert_eq!(hugo.config.time_zone.as_deref(), Some("Asia/Seoul"));
+    let jekyll = detected(vec![("_config.yml", "title: J\ntimezone: America/New_York\n"), ("_posts/a.md", "")]);
+    assert_eq!(jekyll.config.time_zone.as_deref(), Some("America/New_York"));
+    let wrong = detected(vec![("_config.yml", "title: J\ntimezone: Nowhere/Land\n"), ("_posts/a.md", "")]);
+    assert_eq!(wrong.config.time_zone, None, "the computer's, meanwhile");
+    let problem = &wrong.problems[0];
+    assert_eq!((problem.line, problem.severity), (2, Severity::Warning));
+    assert!(problem.message.contains("`timezone` is not a time zone: `Nowhere/Land`"), "{}", problem.message);
+}

@@ -39,6 +39,7 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
             names.value.as_array()?.first()?.as_str().map(str::to_string)
         }),
         future_posts: None,
+        time_zone: None,
         expired_posts: None,
         // `[slugify] taxonomies = "safe"` (or "off", taken as "safe").
         term_slugs: field(fields, "slugify")

@@ -8,13 +8,14 @@
 //! for a post, its text and the answers its links get, are compared with what
 //! the last export kept (`state`); a page is rendered again when any of them
 //! differs or its file was touched since. The site is byte for byte the one
-//! a first export makes.
+//! a first export makes. Copies of images sized for the screen are kept
+//! while their image file and the image settings are as they were.
 
 mod search;
 mod state;
 
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -28,6 +29,7 @@ use crate::content::file::MAX_POST_BYTES;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::digest::{self, Digest};
 use crate::fs::{self, Program, absolute, stamp_of};
+use crate::images::{Catalog, Looked};
 use crate::site::plan::{Body, Plan};
 use crate::site::routes::Addresses;
 use crate::site::theme::Theme;
@@ -110,6 +112,8 @@ pub struct Summary {
     pub problems: Vec<Diagnostic>,
     /// Posts left out because they have errors.
     pub left_out: Vec<PathBuf>,
+    /// Copies of images made, and found in the cache (or kept in the site).
+    pub image_copies: (usize, usize),
     pub elapsed: Duration,
 }
 
@@ -132,6 +136,14 @@ impl Summary {
             if self.rendered == 1 { "page" } else { "pages" },
             self.elapsed.as_secs_f64()
         )
+    }
+
+    /// `12 copies of images made, 30 from the cache` (`1 copy …`), or None when the pages
+    /// show no image that has copies.
+    pub fn images_line(&self) -> Option<String> {
+        let (made, reused) = self.image_copies;
+        let copies = if made == 1 { "copy" } else { "copies" };
+        (made + reused > 0).then(|| format!("{made} {copies} of images made, {reused} from the cache"))
     }
 
     pub fn errors(&self) -> usize {
@@ -164,14 +176,20 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
         .collect();
     let (theme, theme_problems) = Theme::new(&blog.templates);
     summary.problems.extend(theme_problems);
-    let site_options = SiteOptions { search: true, ..SiteOptions::default() };
+    // Copies of the images pages show are made as the pages ask for them.
+    let images = Catalog::new(&blog.root, &blog.config.images, options.cache_dir.as_deref()).preparing();
+    let site_options = SiteOptions { search: true, services: true, ..SiteOptions::default() };
     let site = Site::new(&blog.config, &blog.library, &blog.assets, &theme, site_options)
+        .with_images(&images)
         .with_shortcodes(&blog.shortcodes)
         .with_routes();
     let placed = site.files();
     summary.problems.extend(placed.problems);
     summary.left_out.extend(placed.left_out);
-    let head = Head { program: Program::this(), links: site.links_digest() };
+    // A post's images are answered by their files' stamps: when any file
+    // beside the posts changed, every post's answers are asked again.
+    let stamps: Vec<_> = blog.assets.par_iter().map(|asset| stamp_of(&blog.root.join(asset))).collect();
+    let head = Head { program: Program::this(), links: digest::of(&(site.links_digest(), stamps)) };
 
     let copies = copies(blog, placed.pages.iter().map(|(page, _, _)| page));
     let total = placed.pages.len() + copies.len();
@@ -242,6 +260,25 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
                 summary.problems.push(problem);
             }
             Outcome::Io(error) => return Err(error),
+        }
+    }
+    let settings = digest::of(&format!("{:?}", blog.config.images));
+    let (copies, kept_copies) = image_copies(&site, &images, &made, state.as_ref(), &out, settings);
+    let (made_copies, reused) = images.counts();
+    summary.image_copies = (made_copies, reused + kept_copies);
+    for outcome in copies {
+        match outcome {
+            Outcome::Written { made: new, written, .. } => {
+                summary.written += usize::from(written);
+                summary.unchanged += usize::from(!written);
+                made.push(Cow::Owned(new));
+            }
+            Outcome::Kept(kept) => {
+                summary.unchanged += 1;
+                made.push(Cow::Borrowed(kept));
+            }
+            Outcome::Io(error) => return Err(error),
+            Outcome::Failed(problem) | Outcome::LeftOut(_, problem) => summary.problems.push(problem),
         }
     }
     let mut search_name = None;
@@ -367,7 +404,7 @@ fn render_page<'s>(
     site: &Site,
     out: &Path,
     planned: &Planned,
-    index: Option<&search::Updating>,
+    index: Option<&search::Updating<'_, '_>>,
 ) -> Outcome<'s> {
     let plan = site.plan_at(planned.page, planned.path.to_string());
     let full;
@@ -384,7 +421,7 @@ fn render_page<'s>(
             Some(full) => full,
             None => return changed_meanwhile(path),
         };
-        plan_now = Some(Plan { root: plan.root.clone(), body: Body::Post(post.with_post(&full)) });
+        plan_now = Some(Plan { root: plan.root.clone(), body: Body::Post(Box::new(post.with_post(&full))) });
     }
     let plan = plan_now.as_ref().unwrap_or(&plan);
     let (page, answers) = match site.render_plan(plan) {
@@ -418,6 +455,98 @@ fn changed_meanwhile<'s>(path: &Path) -> Outcome<'s> {
         Diagnostic::error(path, 1, 1, "the post changed while the site was exported; it is left out this time")
             .with_hint("export again");
     Outcome::LeftOut(path.to_path_buf(), problem)
+}
+
+/// The copies of the images the pages show, written beside each image's own
+/// copy in the site: those of the pages rendered now were made (or found in
+/// the cache) as the pages asked for them; a page kept as it was names the
+/// images it shows, whose copies are kept too while their image file and
+/// the image settings are as they were, and made again otherwise. Gives
+/// how many copies were kept.
+fn image_copies<'s>(
+    site: &Site,
+    images: &Catalog,
+    made: &[Cow<'s, Made>],
+    state: Option<&'s State>,
+    out: &Path,
+    settings: Digest,
+) -> (Vec<Outcome<'s>>, usize) {
+    let pictured: BTreeSet<&Path> = made
+        .iter()
+        .filter_map(|made| match &made.from {
+            From::Page { links: Some(links), .. } => Some(links.pictured.iter().map(PathBuf::as_path)),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    let mut kept_copies: BTreeMap<&Path, Vec<&'s Made>> = BTreeMap::new();
+    for made in state.iter().flat_map(|state| state.made.values()) {
+        if let From::Image { image, .. } = &made.from {
+            kept_copies.entry(image.as_path()).or_default().push(made);
+        }
+    }
+    let prepared: HashSet<PathBuf> = images.prepared().into_iter().map(|(image, _)| image).collect();
+    let (kept, again): (Vec<_>, Vec<_>) = pictured
+        .into_par_iter()
+        .filter(|image| !prepared.contains(*image))
+        .map(|image| {
+            let source = images.stamp(image);
+            let copies = kept_copies.get(image).map(Vec::as_slice).unwrap_or_default();
+            let still = !copies.is_empty()
+                && copies.iter().all(|made| {
+                    matches!(&made.from, From::Image { source: was, settings: with, .. }
+                        if Some(*was) == source && *with == settings)
+                        && stamp_of(&out.join(&made.file)) == Some(made.stamp)
+                });
+            (image, still.then_some(copies))
+        })
+        .partition(|(_, copies)| copies.is_some());
+    // Images whose copies are not as they were are prepared as a page would.
+    again.par_iter().for_each(|(image, _)| {
+        if let Looked::Facts(facts) = images.look(image) {
+            let _ = images.plan(image, &facts);
+        }
+    });
+    let kept: Vec<&'s Made> = kept.into_iter().flat_map(|(_, copies)| copies.unwrap_or_default()).copied().collect();
+    let addresses = site.addresses();
+    let copies: Vec<(String, PathBuf, crate::images::Made)> = images
+        .prepared()
+        .into_iter()
+        .filter_map(|(image, prepared)| Some((addresses.asset(&image)?, image, prepared)))
+        .flat_map(|(site_path, image, prepared)| {
+            let copies = prepared.copies.into_iter();
+            copies.map(move |(copy, made)| (addresses.image_copy(&site_path, copy), image.clone(), made))
+        })
+        .collect();
+    let count = kept.len();
+    let mut outcomes: Vec<Outcome> = copies
+        .par_iter()
+        .map(|(file, image, made)| {
+            let source = images.stamp(image);
+            let bytes = match made.bytes() {
+                Ok(bytes) => bytes,
+                Err(error) => return Outcome::Failed(fs::read_problem(&error).in_file(image.as_path())),
+            };
+            let path = out.join(file);
+            let written = match write_if_changed(&path, &bytes) {
+                Ok(written) => written,
+                Err(error) => return Outcome::Io(error),
+            };
+            match (stamp_of(&path), source) {
+                (Some(stamp), Some(source)) => Outcome::Written {
+                    made: Made {
+                        file: file.clone(),
+                        stamp,
+                        from: From::Image { image: image.clone(), source, settings },
+                    },
+                    written,
+                },
+                _ => Outcome::Failed(fs::read_problem(&io::ErrorKind::NotFound.into()).in_file(image.as_path())),
+            }
+        })
+        .collect();
+    outcomes.extend(kept.into_iter().map(Outcome::Kept));
+    (outcomes, count)
 }
 
 /// Copies a file of the blog into the site, unless the copy there is still

@@ -71,15 +71,15 @@ impl<'a> Writes<'a> {
 
 /// An update of the index under way, given each post's prose as its page
 /// is rendered.
-pub struct Updating<'a> {
-    site: &'a Site<'a>,
-    update: Update<'a>,
-    posts: Vec<&'a Post>,
-    numbers: HashMap<&'a Path, usize>,
+pub struct Updating<'s, 'k> {
+    site: &'s Site<'s>,
+    update: Update<'k>,
+    posts: Vec<&'s Post>,
+    numbers: HashMap<&'s Path, usize>,
 }
 
-impl<'a> Updating<'a> {
-    pub fn new(site: &'a Site<'a>, kept: &'a mut KeptIndex, write: &'a Write<'a>) -> Updating<'a> {
+impl<'s, 'k> Updating<'s, 'k> {
+    pub fn new(site: &'s Site<'s>, kept: &'k mut KeptIndex, write: &'k Write<'k>) -> Updating<'s, 'k> {
         let posts: Vec<&Post> = site.search_posts().collect();
         let numbers = posts.iter().enumerate().map(|(n, post)| (post.path.as_path(), n)).collect();
         let ids = posts.iter().map(|post| post.path.to_string_lossy().into_owned()).collect();

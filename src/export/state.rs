@@ -2,14 +2,15 @@
 //! for the next export into the same folder: for every file it wrote, the
 //! stamp the file had when written and what it was made from (a page's plan
 //! digest, the links its post asked about and the digest of their answers,
-//! and the problems rendering found; a copied file's source stamp). The next
+//! and the problems rendering found; a copied file's source stamp; an image
+//! copy's image, its stamp and the image settings). The next
 //! export renders again only the pages whose plan, links' answers or file
 //! changed. The records are trusted only by the Hanji that wrote them, and
 //! only all together: a missing or damaged shard makes the next export a full
 //! one, never a wrong one.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -18,7 +19,7 @@ use crate::diagnostics::Diagnostic;
 use crate::digest::{self, Digest};
 use crate::fs::records::{self, Records, SHARDS};
 use crate::fs::{Program, Stamp};
-use crate::site::plan::LinkAnswer;
+use crate::site::plan::{Answers, Asked, LinkAnswer};
 
 /// What heads each shard.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -53,24 +54,33 @@ pub enum From {
     Copy(Stamp),
     /// A file of the search index, made from the index kept in the cache.
     Search,
+    /// A copy of an image sized for the screen: the image file, its stamp
+    /// and the digest of the image settings it was made with.
+    Image { image: PathBuf, source: Stamp, settings: Digest },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Links {
-    pub asked: Vec<(bool, String)>,
+    pub asked: Vec<(Asked, String)>,
     pub answers: Digest,
+    /// The image files whose copies the page shows.
+    pub pictured: Vec<PathBuf>,
 }
 
 impl Links {
-    pub fn of(answers: &[LinkAnswer]) -> Links {
-        Links { asked: answers.iter().map(|a| (a.image, a.dest.clone())).collect(), answers: digest::of(answers) }
+    pub fn of(answers: &Answers) -> Links {
+        Links {
+            asked: answers.links.iter().map(|a| (a.asked, a.dest.clone())).collect(),
+            answers: digest::of(&answers.links),
+            pictured: answers.pictured.clone(),
+        }
     }
 
     /// The questions again, for `Site::answer_again`.
     pub fn questions(&self) -> Vec<LinkAnswer> {
         use crate::site::plan::LinkTo;
         let ask =
-            |(image, dest): &(bool, String)| LinkAnswer { image: *image, dest: dest.clone(), answer: LinkTo::Keep };
+            |(asked, dest): &(Asked, String)| LinkAnswer { asked: *asked, dest: dest.clone(), answer: LinkTo::Keep };
         self.asked.iter().map(ask).collect()
     }
 }

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
-use crate::blog::Blog;
+use crate::blog::{Blog, Schedule};
 use crate::config::{self, Config};
 use crate::content::file::{self, MAX_POST_BYTES};
 use crate::content::post::{Parsed, Post};
@@ -73,6 +73,8 @@ pub struct LoadOptions {
     pub cache_dir: Option<PathBuf>,
     /// Who hears how far reading the posts has come.
     pub progress: Progress,
+    /// The clock scheduled posts are judged by, and `--future`.
+    pub schedule: Schedule,
 }
 
 /// Reads the blog in `root`. Only a missing or unreadable folder is an error:
@@ -82,7 +84,8 @@ pub fn load(root: &Path) -> Result<Blog, LoadError> {
 }
 
 /// `load`, telling `progress` of each post read.
-pub fn load_reporting(root: &Path, progress: &Progress) -> Result<Blog, LoadError> {
+#[cfg(test)]
+fn load_reporting(root: &Path, progress: &Progress) -> Result<Blog, LoadError> {
     load_with(root, &LoadOptions { progress: progress.clone(), ..LoadOptions::default() })
 }
 
@@ -132,10 +135,12 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Blog, LoadError> 
             })
             .collect(),
     };
-    let library = Library::from_parsed(Rules::of(&config), parsed);
+    let rules = Rules::of(&config, options.schedule.clock.now(), options.schedule.future);
+    let library = Library::from_parsed(rules, parsed);
     let templates = read_templates(root, &config, &mut problems);
     let shortcodes = read_shortcodes(root, &config, &mut problems);
-    Ok(Blog { root: root.to_path_buf(), config, library, assets, templates, shortcodes, problems })
+    let schedule = options.schedule;
+    Ok(Blog { root: root.to_path_buf(), config, library, assets, templates, shortcodes, problems, schedule })
 }
 
 /// The posts at `paths`, without their texts: what was kept from an earlier
@@ -210,10 +215,23 @@ pub fn read_config(root: &Path, problems: &mut Vec<Diagnostic>) -> Config {
     let detected = detect::detect(&Disk(root), wanted);
     problems.extend(detected.problems);
     let Some(text) = text else { return detected.config };
-    Config::parse_over(text, detected.config.clone()).unwrap_or_else(|problem| {
+    let config = Config::parse_over(text, detected.config.clone()).unwrap_or_else(|problem| {
         problems.push(problem.in_file(config::FILE_NAME));
         detected.config
-    })
+    });
+    if config.images.avif && !crate::images::AVIF_BUILT_IN {
+        let line = text.lines().position(|l| l.trim_start().starts_with("avif")).map_or(1, |i| i + 1);
+        problems.push(
+            Diagnostic::warning(
+                config::FILE_NAME,
+                line,
+                1,
+                "this Hanji was built without AVIF: only WebP copies are made",
+            )
+            .with_hint("build Hanji with `cargo build --release --features avif` to make AVIF copies"),
+        );
+    }
+    config
 }
 
 /// The sections of a Hugo blog besides the one Hanji reads (`content/til/`

@@ -26,7 +26,7 @@ use super::foreign::{self, Construct, Shown};
 use super::lines::LineIndex;
 use super::shortcodes::{Output, Piece};
 use super::text::WordCount;
-use super::{Link, Options, Rendered, Syntax, TocEntry, escape, highlight, math};
+use super::{Link, Options, Picture, Rendered, Sizing, Syntax, TocEntry, escape, highlight, math};
 use crate::diagnostics::Problem;
 use crate::slug::Slugger;
 
@@ -35,6 +35,10 @@ const MATH_HINT: &str = "check the TeX; it is shown as code";
 /// How deeply a shortcode's Markdown (its inner text, a `markdownify`ed
 /// value) may hold shortcodes that are run in turn: real posts nest a few.
 const MAX_SHORTCODE_DEPTH: usize = 8;
+
+/// An image that starts within this many bytes of the top of a post is on
+/// the reader's first screen, under the post's title: it loads at once.
+const FIRST_SCREEN_BYTES: usize = 600;
 
 pub(super) fn render(body: &str, options: &Options) -> Rendered {
     render_at(body, options, 0).0
@@ -192,6 +196,8 @@ struct Writer<'a, 'o> {
     /// The body has more than whitespace: it takes a minute to read, even
     /// if all of it is code.
     has_content: bool,
+    /// Images written so far (the first near the top loads at once).
+    images: usize,
     /// Where the attributes of the last `<li>` go, until its content starts.
     item_attributes_at: Option<usize>,
     footnotes: Footnotes,
@@ -244,6 +250,9 @@ struct CodeBlock {
 
 struct Image<'a> {
     src: String,
+    /// As the post writes it, for the picture resolver.
+    dest: String,
+    offset: usize,
     title: CowStr<'a>,
     alt: String,
     /// Tags opened inside the alt text (links, emphasis, images).
@@ -287,6 +296,7 @@ impl<'a, 'o> Writer<'a, 'o> {
             in_link: false,
             in_autolink: false,
             has_content: !body.trim().is_empty(),
+            images: 0,
             item_attributes_at: None,
             footnotes: Footnotes::default(),
             placed: Placed::default(),
@@ -491,7 +501,8 @@ impl<'a, 'o> Writer<'a, 'o> {
             }
             Tag::Image { dest_url, title, .. } => {
                 let src = self.resolve(&dest_url, offset, true).into_owned();
-                self.image = Some(Image { src, title, alt: String::new(), depth: 0 });
+                let dest = dest_url.to_string();
+                self.image = Some(Image { src, dest, offset, title, alt: String::new(), depth: 0 });
             }
             // Not enabled: front matter is split off before rendering.
             Tag::MetadataBlock(_) => {}
@@ -722,20 +733,55 @@ impl<'a, 'o> Writer<'a, 'o> {
 
     fn end_image(&mut self) {
         let Some(image) = self.image.take() else { return };
-        self.img(&image.src, &image.alt, &image.title);
+        self.img(&image.src, &image.dest, image.offset, &image.alt, &image.title);
     }
 
-    fn img(&mut self, src: &str, alt: &str, title: &str) {
+    /// What the picture resolver says of the image at `dest` (written at
+    /// `offset`), its problem reported there; and whether it loads at once:
+    /// the post's first image, near its top, when nothing fills the first
+    /// screen above the post. Every other one loads as the reader nears it.
+    fn sizing(&mut self, dest: &str, offset: usize) -> (Sizing, bool) {
+        let eager = self.images == 0 && offset < FIRST_SCREEN_BYTES && !self.options.first_screen_taken;
+        self.images += 1;
+        let sizing = self.options.pictures.map_or(Sizing::AsItIs, |pictures| pictures.picture(dest));
+        if let Sizing::Problem { message, hint } = &sizing {
+            let (line, column) = self.lines.line_column(offset);
+            let mut problem = Problem::warning(line, column, message.clone());
+            problem.hint.clone_from(hint);
+            self.problems.push(problem);
+        }
+        (sizing, eager)
+    }
+
+    fn img(&mut self, src: &str, dest: &str, offset: usize, alt: &str, title: &str) {
+        let (sizing, eager) = self.sizing(dest, offset);
+        if let Sizing::Picture(picture) = &sizing {
+            self.out.push_str("<picture>");
+            sources(&mut self.out, picture);
+        }
+        let src = match &sizing {
+            Sizing::Picture(picture) => picture.src.as_str(),
+            _ => src,
+        };
         self.open_inline("<img", " src=\"");
         escape::href(&mut self.out, src);
-        self.out.push_str("\" alt=\"");
+        self.out.push('"');
+        size_attributes(&mut self.out, &sizing);
+        self.out.push_str(" alt=\"");
         escape::attr(&mut self.out, alt);
         if !title.is_empty() {
             self.out.push_str("\" title=\"");
             escape::attr(&mut self.out, title);
         }
-        self.out.push_str("\" loading=\"lazy\">");
+        self.out.push('"');
+        if !eager {
+            self.out.push_str(" loading=\"lazy\"");
+        }
+        self.out.push_str(" decoding=\"async\">");
         self.close_inline("");
+        if matches!(sizing, Sizing::Picture(_)) {
+            self.out.push_str("</picture>");
+        }
     }
 
     /// Writes what another tool's construct renders to: as a block of its own
@@ -754,8 +800,8 @@ impl<'a, 'o> Writer<'a, 'o> {
                 escape::text(&mut self.out, text);
                 self.close_paragraph(block, "p");
             }
-            Shown::Figure { src, alt, caption, link } => {
-                let src = self.resolve(src, offset, true).into_owned();
+            Shown::Figure { src: dest, alt, caption, link } => {
+                let src = self.resolve(dest, offset, true).into_owned();
                 if block {
                     self.open_block("figure", offset);
                     self.out.push('>');
@@ -766,7 +812,7 @@ impl<'a, 'o> Writer<'a, 'o> {
                     escape::href(&mut self.out, link);
                     self.out.push_str("\">");
                 }
-                self.img(&src, alt, "");
+                self.img(&src, dest, offset, alt, "");
                 if link.is_some() {
                     self.out.push_str("</a>");
                 }
@@ -777,10 +823,10 @@ impl<'a, 'o> Writer<'a, 'o> {
                 }
                 self.close_paragraph(block, "figure");
             }
-            Shown::Image { src, alt } => {
-                let src = self.resolve(src, offset, true).into_owned();
+            Shown::Image { src: dest, alt } => {
+                let src = self.resolve(dest, offset, true).into_owned();
                 self.open_paragraph(block, offset, "");
-                self.img(&src, alt, "");
+                self.img(&src, dest, offset, alt, "");
                 self.close_paragraph(block, "p");
             }
             Shown::Video { url, label } => {
@@ -924,21 +970,55 @@ impl<'a, 'o> Writer<'a, 'o> {
         }
     }
 
-    /// Raw HTML, as written, but for the `src` of each `<img>` in it, which is
-    /// checked and made to lead where a Markdown image's would.
+    /// Raw HTML, as written, but for each `<img>` in it: its `src` checked
+    /// and made to lead where a Markdown image's would, and, unless the
+    /// author gave it a `srcset`, sized for the screen as a Markdown image
+    /// is (a `<picture>` around it, with the attributes it lacks).
     fn raw_html(&mut self, html: &str, offset: usize) {
         let mut rest = html;
-        while let Some((value, after)) = img_src(rest) {
-            let src = &rest[value.clone()];
-            let resolved = self.resolve(src, offset, true).into_owned();
-            escape::raw(&mut self.out, &rest[..value.start]);
-            if resolved == src {
-                escape::raw(&mut self.out, src);
-            } else {
-                escape::href(&mut self.out, &resolved);
+        while let Some(tag) = img_src(rest) {
+            let dest = &rest[tag.src.clone()];
+            let resolved = self.resolve(dest, offset, true).into_owned();
+            let lower = rest[tag.start..tag.end].to_ascii_lowercase();
+            let has = |name: &str| has_attribute(&lower, name);
+            let (sizing, eager) = if has("srcset") { (Sizing::AsItIs, false) } else { self.sizing(dest, offset) };
+            escape::raw(&mut self.out, &rest[..tag.start]);
+            if let Sizing::Picture(picture) = &sizing {
+                self.out.push_str("<picture>");
+                sources(&mut self.out, picture);
             }
-            escape::raw(&mut self.out, &rest[value.end..after]);
-            rest = &rest[after..];
+            escape::raw(&mut self.out, &rest[tag.start..tag.src.start]);
+            match &sizing {
+                Sizing::Picture(picture) => escape::href(&mut self.out, &picture.src),
+                _ if resolved == dest => escape::raw(&mut self.out, dest),
+                _ => escape::href(&mut self.out, &resolved),
+            }
+            if matches!(sizing, Sizing::AsItIs) {
+                escape::raw(&mut self.out, &rest[tag.src.end..tag.end]);
+                rest = &rest[tag.end..];
+                continue;
+            }
+            // The tag's end, less its `>` (or `/>`), for the attributes it lacks.
+            let close = if rest[..tag.end].ends_with("/>") { tag.end - 2 } else { tag.end - 1 };
+            escape::raw(&mut self.out, rest[tag.src.end..close].trim_end_matches(char::is_whitespace));
+            if !has("width") && !has("height") {
+                size_attributes(&mut self.out, &sizing);
+            } else if let Sizing::Picture(picture) = &sizing {
+                // The author's own size stays; the copies are still offered.
+                srcset_attributes(&mut self.out, picture);
+            }
+            if !has("loading") && !eager {
+                self.out.push_str(" loading=\"lazy\"");
+            }
+            if !has("decoding") {
+                self.out.push_str(" decoding=\"async\"");
+            }
+            let end = &rest[close..tag.end];
+            self.out.push_str(if end.starts_with('/') { " />" } else { ">" });
+            if matches!(sizing, Sizing::Picture(_)) {
+                self.out.push_str("</picture>");
+            }
+            rest = &rest[tag.end..];
         }
         escape::raw(&mut self.out, rest);
     }
@@ -1185,10 +1265,18 @@ fn first_word(info: &str) -> &str {
     &info[..end]
 }
 
-/// The first `<img … src="…">` in `html`: the byte range of the `src` value
-/// (inside its quotes), and where the tag ends. Tags cut across HTML events
-/// are not seen.
-fn img_src(html: &str) -> Option<(Range<usize>, usize)> {
+/// An `<img>` tag found in raw HTML.
+struct ImgTag {
+    /// Where the tag starts (its `<`) and ends (after its `>`).
+    start: usize,
+    end: usize,
+    /// The `src` value, inside its quotes.
+    src: Range<usize>,
+}
+
+/// The first `<img … src="…">` in `html`. Tags cut across HTML events are
+/// not seen.
+fn img_src(html: &str) -> Option<ImgTag> {
     let bytes = html.as_bytes();
     let mut from = 0;
     loop {
@@ -1224,10 +1312,81 @@ fn img_src(html: &str) -> Option<(Range<usize>, usize)> {
                 }
                 None => continue,
             };
-            return Some((at + start..at + start + len, end));
+            return Some(ImgTag { start: at, end, src: at + start..at + start + len });
         }
         from = end;
     }
+}
+
+/// Whether a tag (lowercased) has the attribute `name`: `srcset=`, or bare.
+fn has_attribute(tag: &str, name: &str) -> bool {
+    tag.match_indices(name).any(|(at, _)| {
+        let before = tag.as_bytes()[at - 1];
+        let after = tag[at + name.len()..].trim_start();
+        before.is_ascii_whitespace() && (after.starts_with('=') || after.starts_with('>') || after.starts_with('/'))
+    })
+}
+
+/// An image outside a post's text (its cover), written as the text's images
+/// are; `first` loads at once, before anything else, as it is what the
+/// reader sees first.
+pub(super) fn image(src: &str, alt: &str, sizing: &Sizing, first: bool) -> String {
+    let mut out = String::new();
+    if let Sizing::Picture(picture) = sizing {
+        out.push_str("<picture>");
+        sources(&mut out, picture);
+    }
+    let src = if let Sizing::Picture(picture) = sizing { picture.src.as_str() } else { src };
+    out.push_str("<img src=\"");
+    escape::href(&mut out, src);
+    out.push('"');
+    size_attributes(&mut out, sizing);
+    out.push_str(" alt=\"");
+    escape::attr(&mut out, alt);
+    out.push_str(if first { "\" fetchpriority=\"high\"" } else { "\" loading=\"lazy\"" });
+    out.push_str(" decoding=\"async\">");
+    if matches!(sizing, Sizing::Picture(_)) {
+        out.push_str("</picture>");
+    }
+    out
+}
+
+/// The `<source>` elements of a picture, best format first.
+fn sources(out: &mut String, picture: &Picture) {
+    for (mime, srcset) in &picture.sources {
+        out.push_str("<source type=\"");
+        out.push_str(mime);
+        out.push_str("\" srcset=\"");
+        escape::attr(out, srcset);
+        out.push_str("\" sizes=\"");
+        escape::attr(out, &picture.sizes);
+        out.push_str("\">");
+    }
+}
+
+/// ` srcset="…" sizes="…"` of a picture's `<img>`, if it has more than one size.
+fn srcset_attributes(out: &mut String, picture: &Picture) {
+    if !picture.srcset.is_empty() {
+        out.push_str(" srcset=\"");
+        escape::attr(out, &picture.srcset);
+        out.push_str("\" sizes=\"");
+        escape::attr(out, &picture.sizes);
+        out.push('"');
+    }
+}
+
+/// What an `<img>` gets of its sizing: its `srcset` and `sizes`, and its
+/// `width` and `height` (so nothing moves as it loads).
+fn size_attributes(out: &mut String, sizing: &Sizing) {
+    let (width, height) = match sizing {
+        Sizing::Picture(picture) => {
+            srcset_attributes(out, picture);
+            (picture.width, picture.height)
+        }
+        Sizing::Size { width, height } => (*width, *height),
+        Sizing::AsItIs | Sizing::Problem { .. } => return,
+    };
+    out.push_str(&format!(" width=\"{width}\" height=\"{height}\""));
 }
 
 fn is_attribute_name(name: &str) -> bool {

@@ -12,7 +12,7 @@
 //! reported. [`summary_text`] is the cheap plain text of a post's first paragraph.
 //!
 //! Nothing here reads the disk: links are resolved by the caller's
-//! [`LinkResolver`].
+//! [`LinkResolver`], and images sized by its [`PictureResolver`].
 
 mod cache;
 mod escape;
@@ -54,6 +54,48 @@ pub trait LinkResolver: Sync {
     fn resolve_image(&self, dest: &str) -> Link;
 }
 
+/// An image of the blog as a page offers it: its size, and the copies made
+/// of it for smaller screens and in smaller formats, for a `<picture>`.
+/// Addresses are as the page links them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Picture {
+    pub width: u32,
+    pub height: u32,
+    /// `<source>`s, best format first: its MIME type and `srcset`.
+    pub sources: Vec<(&'static str, String)>,
+    /// The `<img>`'s `src` (the widest in the image's own format) and
+    /// `srcset` (empty when there is one size).
+    pub src: String,
+    pub srcset: String,
+    /// How wide the theme shows an image, for the browser to choose.
+    pub sizes: String,
+}
+
+/// What a [`PictureResolver`] says of one image.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Sizing {
+    /// Nothing to add: an `<img>` of the address the link resolver gave.
+    AsItIs,
+    /// Its size, for `width` and `height`, and no copies.
+    Size {
+        width: u32,
+        height: u32,
+    },
+    Picture(Picture),
+    /// Shown as it is, with this warning at the image.
+    Problem {
+        message: String,
+        hint: Option<String>,
+    },
+}
+
+/// Sizes the images of a post for the screen: what the site knows of an
+/// image file (its size, its copies) without this layer reading any.
+pub trait PictureResolver: Sync {
+    /// The image at `dest`, as the post writes it.
+    fn picture(&self, dest: &str) -> Sizing;
+}
+
 /// Which other tool's syntax a body may hold besides Markdown. Only that
 /// tool's is looked for: `{{ x }}` is text in a Hanji post, Liquid in Jekyll's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
@@ -90,6 +132,12 @@ pub struct Options<'a> {
     pub syntax: Syntax,
     /// The blog's own shortcode templates, run where they are simple.
     pub shortcodes: Option<&'a Shortcodes>,
+    /// Sizes images for the screen (`<picture>`, `width`, `height`); None
+    /// writes each as an `<img>` of its address.
+    pub pictures: Option<&'a dyn PictureResolver>,
+    /// Something above the post (a cover image) fills the reader's first
+    /// screen: every image of the post loads lazily.
+    pub first_screen_taken: bool,
 }
 
 /// One heading of levels 2–4, for a table of contents.
@@ -130,6 +178,13 @@ pub struct Rendered {
 /// well as possible and reported in [`Rendered::problems`].
 pub fn render(body: &str, options: &Options) -> Rendered {
     html::render(body, options)
+}
+
+/// An image outside a post's text (a cover above it), written as its
+/// images are: a `<picture>` when `sizing` has one. `first` loads it at once
+/// and before the rest (it is on the reader's first screen), else lazily.
+pub fn image_html(src: &str, alt: &str, sizing: &Sizing, first: bool) -> String {
+    html::image(src, alt, sizing, first)
 }
 
 /// The plain text of the body's first top-level paragraph (not a heading, code

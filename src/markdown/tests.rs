@@ -326,17 +326,24 @@ fn images_are_lazy_with_plain_alt_text_and_resolved_sources() {
     let body = "![A *fine* \"cat\"](pic.png \"Title\")\n\n한글 ![x](gone.png)\n";
     let out = render(body, &Options { links: Some(&links), ..Options::default() });
     assert!(
-        out.html
-            .contains("<img src=\"/posts/a/pic.png\" alt=\"A fine &quot;cat&quot;\" title=\"Title\" loading=\"lazy\">"),
+        out.html.contains(
+            "<img src=\"/posts/a/pic.png\" alt=\"A fine &quot;cat&quot;\" title=\"Title\" decoding=\"async\">"
+        ),
         "{}",
         out.html
     );
-    assert!(out.html.contains("<img src=\"gone.png\" alt=\"x\" loading=\"lazy\">"), "{}", out.html);
+    // The first image, at the top, is on the first screen: it loads at
+    // once; the next ones as the reader nears them.
+    assert!(out.html.contains("<img src=\"gone.png\" alt=\"x\" loading=\"lazy\" decoding=\"async\">"), "{}", out.html);
     assert_eq!(out.problems.len(), 1);
     assert_eq!((out.problems[0].line, out.problems[0].column), (3, 4));
     assert_eq!(out.problems[0].message, "image `gone.png` is missing");
     // Without a resolver, nothing is asked and nothing changes.
-    assert!(html("![a](pic.png)").contains("<img src=\"pic.png\" alt=\"a\" loading=\"lazy\">"));
+    assert!(html("![a](pic.png)").contains("<img src=\"pic.png\" alt=\"a\" decoding=\"async\">"));
+    let lower = format!("{}\n\n![a](pic.png)", "Words. ".repeat(100));
+    assert!(html(&lower).contains("<img src=\"pic.png\" alt=\"a\" loading=\"lazy\" decoding=\"async\">"));
+    let covered = render("![a](pic.png)", &Options { first_screen_taken: true, ..Options::default() }).html;
+    assert!(covered.contains("loading=\"lazy\""), "a cover above takes the first screen: {covered}");
 }
 
 // Words.
@@ -476,7 +483,7 @@ and a footnote<sup class="footnote-ref"><a href="#fn-1" id="fnref-1">1</a></sup>
 <dd data-line="26">Meaning</dd>
 </dl>
 <p data-line="28"><math data-line="28" display="block"><msup><mi>a</mi><mn>2</mn></msup><mo>+</mo><msup><mi>b</mi><mn>2</mn></msup><mo>=</mo><msup><mi>c</mi><mn>2</mn></msup></math></p>
-<p data-line="32"><img src="/posts/a/pic.png" alt="Diagram" loading="lazy"></p>
+<p data-line="32"><img src="/posts/a/pic.png" alt="Diagram" decoding="async"></p>
 <hr data-line="34">
 <section class="footnotes">
 <h2 class="sr-only">Footnotes</h2>
@@ -499,6 +506,8 @@ fn golden_document() {
         highlights: None,
         syntax: Syntax::Markdown,
         shortcodes: None,
+        pictures: None,
+        first_screen_taken: false,
     };
     let out = render(GOLDEN_MARKDOWN, &options);
     if out.html != GOLDEN_HTML {
@@ -535,7 +544,7 @@ fn hugo_figure_and_youtube_render_as_blocks() {
     assert_eq!(
         out.html,
         "<p data-line=\"10\">Intro.</p>\n\
-         <figure data-line=\"12\"><img src=\"/images/a.png\" alt=\"A &lt;b&gt;\" loading=\"lazy\">\
+         <figure data-line=\"12\"><img src=\"/images/a.png\" alt=\"A &lt;b&gt;\" decoding=\"async\">\
          <figcaption>Fig &amp; 1</figcaption></figure>\n\
          <p data-line=\"14\" class=\"video\"><a href=\"https://www.youtube.com/watch?v=abc123\">YouTube video abc123</a></p>\n"
     );
@@ -687,7 +696,7 @@ fn mdx_image_renders_and_imports_and_components_are_shown() {
     assert_eq!(
         out.html,
         "<p data-line=\"10\" class=\"unrendered\"><code>import Note from './Note'</code></p>\n\
-         <p data-line=\"12\"><img src=\"/static/a.png\" alt=\"A\" loading=\"lazy\"></p>\n\
+         <p data-line=\"12\"><img src=\"/static/a.png\" alt=\"A\" decoding=\"async\"></p>\n\
          <p data-line=\"14\">Text with <code class=\"unrendered\">&lt;Note kind=\"x\" /&gt;</code> inline.</p>\n"
     );
     let messages: Vec<&str> = out.problems.iter().map(|p| p.message.as_str()).collect();

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use crate::config::{Analytics, AnalyticsProvider, Comments, CommentsProvider};
 use crate::content::{Post, PostDate, Tag};
 use crate::markdown::TocEntry;
 
@@ -23,6 +24,8 @@ pub struct SiteInfo {
     pub pages: Vec<PostLink>,
     /// Whether any post has a category (the navigation links `categories/`).
     pub categories: bool,
+    /// Whether any post is a part of a series (the navigation links `series/`).
+    pub series: bool,
     /// The site's feed: `feed.xml` (`index.xml` in a Hugo blog).
     pub feed: String,
 }
@@ -86,6 +89,14 @@ impl TagInfo {
         }
     }
 
+    /// A series, which has a page but no feed of its own, and is titled by
+    /// its name as the posts spell it.
+    pub fn of_series(series: &Tag, with_drafts: bool, addresses: &Addresses) -> Self {
+        let path = addresses.series(&series.slug);
+        let feed = addresses.page(&super::Page::Feed);
+        Self { path, feed, title: series.name.clone(), ..Self::of(series, with_drafts, addresses) }
+    }
+
     /// A category, which has a page but no feed of its own.
     pub fn of_category(category: &Tag, with_drafts: bool, addresses: &Addresses) -> Self {
         let path = addresses.category(&category.slug);
@@ -109,6 +120,11 @@ pub struct PostSummary {
     pub draft: bool,
     /// Why a post that is no draft is held back (`scheduled`), or empty.
     pub held: String,
+    /// When a scheduled post is published (`2026-12-24T09:00`, in the blog's
+    /// time zone), and as the locale writes it (`2026년 12월 24일 09:00`);
+    /// empty for any other post.
+    pub publish_date: String,
+    pub publish_date_text: String,
     pub authors: Vec<String>,
 }
 
@@ -125,6 +141,14 @@ impl PostSummary {
             summary: post.summary.clone().unwrap_or_default(),
             draft: post.draft,
             held: post.held.map(|held| held.name().to_string()).unwrap_or_default(),
+            publish_date: post.publish_date.map(|d| d.to_string()).unwrap_or_default(),
+            publish_date_text: post
+                .publish_date
+                .map(|d| match d.time {
+                    Some(time) => format!("{} {}", dates.format(d.date), time.strftime("%H:%M")),
+                    None => dates.format(d.date),
+                })
+                .unwrap_or_default(),
             authors: post.authors.clone(),
         }
     }
@@ -143,6 +167,27 @@ impl PostLink {
     }
 }
 
+/// A related post, as a post's page lists it.
+#[derive(Debug, Clone, Hash, Serialize)]
+pub struct RelatedPost {
+    pub title: String,
+    pub path: String,
+    /// `2026-07-17`, and as the locale writes it; empty if it has no date.
+    pub date: String,
+    pub date_text: String,
+}
+
+impl RelatedPost {
+    pub fn of(post: &Post, dates: &DateFormat, addresses: &Addresses) -> Self {
+        Self {
+            title: post.title.clone(),
+            path: addresses.post(post),
+            date: post.date.map(|d| d.date.to_string()).unwrap_or_default(),
+            date_text: post.date.map(|d| dates.format(d.date)).unwrap_or_default(),
+        }
+    }
+}
+
 /// A post's own page.
 #[derive(Debug, Clone, Serialize)]
 pub struct PostPage {
@@ -155,12 +200,130 @@ pub struct PostPage {
     pub word_count: usize,
     pub newer: Option<PostLink>,
     pub older: Option<PostLink>,
+    /// The series the post is a part of, or none.
+    pub series: Option<PostSeries>,
+    /// Other posts with the tags it has, the rarest tags counting most.
+    pub related: Vec<RelatedPost>,
+    /// The image above the post (`cover:`), as a `<picture>`, or none.
+    pub cover: Option<Cover>,
     /// Full addresses of the front matter's `images`, for Open Graph.
     pub images: Vec<String>,
     pub canonical_url: Option<String>,
     pub layout: Option<String>,
     /// Front matter keys Hanji does not know, as written.
     pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+/// A post's series, as its page shows it: "part 2 of 5", the parts, and the
+/// parts before and after it.
+#[derive(Debug, Clone, Hash, Serialize)]
+pub struct PostSeries {
+    pub name: String,
+    pub slug: String,
+    /// The series' page.
+    pub path: String,
+    /// This post's place in the series, from 1, and how many parts it has.
+    pub part: usize,
+    pub total: usize,
+    /// Every part, first first.
+    pub posts: Vec<SeriesPart>,
+    pub previous: Option<PostLink>,
+    pub next: Option<PostLink>,
+}
+
+/// One part of a series.
+#[derive(Debug, Clone, Hash, Serialize)]
+pub struct SeriesPart {
+    pub title: String,
+    pub path: String,
+    /// The post whose page this is.
+    pub current: bool,
+    pub draft: bool,
+}
+
+/// A series on its own page (and on the page of every series): its posts,
+/// first first.
+#[derive(Debug, Clone, Hash, Serialize)]
+pub struct SeriesInfo {
+    pub name: String,
+    pub slug: String,
+    pub path: String,
+    pub count: usize,
+    pub posts: Vec<PostSummary>,
+}
+
+/// A post's cover image.
+#[derive(Debug, Clone, Serialize)]
+pub struct Cover {
+    /// The `<picture>` (or `<img>`) to show.
+    pub html: String,
+    /// Where the image is, from the page, and its full address (for Open Graph).
+    pub src: String,
+    pub url: String,
+    pub alt: String,
+}
+
+/// `comments`: the settings of `[comments]`, with their defaults filled in
+/// (the provider's own theme that follows the reader's light or dark, the
+/// site's language).
+#[derive(Debug, Clone, Serialize)]
+pub struct CommentsInfo {
+    /// `giscus` or `utterances`.
+    pub provider: &'static str,
+    #[serde(flatten)]
+    pub settings: Comments,
+}
+
+impl CommentsInfo {
+    pub fn of(comments: &Comments, lang: &str) -> Option<Self> {
+        let provider = match comments.provider? {
+            CommentsProvider::Giscus => "giscus",
+            CommentsProvider::Utterances => "utterances",
+        };
+        let mut settings = comments.clone();
+        if settings.theme.is_empty() {
+            settings.theme =
+                if provider == "giscus" { "preferred_color_scheme" } else { "preferred-color-scheme" }.into();
+        }
+        if settings.lang.is_empty() {
+            settings.lang = lang.to_string();
+        }
+        if settings.mapping.is_empty() {
+            settings.mapping = "pathname".into();
+        }
+        Some(Self { provider, settings })
+    }
+}
+
+/// `analytics`: the settings of `[analytics]`, with the provider's script
+/// address and Plausible's domain (`base_url`'s host) filled in.
+#[derive(Debug, Clone, Serialize)]
+pub struct AnalyticsInfo {
+    /// `plausible`, `umami` or `google`.
+    pub provider: &'static str,
+    pub script: String,
+    pub domain: String,
+    pub website_id: String,
+    pub id: String,
+}
+
+impl AnalyticsInfo {
+    pub fn of(analytics: &Analytics, base_url: &str) -> Option<Self> {
+        let provider = match analytics.provider? {
+            AnalyticsProvider::Plausible => "plausible",
+            AnalyticsProvider::Umami => "umami",
+            AnalyticsProvider::Google => "google",
+        };
+        let host = base_url.split_once("://").map_or("", |(_, rest)| rest.split(['/', ':']).next().unwrap_or(""));
+        let domain = if analytics.domain.is_empty() { host.to_string() } else { analytics.domain.clone() };
+        Some(Self {
+            provider,
+            script: analytics.script_url(),
+            domain,
+            website_id: analytics.website_id.clone(),
+            id: analytics.id.clone(),
+        })
+    }
 }
 
 #[derive(Debug, Clone, Hash, Serialize)]

@@ -39,7 +39,7 @@ impl LinkResolver for Links<'_> {
 }
 
 impl Links<'_> {
-    fn addresses(&self) -> Addresses<'_> {
+    pub fn addresses(&self) -> Addresses<'_> {
         Addresses::new(self.config, self.library)
     }
 
@@ -67,21 +67,16 @@ impl Links<'_> {
             None => (dest, ""),
         };
         let decoded = percent_decode(path);
-        let target = if let Some(site_path) = decoded.strip_prefix('/') {
-            if what == "link" {
-                // Site paths (`/tags/rust/`) name pages: kept under the site's root.
-                return match self.in_site(site_path, dest) {
-                    Ok(address) => Link::Rewrite(format!("{}{fragment}", url::link(self.root, &address))),
-                    Err(broken) => broken,
-                };
-            }
-            // The static folder that has it, else the first that could.
-            let candidates = self.config.layout.static_files(site_path);
-            let found = candidates.iter().filter_map(|c| normalize(c)).find(|c| self.assets.contains(c));
-            found.or_else(|| normalize(candidates.first().map_or(Path::new(site_path), PathBuf::as_path)))
-        } else {
-            normalize(&self.post.folder().join(&decoded))
-        };
+        if let Some(site_path) = decoded.strip_prefix('/')
+            && what == "link"
+        {
+            // Site paths (`/tags/rust/`) name pages: kept under the site's root.
+            return match self.in_site(site_path, dest) {
+                Ok(address) => Link::Rewrite(format!("{}{fragment}", url::link(self.root, &address))),
+                Err(broken) => broken,
+            };
+        }
+        let target = self.file_of(&decoded);
         let Some(target) = target else {
             return Link::Broken {
                 message: format!("{what} `{dest}` leads outside the blog folder"),
@@ -102,6 +97,30 @@ impl Links<'_> {
             format!("no file at `{}`; check the name, or put the file there", target.display())
         };
         Link::Broken { message: format!("{what} `{dest}` leads nowhere"), hint: Some(hint) }
+    }
+}
+
+impl Links<'_> {
+    /// The blog's file at `decoded` (a path as the post writes it, decoded):
+    /// beside the post, or, for a site path (`/images/a.png`), in the static
+    /// folder that has it (else the first that could). None if it climbs
+    /// out of the blog.
+    fn file_of(&self, decoded: &str) -> Option<PathBuf> {
+        let Some(site_path) = decoded.strip_prefix('/') else {
+            return normalize(&self.post.folder().join(decoded));
+        };
+        let candidates = self.config.layout.static_files(site_path);
+        let found = candidates.iter().filter_map(|c| normalize(c)).find(|c| self.assets.contains(c));
+        found.or_else(|| normalize(candidates.first().map_or(Path::new(site_path), PathBuf::as_path)))
+    }
+
+    /// The file of the blog an image written `dest` shows, if it is one.
+    pub fn image_file(&self, dest: &str) -> Option<PathBuf> {
+        if is_external(dest) || dest.is_empty() || dest.starts_with('#') {
+            return None;
+        }
+        let path = dest.split(['#', '?']).next().unwrap_or(dest);
+        self.file_of(&percent_decode(path)).filter(|file| self.assets.contains(file))
     }
 }
 

@@ -4,8 +4,10 @@
 
 pub mod context;
 pub mod dates;
+pub mod images;
 pub mod links;
 pub mod plan;
+pub mod related;
 pub mod routes;
 pub mod stale;
 pub mod theme;
@@ -14,7 +16,7 @@ pub mod url;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::Hash;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use minijinja::{Value, context};
@@ -24,12 +26,17 @@ use crate::config::Config;
 use crate::content::{Library, Post, Tag};
 use crate::diagnostics::Diagnostic;
 use crate::digest::{self, Digest};
+use crate::images::Catalog;
 use crate::markdown::{self, HighlightCache, LinkResolver, Options, Shortcodes};
 use crate::search::{entry as search, index::Served};
-use context::{FeedItem, PageInfo, Pagination, PostLink, PostPage, PostSummary, SiteInfo, SitemapEntry, TagInfo};
+use context::{
+    AnalyticsInfo, CommentsInfo, FeedItem, PageInfo, Pagination, PostLink, PostPage, PostSeries, PostSummary,
+    RelatedPost, SeriesInfo, SeriesPart, SiteInfo, SitemapEntry, TagInfo,
+};
 use dates::DateFormat;
+use images::Pictures;
 use links::Links;
-use plan::{Body, Feed, LinkAnswer, LinkTo, Listed, Plan, PostPlan, Recorded, Sidebar, Values};
+use plan::{Answers, Asked, Body, Feed, LinkAnswer, LinkTo, Listed, Plan, PostPlan, Recorded, Sidebar, Values};
 use routes::Addresses;
 pub use routes::Page;
 use theme::{Theme, ThemeError};
@@ -45,6 +52,10 @@ pub struct SiteOptions {
     /// its script), if the blog's settings have it on: the export and `hanji
     /// serve` do; the app's preview, whose pages run no script, does not.
     pub search: bool,
+    /// Add the comments and analytics the settings name: the export does;
+    /// previews do not (the app's pages run no script, and an author's own
+    /// visits to `hanji serve` are not readers to count).
+    pub services: bool,
 }
 
 /// The pages of a site with the site path and file of each, and the posts
@@ -102,6 +113,9 @@ pub struct Site<'a> {
     /// Shown categories, as `tags`.
     categories: Vec<(TagInfo, Vec<&'a Post>)>,
     category_index: HashMap<String, usize>,
+    /// Shown series, most parts first, with their shown posts first first.
+    series: Vec<(TagInfo, Vec<&'a Post>)>,
+    series_index: HashMap<String, usize>,
     /// The sidebar is the same on many pages: rendered once per way to the
     /// top and current tag.
     sidebars: Mutex<HashMap<(String, String), Arc<str>>>,
@@ -115,6 +129,11 @@ pub struct Site<'a> {
     routes: Option<routes::Routes>,
     /// The blog's own shortcode templates.
     shortcodes: Option<&'a Shortcodes>,
+    /// What the site knows of its images, to size them for the screen.
+    images: Option<&'a Catalog>,
+    /// Every tag's shown posts, numbered, for related posts: made when the
+    /// first post's page asks.
+    related: std::sync::OnceLock<related::RelatedIndex<'a>>,
 }
 
 impl<'a> Site<'a> {
@@ -145,9 +164,21 @@ impl<'a> Site<'a> {
                 (info, tag_posts(library, category, options.drafts))
             })
             .collect();
+        let series: Vec<(TagInfo, Vec<&Post>)> = library
+            .all_series(options.drafts)
+            .iter()
+            .map(|series| {
+                let info = TagInfo::of_series(series, options.drafts, &Addresses::new(config, library));
+                let mut posts = tag_posts(library, series, options.drafts);
+                posts.sort_by(|a, b| first_first(a).cmp(&first_first(b)));
+                (info, posts)
+            })
+            .collect();
         let mut site = Self::with_lists(config, library, assets, theme, options, posts, tags);
         site.category_index = categories.iter().enumerate().map(|(i, (t, _))| (t.slug.clone(), i)).collect();
         site.categories = categories;
+        site.series_index = series.iter().enumerate().map(|(i, (t, _))| (t.slug.clone(), i)).collect();
+        site.series = series;
         site.pages = pages;
         site
     }
@@ -196,6 +227,7 @@ impl<'a> Site<'a> {
             author: config.author.clone(),
             pages: page_links,
             categories: library.has_categories(options.drafts),
+            series: library.has_series(options.drafts),
             feed: addresses.page(&Page::Feed),
         };
         Site {
@@ -214,18 +246,29 @@ impl<'a> Site<'a> {
             tag_index,
             categories: Vec::new(),
             category_index: HashMap::new(),
+            series: Vec::new(),
+            series_index: HashMap::new(),
             sidebars: Mutex::default(),
             tags_digest: OnceLock::new(),
             paths: OnceLock::new(),
             highlights: HighlightCache::new(),
             routes: None,
             shortcodes: None,
+            images: None,
+            related: std::sync::OnceLock::new(),
         }
     }
 
     /// The blog's own shortcode templates, run in its posts where simple.
     pub fn with_shortcodes(mut self, shortcodes: &'a Shortcodes) -> Self {
         self.shortcodes = Some(shortcodes);
+        self
+    }
+
+    /// Images sized for the screen, from what `catalog` knows of them (an
+    /// export's catalog also makes their copies as pages ask for them).
+    pub fn with_images(mut self, catalog: &'a Catalog) -> Self {
+        self.images = Some(catalog);
         self
     }
 
@@ -274,6 +317,10 @@ impl<'a> Site<'a> {
                 pages.push(Page::Category(category.slug.clone(), n));
             }
         }
+        if !self.series.is_empty() {
+            pages.push(Page::AllSeries);
+        }
+        pages.extend(self.series.iter().map(|(series, _)| Page::Series(series.slug.clone())));
         pages.extend([Page::Feed, Page::Sitemap, Page::Robots, Page::NotFound, Page::Style]);
         if self.has_search() {
             pages.extend([Page::Search, Page::SearchScript]);
@@ -525,12 +572,26 @@ impl<'a> Site<'a> {
                 let info = self.page_info("categories", &path, "Categories", &self.config.description, &self.info.feed);
                 template("categories.html", info, Values::Categories(self.categories.iter().map(|(t, _)| t).collect()))
             }
+            Page::AllSeries => {
+                let info = self.page_info("all-series", &path, "Series", &self.config.description, &self.info.feed);
+                let series: Vec<SeriesInfo> =
+                    self.series.iter().map(|(info, posts)| self.series_info(info, posts)).collect();
+                template("all-series.html", info, Values::AllSeries(series))
+            }
+            Page::Series(slug) => match self.series_index.get(slug).map(|i| &self.series[*i]) {
+                Some((series, posts)) => {
+                    let description = format!("{} ({})", series.name, series.count);
+                    let info = self.page_info("series", &path, &series.title, &description, &self.info.feed);
+                    template("series.html", info, Values::Series(self.series_info(series, posts)))
+                }
+                None => Body::Empty,
+            },
             Page::Tags => {
                 let info = self.page_info("tags", &path, "Tags", &self.config.description, &self.info.feed);
                 template("tags.html", info, Values::Tags(self.tags.iter().map(|(t, _)| t).collect()))
             }
             Page::Post(file) => match self.library.post(file) {
-                Some(post) => Body::Post(self.post_plan(post, path)),
+                Some(post) => Body::Post(Box::new(self.post_plan(post, path))),
                 None => Body::Empty,
             },
             Page::Alias(file, _) => match self.library.post(file) {
@@ -562,8 +623,9 @@ impl<'a> Site<'a> {
 
     /// Renders the page `plan` makes, from it and what every page shares
     /// alone; a post's page with the answers its links got.
-    pub fn render_plan(&self, plan: &Plan) -> Result<(RenderedPage, Vec<LinkAnswer>), ThemeError> {
-        let plain = |text: String| Ok((RenderedPage { text, problems: Vec::new(), post_text: None }, Vec::new()));
+    pub fn render_plan(&self, plan: &Plan) -> Result<(RenderedPage, Answers), ThemeError> {
+        let plain =
+            |text: String| Ok((RenderedPage { text, problems: Vec::new(), post_text: None }, Answers::default()));
         let root = plan.root.as_str();
         match &plan.body {
             Body::Text(text) => plain(text.to_string()),
@@ -588,6 +650,8 @@ impl<'a> Site<'a> {
                     }
                     Values::Tags(tags) => context! { tags => v(tags) },
                     Values::Categories(categories) => context! { categories => v(categories) },
+                    Values::AllSeries(series) => context! { series => v(series) },
+                    Values::Series(series) => context! { series => v(series) },
                     Values::Alias { to, url } => context! { to => to, url => url },
                 };
                 self.page(template, info.clone(), root, values).and_then(plain)
@@ -646,6 +710,12 @@ impl<'a> Site<'a> {
             summary: self.summary_of(post),
             newer: newer.map(|p| PostLink::of(p, &self.addresses())),
             older: older.map(|p| PostLink::of(p, &self.addresses())),
+            series: self.post_series(post).map(Box::new),
+            related: self
+                .related(post)
+                .into_iter()
+                .map(|p| RelatedPost::of(p, &self.dates, &self.addresses()))
+                .collect(),
             path,
             template,
         }
@@ -657,11 +727,21 @@ impl<'a> Site<'a> {
     pub fn answer_again(&self, post: &Post, path: &str, asked: &[LinkAnswer]) -> Vec<LinkAnswer> {
         let root = url::root_of(path);
         let links = self.links_of(post, &root);
+        let pictures = self.images.map(|catalog| Pictures { links, catalog });
         asked
             .iter()
             .map(|asked| {
-                let link = if asked.image { links.resolve_image(&asked.dest) } else { links.resolve_link(&asked.dest) };
-                LinkAnswer { answer: LinkTo::from(&link), ..asked.clone() }
+                let answer = match (asked.asked, &pictures) {
+                    (Asked::Link, _) => LinkTo::from(&links.resolve_link(&asked.dest)),
+                    (Asked::Image, _) => LinkTo::from(&links.resolve_image(&asked.dest)),
+                    (Asked::Picture, Some(pictures)) => {
+                        let (file, stamp) = pictures.file_of(&asked.dest);
+                        LinkTo::Picture(file, stamp)
+                    }
+                    // Asked where the site had no catalog: it has none now either.
+                    (Asked::Picture, None) => LinkTo::Keep,
+                };
+                LinkAnswer { answer, ..asked.clone() }
             })
             .collect()
     }
@@ -671,10 +751,12 @@ impl<'a> Site<'a> {
         Links { config: self.config, library: self.library, assets: self.assets, post, root, routes }
     }
 
-    fn post_page(&self, plan: &PostPlan, root: &str) -> Result<(RenderedPost, Vec<LinkAnswer>), ThemeError> {
+    fn post_page(&self, plan: &PostPlan, root: &str) -> Result<(RenderedPost, Answers), ThemeError> {
         let post = plan.post;
         let links = self.links_of(post, root);
-        let recorded = Recorded::new(&links);
+        let pictures = self.images.map(|catalog| Pictures { links, catalog });
+        let recorded = Recorded::new(&links, pictures.as_ref());
+        let cover = self.cover(post, &recorded);
         let options = Options {
             first_line: post.body_line,
             source_lines: self.options.source_lines,
@@ -683,8 +765,10 @@ impl<'a> Site<'a> {
             links: Some(&recorded),
             syntax: post.file().syntax(&self.config.layout),
             shortcodes: self.shortcodes,
+            pictures: pictures.as_ref().map(|_| &recorded as &dyn markdown::PictureResolver),
+            first_screen_taken: cover.is_some(),
         };
-        let rendered = markdown::render(post.body(), &options);
+        let mut rendered = markdown::render(post.body(), &options);
         let page = PostPage {
             summary: plan.summary.summary.clone(),
             content: rendered.html,
@@ -693,6 +777,12 @@ impl<'a> Site<'a> {
             word_count: rendered.word_count,
             newer: plan.newer.clone(),
             older: plan.older.clone(),
+            series: plan.series.as_deref().cloned(),
+            related: plan.related.clone(),
+            cover: cover.map(|(cover, problem)| {
+                rendered.problems.extend(problem);
+                cover
+            }),
             images: post.images.iter().map(|image| self.image_address(&recorded, image)).collect(),
             canonical_url: post.canonical_url.clone(),
             layout: post.layout.clone(),
@@ -710,6 +800,107 @@ impl<'a> Site<'a> {
         let page = RenderedPage { text, problems, post_text: None };
         let rendered = RenderedPost { page, toc: rendered.toc, text: rendered.text, words, reading_minutes };
         Ok((rendered, recorded.into_answers()))
+    }
+
+    /// The post's cover (`cover:`), sized for the screen as its images are,
+    /// with the problem its image has, if any.
+    fn cover(&self, post: &Post, recorded: &Recorded) -> Option<(context::Cover, Option<crate::diagnostics::Problem>)> {
+        let (dest, alt) = post.cover()?;
+        let (line, column) = post.cover_line();
+        let warning = |message: &String, hint: &Option<String>| crate::diagnostics::Problem {
+            hint: hint.clone(),
+            ..crate::diagnostics::Problem::warning(line, column, message.clone())
+        };
+        let (src, broken) = match markdown::LinkResolver::resolve_image(recorded, dest) {
+            markdown::Link::Rewrite(src) => (src, None),
+            markdown::Link::Keep => (dest.to_string(), None),
+            markdown::Link::Broken { message, hint } => (dest.to_string(), Some(warning(&message, &hint))),
+        };
+        let sizing = markdown::PictureResolver::picture(recorded, dest);
+        let problem = match &sizing {
+            markdown::Sizing::Problem { message, hint } => Some(warning(message, hint)),
+            _ => broken,
+        };
+        let cover = context::Cover {
+            html: markdown::image_html(&src, alt, &sizing, true),
+            url: self.image_address(recorded, dest),
+            src,
+            alt: alt.to_string(),
+        };
+        Some((cover, problem))
+    }
+
+    /// A series as its page lists it.
+    fn series_info(&self, info: &TagInfo, posts: &[&Post]) -> SeriesInfo {
+        SeriesInfo {
+            name: info.name.clone(),
+            slug: info.slug.clone(),
+            path: info.path.clone(),
+            count: info.count,
+            posts: posts.iter().map(|p| PostSummary::of(p, &self.dates, &self.addresses())).collect(),
+        }
+    }
+
+    /// Up to `related_posts` posts related to `post`: over an index of every
+    /// tag's shown posts, made once for the site, or, in a site without its
+    /// lists (`for_posts`), of the post's own tags.
+    fn related(&self, post: &Post) -> Vec<&'a Post> {
+        let limit = self.config.related_posts;
+        if self.tag_index.is_empty() {
+            return related::RelatedIndex::of_post(self.library, post).related(self.library, post, limit);
+        }
+        let index = self.related.get_or_init(|| {
+            let tags = self.tags.iter().map(|(tag, posts)| (tag.slug.as_str(), posts.as_slice()));
+            related::RelatedIndex::new(self.library, tags)
+        });
+        index.related(self.library, post, limit)
+    }
+
+    /// The series `post` is a part of, as its page shows it: its shown parts
+    /// in order, `post` among them (as given: an unsaved text in a preview).
+    fn post_series(&self, post: &Post) -> Option<PostSeries> {
+        if post.page {
+            return None;
+        }
+        let slug = self.library.series_slug_of(post)?;
+        let (name, mut parts): (String, Vec<&Post>) = match self.series_index.get(&slug) {
+            Some(&i) => (self.series[i].0.name.clone(), self.series[i].1.clone()),
+            None => {
+                let series = self.library.series(&slug);
+                let name =
+                    series.as_ref().map_or_else(|| post.series().unwrap_or_default().to_string(), |s| s.name.clone());
+                let paths = series.iter().flat_map(|s| {
+                    let drafts = if self.options.drafts { s.drafts.as_slice() } else { &[] };
+                    s.posts.iter().chain(drafts)
+                });
+                let mut parts: Vec<&Post> = paths.filter_map(|path| self.library.post(path)).collect();
+                parts.sort_by(|a, b| first_first(a).cmp(&first_first(b)));
+                (name, parts)
+            }
+        };
+        parts.retain(|part| part.path != post.path);
+        let at = parts.partition_point(|part| first_first(part) < first_first(post));
+        parts.insert(at, post);
+        let addresses = self.addresses();
+        let link = |p: &&Post| PostLink::of(p, &addresses);
+        Some(PostSeries {
+            name,
+            path: addresses.series(&slug),
+            slug,
+            part: at + 1,
+            total: parts.len(),
+            previous: at.checked_sub(1).and_then(|i| parts.get(i)).map(link),
+            next: parts.get(at + 1).map(link),
+            posts: parts
+                .iter()
+                .map(|part| SeriesPart {
+                    title: part.title.clone(),
+                    path: addresses.post(part),
+                    current: part.path == post.path,
+                    draft: part.draft,
+                })
+                .collect(),
+        })
     }
 
     /// The full address of an image named in front matter (`images:`), for
@@ -740,12 +931,17 @@ impl<'a> Site<'a> {
     /// Renders `template` with what every page gets (`site`, `page`, `root`)
     /// and the page's own `extra` values.
     fn page(&self, template: &str, page: PageInfo, root: &str, extra: Value) -> Result<String, ThemeError> {
+        let services = self.options.services;
+        let comments = self.config.comments.as_ref().filter(|_| services);
+        let analytics = self.config.analytics.as_ref().filter(|_| services);
         let common = context! {
             site => v(&self.info),
             page => v(&page),
             root => root,
             drafts => self.options.drafts,
             search => self.has_search(),
+            comments => v(&comments.and_then(|c| CommentsInfo::of(c, &self.info.lang))),
+            analytics => v(&analytics.and_then(|a| AnalyticsInfo::of(a, &self.config.base_url))),
         };
         self.theme.render(template, context! { ..common, ..extra })
     }
@@ -809,6 +1005,12 @@ impl<'a> Site<'a> {
                 .chain(&self.categories)
                 .map(|(t, posts)| entry(&t.path, posts.first().map(|p| date(p)).unwrap_or_default())),
         );
+        // A series' newest part is its last.
+        entries.extend(
+            self.series
+                .iter()
+                .map(|(s, posts)| entry(&s.path, posts.iter().map(|p| date(p)).max().unwrap_or_default())),
+        );
         entries
     }
 }
@@ -821,6 +1023,12 @@ fn v(value: &impl serde::Serialize) -> Value {
 /// and drafts only in a preview.
 pub(crate) fn shown(library: &Library, post: &Post, options: SiteOptions) -> bool {
     !post.has_errors && (options.drafts || !post.draft) && !library.shares_slug(&post.path)
+}
+
+/// The order of a series: first the oldest (by date, then file); posts
+/// without a date last.
+fn first_first(post: &Post) -> (bool, Option<crate::content::PostDate>, &Path) {
+    (post.date.is_none(), post.date, &post.path)
 }
 
 /// A tag's shown posts, newest first.

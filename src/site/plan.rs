@@ -2,18 +2,24 @@
 //! is a function of its plan, of what every page of the site shares (the
 //! settings, the theme and the site's values: `Site::shared_digest`) and,
 //! for a post's page, of the post's text and the answers its links got
-//! (`LinkAnswer`). Nothing else goes into a page: `Site::render_plan` reads
+//! (`LinkAnswer`; an image sized for the screen is answered by its file and
+//! that file's stamp, which fix its size and copies). Nothing else goes into a page: `Site::render_plan` reads
 //! nothing but these. So an export that finds a page's plan (and those) as
 //! they were last time knows the page is as it wrote it then.
 
 use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
+use std::path::PathBuf;
 use std::sync::Mutex;
 
-use super::context::{FeedItem, PageInfo, Pagination, PostLink, PostSummary, SitemapEntry, TagInfo};
+use super::context::{
+    FeedItem, PageInfo, Pagination, PostLink, PostSeries, PostSummary, RelatedPost, SeriesInfo, SitemapEntry, TagInfo,
+};
+use super::images::Pictures;
 use crate::content::Post;
 use crate::digest::Digest;
-use crate::markdown::{Link, LinkResolver};
+use crate::fs::Stamp;
+use crate::markdown::{Link, LinkResolver, PictureResolver, Sizing};
 
 /// What one page is made from.
 #[derive(Debug, Hash)]
@@ -33,8 +39,8 @@ pub enum Body<'s> {
         info: PageInfo,
         values: Values<'s>,
     },
-    /// A post's (or a page's) own page.
-    Post(PostPlan<'s>),
+    /// A post's (or a page's) own page (boxed: it is the largest).
+    Post(Box<PostPlan<'s>>),
     Feed(Feed),
     Sitemap(Vec<SitemapEntry>),
     Robots {
@@ -58,6 +64,10 @@ pub enum Values<'s> {
     },
     Tags(Vec<&'s TagInfo>),
     Categories(Vec<&'s TagInfo>),
+    /// Every series with its parts (the page of every series).
+    AllSeries(Vec<SeriesInfo>),
+    /// One series with its parts.
+    Series(SeriesInfo),
     /// An old address of a post: its site path and full address.
     Alias {
         to: String,
@@ -112,8 +122,9 @@ pub struct Feed {
 }
 
 /// A post's page: the post (by its file and the digest of its text, which
-/// fixes everything read from it), as lists show it, its neighbours and the
-/// template that renders it.
+/// fixes everything read from it), as lists show it, its neighbours, its
+/// series and related posts (the other posts' titles, addresses and dates)
+/// and the template that renders it.
 #[derive(Debug)]
 pub struct PostPlan<'s> {
     pub post: &'s Post,
@@ -121,6 +132,9 @@ pub struct PostPlan<'s> {
     pub summary: Cow<'s, Listed>,
     pub newer: Option<PostLink>,
     pub older: Option<PostLink>,
+    /// Boxed: most posts are in no series.
+    pub series: Option<Box<PostSeries>>,
+    pub related: Vec<RelatedPost>,
     pub template: String,
 }
 
@@ -133,6 +147,8 @@ impl<'s> PostPlan<'s> {
             summary: Cow::Borrowed(&*self.summary),
             newer: self.newer.clone(),
             older: self.older.clone(),
+            series: self.series.clone(),
+            related: self.related.clone(),
             template: self.template.clone(),
         }
     }
@@ -143,6 +159,7 @@ impl Hash for PostPlan<'_> {
         let post = self.post;
         (&post.path, post.text_digest(), post.held, post.draft, post.page, post.has_errors).hash(state);
         (&self.path, &self.summary, &self.newer, &self.older, &self.template).hash(state);
+        (&self.series, &self.related).hash(state);
     }
 }
 
@@ -150,17 +167,31 @@ impl Hash for PostPlan<'_> {
 /// depends on these answers, which other posts and files decide.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct LinkAnswer {
-    pub image: bool,
+    pub asked: Asked,
     pub dest: String,
     pub answer: LinkTo,
 }
 
-/// A [`Link`], as kept.
+/// What a page asked of `dest`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Asked {
+    /// Where a link leads.
+    Link,
+    /// Where an image is.
+    Image,
+    /// How an image is sized for the screen (its `<picture>`).
+    Picture,
+}
+
+/// A [`Link`], as kept; or, for a picture, the image file it shows and
+/// that file's stamp (its size, format and copies follow from its bytes
+/// and the image settings, which every page shares).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum LinkTo {
     Keep,
     Rewrite(String),
     Broken(String, Option<String>),
+    Picture(Option<PathBuf>, Option<Stamp>),
 }
 
 impl From<&Link> for LinkTo {
@@ -173,34 +204,60 @@ impl From<&Link> for LinkTo {
     }
 }
 
+/// What a post's page asked of the site, and the image files whose copies
+/// it shows (the export writes those copies).
+#[derive(Debug, Default)]
+pub struct Answers {
+    pub links: Vec<LinkAnswer>,
+    pub pictured: Vec<PathBuf>,
+}
+
 /// A resolver that writes down what it was asked and what it answered.
 pub struct Recorded<'r> {
     pub inner: &'r dyn LinkResolver,
-    pub answers: Mutex<Vec<LinkAnswer>>,
+    /// Sizes images for the screen, when the site has their catalog.
+    pub pictures: Option<&'r Pictures<'r>>,
+    answers: Mutex<Answers>,
 }
 
 impl<'r> Recorded<'r> {
-    pub fn new(inner: &'r dyn LinkResolver) -> Self {
-        Recorded { inner, answers: Mutex::default() }
+    pub fn new(inner: &'r dyn LinkResolver, pictures: Option<&'r Pictures<'r>>) -> Self {
+        Recorded { inner, pictures, answers: Mutex::default() }
     }
 
-    fn note(&self, image: bool, dest: &str, link: Link) -> Link {
-        let answer = LinkAnswer { image, dest: dest.to_string(), answer: LinkTo::from(&link) };
-        self.answers.lock().expect("link answers").push(answer);
-        link
+    fn note(&self, asked: Asked, dest: &str, answer: LinkTo) {
+        let answer = LinkAnswer { asked, dest: dest.to_string(), answer };
+        self.answers.lock().expect("link answers").links.push(answer);
     }
 
-    pub fn into_answers(self) -> Vec<LinkAnswer> {
+    pub fn into_answers(self) -> Answers {
         self.answers.into_inner().expect("link answers")
     }
 }
 
 impl LinkResolver for Recorded<'_> {
     fn resolve_link(&self, dest: &str) -> Link {
-        self.note(false, dest, self.inner.resolve_link(dest))
+        let link = self.inner.resolve_link(dest);
+        self.note(Asked::Link, dest, LinkTo::from(&link));
+        link
     }
 
     fn resolve_image(&self, dest: &str) -> Link {
-        self.note(true, dest, self.inner.resolve_image(dest))
+        let link = self.inner.resolve_image(dest);
+        self.note(Asked::Image, dest, LinkTo::from(&link));
+        link
+    }
+}
+
+impl PictureResolver for Recorded<'_> {
+    fn picture(&self, dest: &str) -> Sizing {
+        let Some(pictures) = self.pictures else { return Sizing::AsItIs };
+        let sizing = pictures.picture(dest);
+        let (file, stamp) = pictures.file_of(dest);
+        if let (Sizing::Picture(_), Some(file)) = (&sizing, &file) {
+            self.answers.lock().expect("link answers").pictured.push(file.clone());
+        }
+        self.note(Asked::Picture, dest, LinkTo::Picture(file, stamp));
+        sizing
     }
 }

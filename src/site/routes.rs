@@ -13,6 +13,7 @@ use rayon::prelude::*;
 use crate::config::Config;
 use crate::content::file::{BUNDLE_INDEXES, PostFile};
 use crate::content::{Library, Post};
+use crate::images;
 use crate::layout::{CONTENT_DIR, Kind};
 
 /// The name of the search's script in the search folder.
@@ -33,6 +34,10 @@ pub enum Page {
     Categories,
     /// A category's posts, by slug and page number.
     Category(String, usize),
+    /// Every series, with how many parts each has.
+    AllSeries,
+    /// A series' posts in order, by its slug.
+    Series(String),
     /// An old address of a post (Hugo's and Zola's `aliases`, Jekyll's
     /// `redirect_from`), by the post's file and the site path: a page that
     /// sends the reader on to the post.
@@ -203,6 +208,11 @@ impl<'a> Addresses<'a> {
         format!("categories/{slug}/")
     }
 
+    /// `series/<slug>/`: a series' page.
+    pub fn series(&self, slug: &str) -> String {
+        format!("series/{slug}/")
+    }
+
     /// `tags/<slug>/feed.xml` (`index.xml` in a Hugo blog): a tag's feed.
     pub fn tag_feed(&self, slug: &str) -> String {
         format!("{}{}", self.tag(slug), self.config.layout.feed_file)
@@ -216,6 +226,7 @@ impl<'a> Addresses<'a> {
             Page::Home(1),
             Page::Tags,
             Page::Categories,
+            Page::AllSeries,
             Page::Feed,
             Page::Sitemap,
             Page::Robots,
@@ -230,6 +241,7 @@ impl<'a> Addresses<'a> {
         };
         term("tags/").is_some_and(|slug| self.library.tag(&slug).is_some())
             || term("categories/").is_some_and(|slug| self.library.category(&slug).is_some())
+            || term("series/").is_some_and(|slug| self.library.series(&slug).is_some())
     }
 
     /// `search/`: the search results page. The search's other files (its
@@ -244,6 +256,27 @@ impl<'a> Addresses<'a> {
         format!("{}{name}", self.search())
     }
 
+    /// Where a copy of an image is, beside the image (at `site_path`) and
+    /// named after it whole, so no two images' copies meet:
+    /// `posts/a/chart.png` → `posts/a/chart.png-480w.webp`.
+    pub fn image_copy(&self, site_path: &str, copy: images::Copy) -> String {
+        format!("{site_path}-{}w.{}", copy.width, copy.format.extension())
+    }
+
+    /// The image a copy's site path is of, and which copy: the way back
+    /// from [`Addresses::image_copy`]. None for any other path.
+    pub fn copy_of(site_path: &str) -> Option<(String, images::Copy)> {
+        let (rest, extension) = site_path.rsplit_once('.')?;
+        let format = images::Format::of_extension(extension)?;
+        let (image, width) = rest.rsplit_once('-')?;
+        let digits = width.strip_suffix('w')?;
+        if digits.is_empty() || digits.starts_with('0') || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let copy = images::Copy { width: digits.parse().ok()?, format };
+        Some((image.to_string(), copy)).filter(|(image, _)| !image.is_empty() && !image.ends_with('/'))
+    }
+
     /// Where a page is; a post not in the library has none (`""`).
     pub fn page(&self, page: &Page) -> String {
         match page {
@@ -253,6 +286,8 @@ impl<'a> Addresses<'a> {
             Page::Tag(slug, n) => numbered(&self.tag(slug), *n),
             Page::Categories => "categories/".into(),
             Page::Category(slug, n) => numbered(&self.category(slug), *n),
+            Page::AllSeries => "series/".into(),
+            Page::Series(slug) => self.series(slug),
             Page::Alias(_, site_path) => site_path.clone(),
             Page::Feed => self.config.layout.feed_file.clone(),
             Page::TagFeed(slug) => self.tag_feed(slug),
@@ -826,6 +861,20 @@ mod tests {
         assert_eq!(at(&dated, "content/posts/a-file.md"), "2024/03/hello-world/", ":slug is the title's");
         assert_eq!(at(&dated, "content/posts/t.md"), "2024/01/custom/", "or the front matter's");
         assert_eq!(at(&config(Some("/:section/:filename/")), "content/posts/a-file.md"), "posts/a-file/");
+    }
+
+    #[test]
+    fn image_copies_are_named_after_their_image_both_ways() {
+        let (config, lib) = (Config::default(), Library::default());
+        let addresses = Addresses::new(&config, &lib);
+        let copy = images::Copy { width: 480, format: images::Format::Webp };
+        let path = addresses.image_copy("posts/a/chart.png", copy);
+        assert_eq!(path, "posts/a/chart.png-480w.webp");
+        assert_eq!(Addresses::copy_of(&path), Some(("posts/a/chart.png".to_string(), copy)));
+        for other in ["posts/a/chart.png", "posts/a/x-480.webp", "a-0480w.webp", "a-w.webp", "-480w.webp", "a-480w.svg"]
+        {
+            assert_eq!(Addresses::copy_of(other), None, "{other}");
+        }
     }
 
     #[test]

@@ -23,6 +23,9 @@ pub struct StalePages {
     pub home: bool,
     /// Tags (by slug) all of whose pages and feed are stale.
     pub tags: BTreeSet<String>,
+    /// Series (by slug) whose page is stale, and with it the page of every
+    /// series.
+    pub series: BTreeSet<String>,
     /// Files whose page or copy is stale: posts (and the pages of posts with
     /// errors), their neighbours, assets.
     pub files: BTreeSet<PathBuf>,
@@ -32,7 +35,13 @@ pub struct StalePages {
 
 impl StalePages {
     pub fn is_empty(&self) -> bool {
-        !self.all && !self.lists && !self.home && self.tags.is_empty() && self.files.is_empty() && self.pages.is_empty()
+        !self.all
+            && !self.lists
+            && !self.home
+            && self.tags.is_empty()
+            && self.series.is_empty()
+            && self.files.is_empty()
+            && self.pages.is_empty()
     }
 
     /// Whether what is at an address is stale.
@@ -54,6 +63,8 @@ impl StalePages {
             Page::Categories | Page::Category(..) => self.lists || self.home,
             Page::Tag(slug, _) => self.lists || self.tags.contains(slug),
             Page::TagFeed(slug) => self.tags.contains(slug),
+            Page::Series(slug) => self.series.contains(slug),
+            Page::AllSeries => !self.series.is_empty(),
             Page::Post(file) | Page::Alias(file, _) => self.files.contains(file),
             page => self.pages.contains(page),
         }

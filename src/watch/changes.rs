@@ -261,7 +261,8 @@ pub fn apply(blog: &mut Blog, batch: &Batch, own: &OwnWrites) -> Result<ChangeSe
 
 /// Reads the whole folder again and says what changed since `blog` was read.
 pub fn rescan(blog: &mut Blog, own: &OwnWrites) -> Result<ChangeSet, LoadError> {
-    let fresh = load::load(&blog.root)?;
+    let options = load::LoadOptions { schedule: blog.schedule, ..load::LoadOptions::default() };
+    let fresh = load::load_with(&blog.root, &options)?;
     let all = Path::new("");
     let mut files = blog.library.files_under(all);
     files.extend(fresh.library.files_under(all));
@@ -452,9 +453,12 @@ fn diff(change: &Change) -> ChangeSet {
 }
 
 /// The pages a change to one post file makes stale: its own page (at its old
-/// and new address); if what lists show of it changed, the home pages, its
-/// old and new tags' pages, the feeds, the sitemap, and the pages of its
-/// previous and next posts before and after (their links name it).
+/// and new address); if what related posts show of it (or what they are
+/// chosen by) changed, the pages of the posts with a tag of it and of the
+/// other parts of its series; if what lists show of it changed, the home
+/// pages, its old and new tags' pages and series' pages, the feeds, the
+/// sitemap, and the pages of its previous and next posts before and after
+/// (their links name it).
 fn stale_post(stale: &mut StalePages, change: &Change, file: &Path) {
     let (old, new) = ((change.old)(file), change.library.post(file));
     if old == new {
@@ -470,6 +474,22 @@ fn stale_post(stale: &mut StalePages, change: &Change, file: &Path) {
     for post in old.iter().chain(new.iter()) {
         stale.files.extend(change.library.paths_with_slug(&post.slug).map(Path::to_path_buf));
     }
+    if old.map(Related::of) != new.map(Related::of) {
+        // The pages that may list it among their related posts (those with
+        // a tag of it), and the other parts of its series.
+        let library = change.library;
+        for post in old.iter().chain(new.iter()) {
+            for slug in library.tag_slugs_of(post) {
+                let tag = library.tag(&slug);
+                stale.files.extend(tag.into_iter().flat_map(|tag| tag.posts.into_iter().chain(tag.drafts)));
+            }
+            if let Some(slug) = library.series_slug_of(post) {
+                let series = library.series(&slug);
+                stale.files.extend(series.into_iter().flat_map(|series| series.posts.into_iter().chain(series.drafts)));
+                stale.series.insert(slug);
+            }
+        }
+    }
     if old.map(Listed::of) == new.map(Listed::of) {
         return;
     }
@@ -477,9 +497,40 @@ fn stale_post(stale: &mut StalePages, change: &Change, file: &Path) {
     stale.pages.extend([Page::Feed, Page::Sitemap]);
     for post in old.iter().chain(new.iter()) {
         stale.tags.extend(change.library.tag_slugs_of(post));
+        // A series' page lists its parts as lists do.
+        stale.series.extend(change.library.series_slug_of(post));
     }
     for snapshot in [change.before, change.after] {
         stale.files.extend(snapshot.neighbours.get(file).into_iter().flatten().cloned());
+    }
+}
+
+/// What a related post's link and a series' list of parts show of a post,
+/// and what decides which posts it is related to.
+#[derive(PartialEq)]
+struct Related<'a> {
+    slug: &'a str,
+    title: &'a str,
+    date: Option<crate::content::PostDate>,
+    tags: &'a [String],
+    series: Option<&'a str>,
+    draft: bool,
+    has_errors: bool,
+    page: bool,
+}
+
+impl<'a> Related<'a> {
+    fn of(post: &'a Post) -> Self {
+        Related {
+            slug: &post.slug,
+            title: &post.title,
+            date: post.date,
+            tags: &post.tags,
+            series: post.series(),
+            draft: post.draft,
+            has_errors: post.has_errors,
+            page: post.page,
+        }
     }
 }
 
@@ -491,6 +542,7 @@ struct Listed<'a> {
     date: Option<crate::content::PostDate>,
     updated: Option<crate::content::PostDate>,
     tags: &'a [String],
+    series: Option<&'a str>,
     summary: Option<&'a str>,
     draft: bool,
     has_errors: bool,
@@ -505,6 +557,7 @@ impl<'a> Listed<'a> {
             date: post.date,
             updated: post.updated,
             tags: &post.tags,
+            series: post.series(),
             summary: post.summary.as_deref(),
             draft: post.draft,
             has_errors: post.has_errors,

@@ -25,7 +25,7 @@ use serde::Serialize;
 
 pub use changes::{Batch, ChangeSet, FileChange, Rename, TagChange, apply, rescan};
 
-use crate::blog::Blog;
+use crate::blog::{Blog, Schedule};
 pub use crate::fs::OwnWrites;
 use crate::fs::identity;
 use crate::load::{self, LoadError};
@@ -44,11 +44,18 @@ pub struct WatchOptions {
     /// system cannot watch the folder).
     pub poll: bool,
     pub poll_interval: Duration,
+    /// When the blog is read (the clock its scheduled posts are judged by).
+    pub schedule: Schedule,
 }
 
 impl Default for WatchOptions {
     fn default() -> Self {
-        Self { debounce: Duration::from_millis(50), poll: false, poll_interval: Duration::from_millis(500) }
+        Self {
+            debounce: Duration::from_millis(50),
+            poll: false,
+            poll_interval: Duration::from_millis(500),
+            schedule: Schedule::default(),
+        }
     }
 }
 
@@ -123,6 +130,11 @@ impl Watch {
         progress: &load::Progress,
         on_update: impl FnMut(&Update) + Send + 'static,
     ) -> Result<Watch, WatchError> {
+        let load_options = load::LoadOptions {
+            progress: progress.clone(),
+            schedule: options.schedule,
+            ..load::LoadOptions::default()
+        };
         let (signals, receiver) = mpsc::channel();
         let watched = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
         let identity = identity(root);
@@ -131,7 +143,10 @@ impl Watch {
         let (watcher, notice) = match start_watcher(&watched, &mut options, &signals) {
             Ok(started) => started,
             Err(_) if !root.is_dir() => {
-                return Err(load::load(root).err().unwrap_or(LoadError::NotFound(root.into())).into());
+                return Err(load::load_with(root, &load_options)
+                    .err()
+                    .unwrap_or(LoadError::NotFound(root.into()))
+                    .into());
             }
             Err(source) => return Err(WatchError::Notify { path: root.into(), source }),
         };
@@ -144,7 +159,7 @@ impl Watch {
             signals: signals.clone(),
             watcher: Some(watcher),
             state: Arc::new(Mutex::new(state)),
-            blog: Arc::new(RwLock::new(load::load_reporting(root, progress)?)),
+            blog: Arc::new(RwLock::new(load::load_with(root, &load_options)?)),
             own_writes: Arc::new(OwnWrites::new()),
             on_update: Box::new(on_update),
         };

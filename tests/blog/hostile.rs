@@ -384,7 +384,7 @@ fn previews_of_hostile_posts_return_with_their_problems() {
         File::open(entry.path()).unwrap().read_to_end(&mut bytes).unwrap();
         let text = String::from_utf8_lossy(&bytes);
         let started = Instant::now();
-        let preview = post_preview(&loaded, &theme, &path, &text);
+        let preview = post_preview(&loaded, &theme, None, &path, &text);
         assert!(started.elapsed() < DEADLINE, "{} took {:?}", path.display(), started.elapsed());
         let doctype = preview.html.trim_start().get(..15).is_some_and(|s| s.eq_ignore_ascii_case("<!doctype html>"));
         assert!(doctype, "{}: {}", path.display(), preview.html.chars().take(200).collect::<String>());

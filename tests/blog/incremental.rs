@@ -1,9 +1,11 @@
 //! An export into a folder it exported to before renders only what changed,
 //! and what it leaves is byte for byte what a first export of the same blog
-//! makes: random edits (bodies, titles, tags, dates, drafts, links, new,
-//! removed and renamed posts, images, settings, templates), each followed by
-//! an export that keeps what it knows between runs, checked against a cold
-//! export of the blog as it is then.
+//! makes: random edits (bodies, titles, tags and so related posts, dates,
+//! drafts, links, new, removed and renamed posts, images, photos sized for
+//! the screen and the image settings, series, settings, templates, and the
+//! clock passing scheduled posts' moments), each followed by an export that
+//! keeps what it knows between runs, checked against a cold export of the
+//! blog as it is then.
 
 use std::fs;
 use std::path::Path;
@@ -34,7 +36,22 @@ enum Edit {
     Settings(usize),
     /// The post template overridden, or not.
     Template(bool),
+    /// The photo posts show (`photo.png`, sized for the screen) written at
+    /// one of a few widths, or removed.
+    Photo(usize),
+    /// `[images]`: one of a few sets of widths and formats.
+    ImageSettings(usize),
+    /// A post's series: one of a few, or none.
+    Series(usize, usize),
+    /// The clock the export judges scheduled posts by, moved to a day of
+    /// July 2026 (posts dated after it are held back until then).
+    Clock(u8),
 }
+
+const PHOTO_WIDTHS: &[u32] = &[300, 700, 1300];
+const IMAGE_SETTINGS: &[&str] =
+    &["", "[images]\nwidths = [320, 640]\n", "[images]\nwebp = false\n", "[images]\nresize = false\n"];
+const SERIES: &[&str] = &["", "GPU 101", "NCCL 입문"];
 
 const TAGS: &[&[&str]] = &[&["rust"], &["rust", "nccl"], &["분산 학습"], &[], &["nccl", "gpu", "분산 학습"]];
 const TITLES: &[&str] = &["First steps", "NCCL 링 알고리즘", "Kernels, fused", "분산 학습 정리"];
@@ -45,6 +62,7 @@ const LINES: &[&str] = &[
     "![a chart](/images/chart.png)",
     "```rust\nfn main() { println!(\"분산\"); }\n```",
     "Math: $a^2 + b^2$.",
+    "![a photo](/images/photo.png)",
 ];
 
 fn edit() -> impl Strategy<Value = Edit> {
@@ -60,6 +78,10 @@ fn edit() -> impl Strategy<Value = Edit> {
         1 => any::<bool>().prop_map(Edit::Image),
         1 => (0..3usize).prop_map(Edit::Settings),
         1 => any::<bool>().prop_map(Edit::Template),
+        2 => (0..=PHOTO_WIDTHS.len()).prop_map(Edit::Photo),
+        1 => (0..IMAGE_SETTINGS.len()).prop_map(Edit::ImageSettings),
+        2 => (0..8usize, 0..SERIES.len()).prop_map(|(p, s)| Edit::Series(p, s)),
+        2 => (1..29u8).prop_map(Edit::Clock),
     ]
 }
 
@@ -79,8 +101,9 @@ fn posts(blog: &Path) -> Vec<String> {
     names
 }
 
-/// Makes `edit` to the blog; false if it did nothing (no post to edit).
-fn make(blog: &Path, edit: &Edit, step: usize) -> bool {
+/// Makes `edit` to the blog (or to the clock `now`); false if it did
+/// nothing (no post to edit).
+fn make(blog: &Path, now: &mut String, edit: &Edit, step: usize) -> bool {
     let names = posts(blog);
     let nth = |n: usize| (!names.is_empty()).then(|| blog.join("posts").join(&names[n % names.len()]));
     let rewrite = |n: usize, change: &dyn Fn(String) -> String| match nth(n) {
@@ -158,14 +181,56 @@ fn make(blog: &Path, edit: &Edit, step: usize) -> bool {
             }
             true
         }
+        Edit::Photo(n) => {
+            let photo = blog.join("static/images/photo.png");
+            match PHOTO_WIDTHS.get(*n) {
+                Some(width) => {
+                    fs::create_dir_all(photo.parent().unwrap()).unwrap();
+                    fs::write(&photo, crate::images::png(*width, width / 2)).unwrap();
+                }
+                None => drop(fs::remove_file(&photo)),
+            }
+            true
+        }
+        Edit::ImageSettings(n) => {
+            let path = blog.join("hanji.toml");
+            let settings = fs::read_to_string(&path).unwrap();
+            let before = settings.split("[images]").next().unwrap_or_default().to_string();
+            fs::write(&path, before + IMAGE_SETTINGS[*n]).unwrap();
+            true
+        }
+        Edit::Series(n, s) => rewrite(*n, &|text| {
+            let text: String = text.lines().filter(|l| !l.starts_with("series:")).map(|l| format!("{l}\n")).collect();
+            match SERIES[*s] {
+                "" => text,
+                name => text.replacen("\ntitle:", &format!("\nseries: \"{name}\"\ntitle:"), 1),
+            }
+        }),
+        Edit::Clock(day) => {
+            *now = format!("2026-07-{day:02}T12:00:00Z");
+            true
+        }
     }
 }
 
 /// Exports `blog` as the command line does (posts without their texts,
 /// what was read and written kept in `cache`), into `out`.
 fn export(blog: &Path, out: &Path, cache: Option<&Path>) -> hanji::ExportSummary {
-    let options =
-        hanji::LoadOptions { without_texts: true, cache_dir: cache.map(Path::to_path_buf), ..Default::default() };
+    export_at(blog, out, cache, LATER)
+}
+
+/// After every date of the test's posts.
+const LATER: &str = "2027-01-01T00:00:00Z";
+
+/// `export`, scheduled posts judged at `now`.
+fn export_at(blog: &Path, out: &Path, cache: Option<&Path>, now: &str) -> hanji::ExportSummary {
+    let schedule = hanji::Schedule { clock: hanji::Clock::Fixed(now.parse().unwrap()), future: false };
+    let options = hanji::LoadOptions {
+        without_texts: true,
+        cache_dir: cache.map(Path::to_path_buf),
+        schedule,
+        ..Default::default()
+    };
     let loaded = hanji::load_with(blog, &options).unwrap();
     let options = hanji::ExportOptions { force: false, cache_dir: cache.map(Path::to_path_buf) };
     hanji::export(&loaded, out, &options, &|_, _| {}).unwrap()
@@ -199,15 +264,16 @@ proptest! {
         let places = tempfile::tempdir().unwrap();
         let (out, cache) = (places.path().join("site"), places.path().join("cache"));
         first_blog(blog.path());
-        export(blog.path(), &out, Some(&cache));
+        let mut now = "2026-07-15T12:00:00Z".to_string();
+        export_at(blog.path(), &out, Some(&cache), &now);
         // Files older than the clock's grain are taken from what was kept,
         // not read again: let the first ones age past it.
         std::thread::sleep(Duration::from_millis(2100));
         for (step, edit) in edits.iter().enumerate() {
-            make(blog.path(), edit, step);
-            let again = export(blog.path(), &out, Some(&cache));
+            make(blog.path(), &mut now, edit, step);
+            let again = export_at(blog.path(), &out, Some(&cache), &now);
             let cold_out = places.path().join(format!("cold-{step}"));
-            let cold = export(blog.path(), &cold_out, None);
+            let cold = export_at(blog.path(), &cold_out, None, &now);
             prop_assert_eq!(site(&out), site(&cold_out), "after {:?}", &edits[..=step]);
             prop_assert_eq!(&again.problems, &cold.problems, "after {:?}", &edits[..=step]);
             prop_assert_eq!(&again.left_out, &cold.left_out);
@@ -244,6 +310,55 @@ fn a_body_edit_renders_only_its_post() {
     let retagged = export(blog.path(), &out, Some(&cache));
     let posts_shown = 5;
     assert!(retagged.rendered > 1 && retagged.rendered < first.rendered - (posts_shown - 1), "{}", retagged.line(&out));
+}
+
+/// A photo a post shows, changed in place (another width), then the image
+/// settings changed, then the photo no longer shown, then shown again: each
+/// export from what was kept is the cold export of the blog as it is (the
+/// post's `<picture>` follows the photo, its copies are written, kept or
+/// removed as a cold export has them), and an unchanged one renders nothing.
+#[test]
+fn a_photo_and_the_image_settings_changed_are_exported_as_a_first_export_would() {
+    let blog = tempfile::tempdir().unwrap();
+    let places = tempfile::tempdir().unwrap();
+    let (out, cache) = (places.path().join("site"), places.path().join("cache"));
+    first_blog(blog.path());
+    let photo = blog.path().join("static/images/wide.png");
+    fs::create_dir_all(photo.parent().unwrap()).unwrap();
+    fs::write(&photo, crate::images::png(1300, 650)).unwrap();
+    let post = blog.path().join("posts/post-1.md");
+    let text = fs::read_to_string(&post).unwrap();
+    fs::write(&post, format!("{text}\n![a photo](/images/wide.png)\n")).unwrap();
+    export(blog.path(), &out, Some(&cache));
+    let same_as_cold = |step: &str| {
+        let cold_out = places.path().join(format!("cold-{step}"));
+        export(blog.path(), &cold_out, None);
+        assert_eq!(site(&out), site(&cold_out), "after {step}");
+        site(&out).into_iter().map(|(file, _)| file).filter(|f| f.contains("wide.png-")).collect::<Vec<_>>()
+    };
+    let unchanged = export(blog.path(), &out, Some(&cache));
+    assert_eq!((unchanged.rendered, unchanged.written), (0, 0), "{}", unchanged.line(&out));
+    let wide = same_as_cold("an unchanged export");
+    assert!(wide.iter().any(|f| f.ends_with("wide.png-1200w.webp")), "{wide:?}");
+
+    fs::write(&photo, crate::images::png(700, 350)).unwrap();
+    export(blog.path(), &out, Some(&cache));
+    let narrow = same_as_cold("the photo made narrower");
+    assert!(!narrow.iter().any(|f| f.contains("-1200w")) && !narrow.is_empty(), "{narrow:?}");
+
+    let settings = fs::read_to_string(blog.path().join("hanji.toml")).unwrap();
+    fs::write(blog.path().join("hanji.toml"), settings + "[images]\nwidths = [320]\n").unwrap();
+    export(blog.path(), &out, Some(&cache));
+    let few = same_as_cold("other widths");
+    assert!(few.iter().all(|f| f.contains("-320w") || f.contains("-700w")), "{few:?}");
+
+    fs::write(&post, &text).unwrap();
+    export(blog.path(), &out, Some(&cache));
+    assert_eq!(same_as_cold("the photo no longer shown"), Vec::<String>::new());
+
+    fs::write(&post, format!("{text}\n![a photo](/images/wide.png)\n")).unwrap();
+    export(blog.path(), &out, Some(&cache));
+    assert_eq!(same_as_cold("the photo shown again"), few);
 }
 
 /// The search index kept in the cache is trusted only while the site's

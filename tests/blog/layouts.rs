@@ -216,7 +216,9 @@ fn hanji_check_says_what_was_detected_and_where_syntax_is_not_rendered() {
     );
     assert_eq!(
         run.stderr(),
-        "detected a Hugo blog (hugo.toml): posts in content\n4 posts, 1 page, 0 errors, 1 warning\n"
+        "detected a Hugo blog (hugo.toml): posts in content\n\
+         the next export publishes 3 posts and 1 page\n\
+         4 posts, 1 page, 0 errors, 1 warning\n"
     );
 
     // Each tool's syntax, at its file, line and column.
@@ -269,7 +271,7 @@ fn a_page_renders_what_is_harmless_and_shows_the_rest() {
     let first = page(&hugo, "content/posts/first-steps.md");
     assert!(
         first.contains(
-            "<figure><img src=\"../../images/diagram.png\" alt=\"The build\" loading=\"lazy\">\
+            "<figure><img src=\"../../images/diagram.png\" alt=\"The build\" decoding=\"async\">\
              <figcaption>How the site is built</figcaption></figure>"
         ),
         "{first}"

@@ -10,11 +10,13 @@ mod differential;
 mod export;
 mod formats;
 mod hostile;
+mod images;
 mod incremental;
 mod layers;
 mod layouts;
 mod library;
 mod publish;
+mod readers;
 mod regression;
 mod sample;
 mod save;
@@ -91,14 +93,18 @@ impl BlogTest {
     /// Runs `hanji ARGS… DIR` with this blog as DIR, from inside it so paths
     /// print relative, with a cache folder of the test's own.
     pub fn hanji(&self, args: &[&str]) -> Run {
-        let output = Command::new(env!("CARGO_BIN_EXE_hanji"))
-            .args(args)
-            .arg(".")
-            .current_dir(self.path())
-            .env("HANJI_CACHE_DIR", self.cache.path())
-            .output()
-            .unwrap();
-        Run(output)
+        self.hanji_with(&[], args)
+    }
+
+    /// `hanji ARGS… DIR` with these environment variables set too (a fixed
+    /// time in `HANJI_NOW`), and a cache folder of the test's own.
+    pub fn hanji_with(&self, env: &[(&str, &str)], args: &[&str]) -> Run {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_hanji"));
+        command.args(args).arg(".").current_dir(self.path()).env("HANJI_CACHE_DIR", self.cache.path());
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        Run(command.output().unwrap())
     }
 }
 

@@ -529,11 +529,7 @@ fn future_and_unpublished_posts_are_held_as_the_tool_does() {
     let post = hugo.load().library.post(Path::new("content/posts/later.md")).cloned().unwrap();
     assert_eq!(post.held, Some(hanji::Held::Scheduled));
     let check = hugo.hanji(&["check"]);
-    assert!(
-        check.stderr().contains("content/posts/later.md: left out, scheduled, dated 2099-01-01"),
-        "{}",
-        check.stderr()
-    );
+    assert!(check.stderr().contains("content/posts/later.md: scheduled for 2099-01-01 00:00 "), "{}", check.stderr());
     let out = tempfile::tempdir().unwrap();
     assert_eq!(export(&hugo, out.path(), &[]).code(), 0);
     assert!(!out.path().join("posts/later/index.html").exists());
@@ -692,6 +688,26 @@ fn an_old_address_sends_the_reader_on() {
     let check = blog.hanji(&["check"]);
     let (line, _) = check.line_starting("_posts/2026-03-01-moved.md");
     assert!(line.contains("old address `about/index.html`"), "{line}");
+}
+
+/// An export of an unchanged blog wrote nothing, even when a scheduled
+/// post's moment had come since the last one: the post stayed unpublished
+/// until some other file changed. Which posts are held is part of what an
+/// export is made from now.
+#[test]
+fn an_unchanged_blog_exported_after_a_posts_moment_publishes_it() {
+    let blog = BlogTest::empty()
+        .write("posts/now.md", "---\ntitle: Now\ndate: 2026-12-01\n---\nNow.\n")
+        .write("posts/soon.md", "---\ntitle: Soon\ndate: 2026-12-24\n---\nSoon.\n");
+    let out = tempfile::tempdir().unwrap();
+    let at = |now: &str| {
+        let args = ["export", "--quiet", "--out", out.path().to_str().unwrap()];
+        blog.hanji_with(&[("HANJI_NOW", now)], &args)
+    };
+    at("2026-12-02T00:00:00Z");
+    assert!(!out.path().join("posts/soon/index.html").exists());
+    let later = at("2026-12-25T00:00:00Z");
+    assert!(out.path().join("posts/soon/index.html").is_file(), "{}", later.stderr());
 }
 
 /// The Open Graph address of a front matter image with a Korean name was

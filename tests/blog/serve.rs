@@ -299,3 +299,37 @@ fn a_page_open_in_chromium_reloads_by_itself() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+#[test]
+fn a_served_page_offers_image_copies_made_when_asked_for_and_no_services() {
+    let mut photo = Vec::new();
+    let pixels = image::RgbImage::from_fn(600, 300, |x, y| image::Rgb([(x % 255) as u8, (y % 255) as u8, 90]));
+    image::ImageEncoder::write_image(
+        image::codecs::png::PngEncoder::new(&mut photo),
+        pixels.as_raw(),
+        600,
+        300,
+        image::ExtendedColorType::Rgb8,
+    )
+    .unwrap();
+    let blog = blog()
+        .write("posts/c/photo.png", photo)
+        .write("posts/c/index.md", post("Gamma", "2026-06-01", "rust", "Gamma ![a photo](photo.png)"))
+        .write(
+            "hanji.toml",
+            "title = \"Served\"\n[images]\nwidths = [200, 400]\n[analytics]\nprovider = \"plausible\"\ndomain = \"x.org\"\n",
+        );
+    let server = Serving::start(&blog, &["--port", "0"]);
+    let (status, page) = server.get("posts/c/");
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("srcset=\"../../posts/c/photo.png-200w.webp 200w, ../../posts/c/photo.png-400w.webp 400w"),
+        "{page}"
+    );
+    assert!(!page.contains("plausible"), "analytics are for the exported site's readers, not the author's preview");
+    let (status, webp, kind) = server.get_bytes("posts/c/photo.png-200w.webp");
+    assert_eq!((status, kind.as_str()), (200, "image/webp"));
+    let made = image::load_from_memory(&webp).unwrap();
+    assert_eq!((made.width(), made.height()), (200, 100));
+    assert_eq!(server.get_bytes("posts/c/photo.png-300w.webp").0, 404, "a width the page does not offer");
+}

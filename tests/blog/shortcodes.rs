@@ -41,7 +41,7 @@ fn a_hugo_blog_s_own_and_its_theme_s_shortcodes_render_in_the_export_and_the_pre
     assert!(!page.contains("theme-note") && !page.contains("unrendered"), "{page}");
 
     let theme = Theme::new(&loaded.templates).0;
-    let preview = post_preview(&loaded, &theme, Path::new(POST), &read(blog.path().join(POST)));
+    let preview = post_preview(&loaded, &theme, None, Path::new(POST), &read(blog.path().join(POST)));
     assert_eq!(shown_in(&preview.html), Vec::<&str>::new(), "the preview renders as the export: {}", preview.html);
     assert!(preview.problems.is_empty(), "{:?}", preview.problems);
 }
@@ -83,7 +83,7 @@ fn a_changed_shortcode_template_renders_every_post_again() {
     w.settles();
     let blog = w.watch.blog().read().unwrap();
     let theme = Theme::new(&blog.templates).0;
-    let preview = post_preview(&blog, &theme, Path::new(POST), &read(w.blog.path().join(POST)));
+    let preview = post_preview(&blog, &theme, None, Path::new(POST), &read(w.blog.path().join(POST)));
     assert!(preview.html.contains("<mark class=\"badge\">새 기능</mark>"), "{}", preview.html);
     drop(blog);
     // A theme's template counts as the blog's own do.

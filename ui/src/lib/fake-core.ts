@@ -50,7 +50,7 @@ export const SETTINGS: Settings = { autosave: true, autosaveDelayMs: 1500, newPo
 
 export function postItem(path: string, title: string, tags: string[] = [], tagSlugs = tags.map(fakeSlug)): PostItem {
   const slug = path.replace(/^posts\//, "").replace(/(\/index)?\.md$/, "");
-  return { path, slug, title, date: "2026-07-17", tags, tagSlugs, draft: false, hasErrors: false };
+  return { path, slug, title, date: "2026-07-17", tags, tagSlugs, draft: false, held: null, publishAt: null, hasErrors: false };
 }
 
 /** The fake core's slug rule; the UI never has one. */

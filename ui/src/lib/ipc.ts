@@ -27,6 +27,16 @@ date: string | null, tags: Array<string>,
  */
 tagSlugs: Array<string>, draft: boolean, 
 /**
+ * Why a post that is no draft is not published: `scheduled` (until
+ * `publishAt`), `expired` or `unpublished`; null for any other post.
+ */
+held: string | null, 
+/**
+ * When a scheduled post is published, in the blog's time zone:
+ * `2026-12-24 09:00 KST`.
+ */
+publishAt: string | null, 
+/**
  * The post has an error: listed, never published.
  */
 hasErrors: boolean, };
