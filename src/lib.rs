@@ -87,7 +87,8 @@ pub use site::{RenderedPage, Site, SiteOptions};
 pub use images::Catalog as ImageCatalog;
 
 // Search: the token rule the index and the browser share, and the index.
-pub use search::index::Index as SearchIndex;
+pub use search::index::{Index as SearchIndex, Served as ServedSearchIndex};
+pub use search::kept::{KeptIndex, Update as SearchUpdate, Updated as SearchUpdated};
 pub use search::tokens as search_tokens;
 
 // The app's editing session and what it does to the blog's files.

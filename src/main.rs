@@ -131,10 +131,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Check { dir, future } => {
             let blog = load(&dir, future)?;
             let problems = hanji::check(&blog);
-            let mut out = io::stdout().lock();
+            // Buffered: a blog's thousands of problems in a few writes.
+            let mut out = io::BufWriter::new(io::stdout().lock());
             for problem in &problems {
                 write_problem(&mut out, &dir, problem)?;
             }
+            out.flush()?;
             let errors = problems.iter().filter(|p| p.is_error()).count();
             let warnings = problems.len() - errors;
             if let Some(layout) = blog.layout().describe(&blog.config.posts_dir) {
@@ -257,10 +259,11 @@ fn export(
         Err(error) => return Err(error.into()),
     };
     bar.finish_and_clear();
-    let mut stdout = io::stdout().lock();
+    let mut stdout = io::BufWriter::new(io::stdout().lock());
     for problem in &summary.problems {
         write_problem(&mut stdout, dir, problem)?;
     }
+    stdout.flush()?;
     for post in &summary.left_out {
         eprintln!("left out: {} (it has errors)", shown_path(dir, post).display());
     }
@@ -314,10 +317,11 @@ fn publish(blog: &hanji::Blog, dir: &Path, name: Option<&str>, flags: PublishFla
         hanji::PublishProgress::Exported { problems, left_out } => {
             // The warnings first: those posts are published all the same.
             bar.suspend(|| {
-                let mut out = io::stdout().lock();
+                let mut out = io::BufWriter::new(io::stdout().lock());
                 for problem in &problems {
                     let _ = write_problem(&mut out, dir, problem);
                 }
+                let _ = out.flush();
                 for post in &left_out {
                     eprintln!("left out: {} (it has errors)", shown_path(dir, Path::new(post)).display());
                 }

@@ -24,7 +24,7 @@ use crate::fs::{self, OwnWrites, version_of};
 use crate::images::Catalog;
 use crate::load::Progress;
 use crate::preview::{self, Answer, PostPreview, content_type};
-use crate::search::index::Index;
+use crate::search::index::Served;
 use crate::site::routes::{Found, Routes, Target};
 use crate::site::theme::Theme;
 use crate::site::{Page, Site, SiteOptions};
@@ -57,8 +57,9 @@ pub struct Built {
     pub routes: Routes,
     /// What is known of the blog's images, kept while `[images]` stays the same.
     pub images: Arc<Catalog>,
-    /// The search index of the saved blog, made when first asked for.
-    search: OnceLock<Index>,
+    /// Whether the search index is up to date with this build (it is
+    /// updated when first asked for).
+    search: OnceLock<()>,
     /// Counts the changes on disk: what was made from the saved blog knows
     /// which one it was made after.
     version: u64,
@@ -103,6 +104,8 @@ pub struct Session {
     history: Option<History>,
     /// Shared with the watch, which keeps what other programs' writes replaced.
     history_limits: Arc<Mutex<history::Limits>>,
+    /// The search index of the saved blog, updated for the posts that changed.
+    search: Mutex<Served>,
 }
 
 impl Drop for Session {
@@ -167,6 +170,7 @@ impl Session {
             stop: Arc::default(),
             history: options.history,
             history_limits,
+            search: Mutex::default(),
         });
         if session.journal.is_some() {
             let (weak, stop) = (Arc::downgrade(&session), session.stop.clone());
@@ -308,13 +312,12 @@ impl Session {
         let name = site_path.strip_prefix(&bare.addresses().search()).filter(|_| bare.has_search())?;
         let site = Site::new(&blog.config, &blog.library, &blog.assets, &built.theme, self.options)
             .with_shortcodes(&blog.shortcodes);
-        let index =
-            built.search.get_or_init(|| site.search_index(|post| site.search_entry(post, site.post_text(post))));
-        let text = index.files.get(name)?;
+        let mut index = self.search.lock().expect("search");
+        built.search.get_or_init(|| site.update_search(&mut index));
         Some(Answer {
             status: 200,
             content_type: content_type(site_path),
-            body: text.clone().into_bytes(),
+            body: index.file(name)?.as_bytes().to_vec(),
             location: None,
         })
     }

@@ -11,10 +11,11 @@
 //! a first export makes. Copies of images sized for the screen are kept
 //! while their image file and the image settings are as they were.
 
+mod search;
 mod state;
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -57,6 +58,9 @@ pub const MARKER: &str = ".hanji-export";
 #[derive(Debug, Default, serde::Serialize)]
 struct Record {
     files: BTreeSet<String>,
+    /// The name of the export the search index kept in the cache is of.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    search: Option<String>,
 }
 
 /// A record read leniently: the names of the files, whatever an earlier
@@ -65,15 +69,26 @@ struct Record {
 struct OldRecord {
     #[serde(default)]
     files: serde_json::Value,
+    #[serde(default)]
+    search: Option<String>,
+}
+
+/// What the last export into the folder left there.
+#[derive(Debug, Default)]
+struct Previous {
+    files: BTreeSet<String>,
+    /// See `Record::search`.
+    search: Option<String>,
 }
 
 impl OldRecord {
-    fn files(self) -> BTreeSet<String> {
-        match self.files {
+    fn previous(self) -> Previous {
+        let files: BTreeSet<String> = match self.files {
             serde_json::Value::Object(map) => map.into_iter().map(|(file, _)| file).collect(),
             serde_json::Value::Array(list) => list.into_iter().filter_map(|f| f.as_str().map(String::from)).collect(),
             _ => BTreeSet::new(),
-        }
+        };
+        Previous { files: files.into_iter().filter(|f| is_plain_relative(f)).collect(), search: self.search }
     }
 }
 
@@ -149,7 +164,7 @@ const FEW_POSTS: usize = 32;
 pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progress) -> Result<Summary, ExportError> {
     let started = Instant::now();
     let out = absolute(out).map_err(|source| ExportError::Io { path: out.into(), source })?;
-    let previous_files = check_destination(blog, &out, options.force)?;
+    let previous = check_destination(blog, &out, options.force)?;
     let state = options.cache_dir.as_deref().map(|dir| State::open(dir, &out));
 
     let mut summary = Summary { problems: blog.diagnostics(), ..Summary::default() };
@@ -186,12 +201,22 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
     // once, would double what the export holds).
     let planned = plan_pages(&site, &placed.pages, &out, state.as_ref(), &head);
     let highlights_file = read_highlights(&site, options.cache_dir.as_deref(), &planned);
+
+    // The search index is updated with the posts rendered now: a post whose
+    // page is as it was has the entry it had.
+    let mut kept_index = site
+        .has_search()
+        .then(|| search::open(&site, options.cache_dir.as_deref(), &out, previous.search.as_deref(), state.as_ref()));
+    let index_writes = search::Writes::new(&out, site.addresses());
+    let write_index = |name: &str, text: &str| index_writes.write(name, text);
+    let index = kept_index.as_mut().map(|kept| search::Updating::new(&site, kept, &write_index));
+
     let outcomes: Vec<Outcome> = planned
         .par_iter()
         .map(|planned| {
             let outcome = match planned.kept {
                 Some(kept) => Outcome::Kept(kept),
-                None => render_page(blog, &site, &out, planned),
+                None => render_page(blog, &site, &out, planned, index.as_ref()),
             };
             tick();
             outcome
@@ -208,7 +233,6 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
         .collect();
 
     let mut made = Vec::with_capacity(outcomes.len() + copied.len());
-    let mut texts = HashMap::new();
     for outcome in outcomes.into_iter().chain(copied) {
         match outcome {
             Outcome::Kept(kept) => {
@@ -218,7 +242,7 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
                 summary.unchanged += 1;
                 made.push(Cow::Borrowed(kept));
             }
-            Outcome::Written { made: new, written, text } => {
+            Outcome::Written { made: new, written } => {
                 if let From::Page { problems, .. } = &new.from {
                     summary.problems.extend(problems.iter().cloned());
                     summary.rendered += 1;
@@ -228,7 +252,6 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
                 } else {
                     summary.unchanged += 1;
                 }
-                texts.extend(text);
                 made.push(Cow::Owned(new));
             }
             Outcome::Failed(problem) => summary.problems.push(problem),
@@ -245,7 +268,7 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
     summary.image_copies = (made_copies, reused + kept_copies);
     for outcome in copies {
         match outcome {
-            Outcome::Written { made: new, written, .. } => {
+            Outcome::Written { made: new, written } => {
                 summary.written += usize::from(written);
                 summary.unchanged += usize::from(!written);
                 made.push(Cow::Owned(new));
@@ -258,34 +281,32 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
             Outcome::Failed(problem) | Outcome::LeftOut(_, problem) => summary.problems.push(problem),
         }
     }
-    if site.has_search() {
-        let kept: HashMap<&str, &Made> = match &state {
-            Some(state) => state.made.iter().map(|(file, made)| (file.as_str(), made)).collect(),
-            None => HashMap::new(),
-        };
-        for outcome in write_search(blog, &site, &out, texts, &kept)? {
-            match outcome {
-                Outcome::Written { made: new, written, .. } => {
-                    summary.written += usize::from(written);
-                    summary.unchanged += usize::from(!written);
-                    made.push(Cow::Owned(new));
-                }
-                Outcome::Kept(kept) => {
-                    summary.unchanged += 1;
-                    made.push(Cow::Borrowed(kept));
-                }
-                Outcome::Io(error) => return Err(error),
-                Outcome::Failed(problem) | Outcome::LeftOut(_, problem) => summary.problems.push(problem),
-            }
+    let mut search_name = None;
+    if let Some(index) = index {
+        let (index_files, name) = index.finish(|post| post_with_text(blog, post).map(|full| site.post_text(&full)))?;
+        let written = index_writes.written();
+        search_name = Some(name);
+        for file in index_files {
+            let Some(stamp) = stamp_of(&out.join(&file)) else {
+                return Err(ExportError::Io { path: out.join(&file), source: io::ErrorKind::NotFound.into() });
+            };
+            let was_written = written.contains(&file);
+            summary.written += usize::from(was_written);
+            summary.unchanged += usize::from(!was_written);
+            made.push(Cow::Owned(Made { file, stamp, from: From::Search }));
         }
     }
 
     let files: BTreeSet<String> = made.iter().map(|m| m.file.clone()).collect();
-    summary.removed = remove_stale(&out, &previous_files, &files)?;
+    summary.removed = remove_stale(&out, &previous.files, &files)?;
     summary.problems.sort();
     summary.problems.dedup();
-    let record = serde_json::to_vec(&Record { files }).expect("a record serializes");
+    let record = serde_json::to_vec(&Record { files, search: search_name.clone() }).expect("a record serializes");
     write_if_changed(&out.join(MARKER), &record)?;
+    if let (Some(kept), Some(name)) = (&mut kept_index, &search_name) {
+        // Only a cache: if it cannot be kept, the next export makes the index again.
+        let _ = kept.commit(name);
+    }
     if let Some(file) = highlights_file.filter(|_| site.highlights().is_changed()) {
         // Only a cache: if it cannot be written, the next export highlights again.
         let _ = fs::write_if_changed(&file, &site.highlights().to_bytes());
@@ -312,9 +333,8 @@ struct Planned<'s> {
 enum Outcome<'s> {
     /// As the last export left it.
     Kept(&'s Made),
-    /// Made now (`written` if its bytes changed); a post's page gives its
-    /// prose for the search.
-    Written { made: Made, written: bool, text: Option<(PathBuf, String)> },
+    /// Made now (`written` if its bytes changed).
+    Written { made: Made, written: bool },
     /// Not made: the page's problem (a template error, an unreadable file).
     Failed(Diagnostic),
     /// A post not written, with why.
@@ -379,7 +399,13 @@ fn read_highlights(site: &Site, cache_dir: Option<&Path>, planned: &[Planned]) -
 /// Renders a page and writes it. A post loaded without its text has it read
 /// again here; if the file changed since it was loaded, the post is left out
 /// this time, and named.
-fn render_page<'s>(blog: &Blog, site: &Site, out: &Path, planned: &Planned) -> Outcome<'s> {
+fn render_page<'s>(
+    blog: &Blog,
+    site: &Site,
+    out: &Path,
+    planned: &Planned,
+    index: Option<&search::Updating>,
+) -> Outcome<'s> {
     let plan = site.plan_at(planned.page, planned.path.to_string());
     let full;
     let mut plan_now = None;
@@ -411,16 +437,17 @@ fn render_page<'s>(blog: &Blog, site: &Site, out: &Path, planned: &Planned) -> O
     let Some(stamp) = stamp_of(&path) else {
         return Outcome::Io(ExportError::Io { path, source: io::ErrorKind::NotFound.into() });
     };
-    let (links, text) = match (&plan.body, page.post_text) {
+    let links = match (&plan.body, page.post_text) {
         (Body::Post(post), text) => {
-            // Posts only: a page (an About page) is in no list, nor in the search.
-            let text = text.filter(|_| site.has_search() && !post.post.page).map(|text| (post.post.path.clone(), text));
-            (Some(state::Links::of(&answers)), text)
+            if let (Some(index), Some(text)) = (index, text) {
+                index.put(post.post, text);
+            }
+            Some(state::Links::of(&answers))
         }
-        _ => (None, None),
+        _ => None,
     };
     let from = From::Page { plan: planned.digest, problems: page.problems, links };
-    Outcome::Written { made: Made { file: planned.file.to_string(), stamp, from }, written, text }
+    Outcome::Written { made: Made { file: planned.file.to_string(), stamp, from }, written }
 }
 
 fn changed_meanwhile<'s>(path: &Path) -> Outcome<'s> {
@@ -513,7 +540,6 @@ fn image_copies<'s>(
                         from: From::Image { image: image.clone(), source, settings },
                     },
                     written,
-                    text: None,
                 },
                 _ => Outcome::Failed(fs::read_problem(&io::ErrorKind::NotFound.into()).in_file(image.as_path())),
             }
@@ -545,61 +571,11 @@ fn copy<'s>(blog: &Blog, out: &Path, from: &Path, file: &str, kept: Option<&'s M
         Err(error) => return Outcome::Io(error),
     };
     match (stamp_of(&path), source) {
-        (Some(stamp), Some(source)) => Outcome::Written {
-            made: Made { file: file.to_string(), stamp, from: From::Copy(source) },
-            written,
-            text: None,
-        },
+        (Some(stamp), Some(source)) => {
+            Outcome::Written { made: Made { file: file.to_string(), stamp, from: From::Copy(source) }, written }
+        }
         _ => Outcome::Failed(fs::read_problem(&io::ErrorKind::NotFound.into()).in_file(from)),
     }
-}
-
-/// Writes the search's index of the shown posts: each post's entry made
-/// from the prose its page rendered now, or from its text read again.
-fn write_search<'s>(
-    blog: &Blog,
-    site: &Site,
-    out: &Path,
-    mut texts: HashMap<PathBuf, String>,
-    kept: &HashMap<&str, &'s Made>,
-) -> Result<Vec<Outcome<'s>>, ExportError> {
-    let entries: Vec<_> = site
-        .posts()
-        .par_iter()
-        .map(|post| {
-            let text = texts.get(&post.path).cloned().or_else(|| {
-                let full = post_with_text(blog, post)?;
-                Some(site.post_text(&full))
-            });
-            site.search_entry(post, text.unwrap_or_default())
-        })
-        .collect();
-    texts.clear();
-    let index = site.search_index_of(entries);
-    let addresses = site.addresses();
-    Ok(index
-        .files
-        .par_iter()
-        .map(|(name, text)| {
-            let file = addresses.search_file(name);
-            let path = out.join(&file);
-            let made_from = digest::of_bytes(text.as_bytes());
-            let from = From::Page { plan: made_from, problems: Vec::new(), links: None };
-            if let Some(made) = kept.get(file.as_str())
-                && made.from == from
-                && stamp_of(&path) == Some(made.stamp)
-            {
-                return Outcome::Kept(made);
-            }
-            match write_if_changed(&path, text.as_bytes()) {
-                Ok(written) => match stamp_of(&path) {
-                    Some(stamp) => Outcome::Written { made: Made { file, stamp, from }, written, text: None },
-                    None => Outcome::Io(ExportError::Io { path, source: io::ErrorKind::NotFound.into() }),
-                },
-                Err(error) => Outcome::Io(error),
-            }
-        })
-        .collect())
 }
 
 /// `post` with its text, read again if it was loaded without it (None if
@@ -632,7 +608,7 @@ fn copies<'a>(blog: &Blog, pages: impl Iterator<Item = &'a Page>) -> Vec<(PathBu
 }
 
 /// The files the previous export into `out` left, if `out` is fit to export into.
-fn check_destination(blog: &Blog, out: &Path, force: bool) -> Result<BTreeSet<String>, ExportError> {
+fn check_destination(blog: &Blog, out: &Path, force: bool) -> Result<Previous, ExportError> {
     let refuse = |message: String, hint: &str| ExportError::Refused { message, hint: hint.to_string() };
     let root = absolute(&blog.root).map_err(|source| ExportError::Io { path: blog.root.clone(), source })?;
     let configured = root.join(&blog.config.output_dir);
@@ -655,7 +631,7 @@ fn check_destination(blog: &Blog, out: &Path, force: bool) -> Result<BTreeSet<St
         ));
     }
     match fs::is_empty_folder(out) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(BTreeSet::new()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Previous::default()),
         Err(e) if e.kind() == io::ErrorKind::NotADirectory => {
             Err(refuse(format!("`{}` is a file", out.display()), "export to a folder"))
         }
@@ -665,9 +641,9 @@ fn check_destination(blog: &Blog, out: &Path, force: bool) -> Result<BTreeSet<St
                 // A record that cannot be read still marks the folder as ours;
                 // then nothing is removed.
                 let record: OldRecord = serde_json::from_slice(&bytes).unwrap_or_default();
-                Ok(record.files().into_iter().filter(|f| is_plain_relative(f)).collect())
+                Ok(record.previous())
             }
-            Err(_) if empty || force => Ok(BTreeSet::new()),
+            Err(_) if empty || force => Ok(Previous::default()),
             Err(_) => Err(refuse(
                 format!("`{}` has files that Hanji did not export", out.display()),
                 "export to an empty or new folder, or add --force to write over it (no file is deleted)",

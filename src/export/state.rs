@@ -55,6 +55,8 @@ pub enum From {
     /// A copy of an image sized for the screen: the image file, its stamp
     /// and the digest of the image settings it was made with.
     Image { image: PathBuf, source: Stamp, settings: Digest },
+    /// A file of the search index, made from the index kept in the cache.
+    Search,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

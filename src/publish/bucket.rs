@@ -21,7 +21,6 @@ use super::progress::Progress;
 use super::record::{RECORD, Sent};
 use super::remote::{Confirm, Remote, Removed, Upload};
 use crate::config::{PublishTarget, TargetKind};
-use crate::fs;
 use crate::preview::content_type;
 
 /// Files in flight at once.
@@ -203,13 +202,7 @@ impl Remote for Bucket {
             let result: Result<(), PublishError> = this.runtime.block_on(async {
                 let mut sending = futures_util::stream::iter(wave)
                     .map(|upload| async move {
-                        let bytes = fs::read(&upload.file).map_err(|e| {
-                            PublishError::new(
-                                Fault::Export,
-                                format!("cannot read `{}`: {e}", upload.file.display()),
-                                "publish again",
-                            )
-                        })?;
+                        let bytes = upload.bytes()?;
                         let key = this.key(&upload.path)?;
                         let put = this
                             .store

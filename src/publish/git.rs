@@ -276,13 +276,7 @@ impl Remote for Branch {
 
     fn send(&mut self, files: &[Upload], confirm: Confirm) -> Result<(), PublishError> {
         for upload in files {
-            let bytes = fs::read(&upload.file).map_err(|e| {
-                PublishError::new(
-                    Fault::Export,
-                    format!("cannot read `{}`: {e}", upload.file.display()),
-                    "publish again",
-                )
-            })?;
+            let bytes = upload.bytes()?;
             let refused = RefCell::new(None);
             let id = self.repo.blob(&bytes).map_err(|e| self.error(e, &refused, "write into the cache of"))?;
             self.updates.upsert(upload.path.as_str(), id, FileMode::Blob);

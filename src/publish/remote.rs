@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use super::error::PublishError;
+use super::error::{Fault, PublishError};
 use super::plan::Listing;
 use super::progress::Progress;
 use super::record::Sent;
@@ -20,6 +20,15 @@ pub struct Upload {
     /// Sent after every file of a lower wave is there: 0 new files, 1 new
     /// pages, 2 changed files, 3 changed pages (see `plan`).
     pub wave: u8,
+}
+
+impl Upload {
+    /// The exported file's bytes, to send.
+    pub fn bytes(&self) -> Result<Vec<u8>, PublishError> {
+        crate::fs::read(&self.file).map_err(|e| {
+            PublishError::new(Fault::Export, format!("cannot read `{}`: {e}", self.file.display()), "publish again")
+        })
+    }
 }
 
 /// Told of each file the target confirmed, with the target's stamp of it;

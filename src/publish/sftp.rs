@@ -17,7 +17,6 @@ use super::record::{RECORD, Sent};
 use super::remote::{Confirm, Remote, Removed, Upload};
 use super::{expand_home, ssh};
 use crate::config::{PublishTarget, TargetKind};
-use crate::fs;
 
 // The SFTP status codes (draft-ietf-secsh-filexfer-02) this module tells apart.
 const NO_SUCH_FILE: i32 = 2;
@@ -223,13 +222,7 @@ impl Remote for Server {
 
     fn send(&mut self, files: &[Upload], confirm: Confirm) -> Result<(), PublishError> {
         for upload in files {
-            let bytes = fs::read(&upload.file).map_err(|e| {
-                PublishError::new(
-                    Fault::Export,
-                    format!("cannot read `{}`: {e}", upload.file.display()),
-                    "publish again",
-                )
-            })?;
+            let bytes = upload.bytes()?;
             let stat = self.put(&self.root.join(&upload.path), &bytes)?;
             if !confirm(upload, Self::stamp(&stat)) {
                 break;

@@ -199,13 +199,26 @@
     return x.length < y.length;
   }
 
+  // A shard's name: its first token's FNV-1a hash (64 bits, of its UTF-8
+  // bytes) in hex, as the index names its file.
+  const names = new Map();
+  function shardName(at) {
+    const first = data.manifest.shards[at];
+    if (!names.has(first)) {
+      let h = 0xcbf29ce484222325n;
+      for (const b of new TextEncoder().encode(first)) h = BigInt.asUintN(64, (h ^ BigInt(b)) * 0x100000001b3n);
+      names.set(first, h.toString(16).padStart(16, "0"));
+    }
+    return names.get(first);
+  }
+
   // The shard a token is in: the last one whose first token is not after it.
   function shardOf(token) {
     const shards = data.manifest.shards;
     let lo = 0, hi = shards.length - 1, found = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (before(token, shards[mid][0])) hi = mid - 1;
+      if (before(token, shards[mid])) hi = mid - 1;
       else {
         found = mid;
         lo = mid + 1;
@@ -222,7 +235,7 @@
     if (shards.length === 0) return out;
     out.push(first);
     if (term.prefix) {
-      for (let i = first + 1; i < shards.length && shards[i][0].startsWith(term.text); i++) out.push(i);
+      for (let i = first + 1; i < shards.length && shards[i].startsWith(term.text); i++) out.push(i);
     }
     return out;
   }
@@ -231,7 +244,7 @@
   // counted from the one before; none if the index has not the token.
   function postings(token) {
     const at = shardOf(token);
-    const shard = at < 0 ? undefined : data.shards.get(data.manifest.shards[at][1]);
+    const shard = at < 0 ? undefined : data.shards.get(shardName(at));
     return (shard && shard[token]) || [];
   }
 
@@ -240,7 +253,7 @@
     if (!term.prefix) return [term.text];
     const out = new Set([term.text]);
     for (const at of shardsFor(term)) {
-      const shard = data.shards.get(data.manifest.shards[at][1]);
+      const shard = data.shards.get(shardName(at));
       for (const token of Object.keys(shard)) if (token.startsWith(term.text)) out.add(token);
     }
     return [...out];
@@ -251,7 +264,7 @@
     const names = new Set();
     for (const w of words) {
       for (const term of w.all.flat().concat(w.optional, w.join ? [w.join] : [])) {
-        for (const at of shardsFor(term)) names.add(data.manifest.shards[at][1]);
+        for (const at of shardsFor(term)) names.add(shardName(at));
       }
     }
     await Promise.all([...names].map((name) => load("index/" + name + ".js")));
@@ -281,13 +294,17 @@
       let post = 0;
       for (let i = 0; i < list.length; i += 2) {
         post += list[i];
-        const s = idf * worth(list[i + 1]);
+        const code = list[i + 1];
+        const s = idf * WORTH[code];
         if (s > scores[post]) scores[post] = s;
-        if (list[i + 1] & (TITLE | TAG)) top[post] = 1;
+        if (code & (TITLE | TAG)) top[post] = 1;
       }
     }
     return { scores, top };
   }
+
+  // Each code's worth, worked out once (a query reads thousands of codes).
+  const WORTH = Float64Array.from({ length: 128 }, (_, code) => worth(code));
 
   // The posts that match every word of the query, best first: those with
   // more words in their title or tags first, then by score, then newest.
@@ -307,10 +324,16 @@
       const top = new Uint8Array(n).fill(1);
       const count = new Uint16Array(n);
       for (const any of w.all) {
-        const best = new Float64Array(n);
-        const bestTop = new Uint8Array(n);
+        // The best of the group's terms (most groups have one).
+        let best = null;
+        let bestTop = null;
         for (const term of any) {
           const m = matches(term);
+          if (best === null) {
+            best = m.scores;
+            bestTop = m.top;
+            continue;
+          }
           for (let p = 0; p < n; p++) {
             if (m.scores[p] > best[p]) best[p] = m.scores[p];
             if (m.top[p]) bestTop[p] = 1;
@@ -357,8 +380,37 @@
         }
       }
     }
-    found.sort((a, b) => tier[b] - tier[a] || score[b] - score[a] || b - a);
-    return { words: ws, posts: found, ranks: found.map((p) => ({ tier: tier[p], score: score[p] })) };
+    const best = bestFirst(found, tier, score);
+    return { words: ws, posts: best, ranks: best.map((p) => ({ tier: tier[p], score: score[p] })) };
+  }
+
+  // The posts found, best first: more words in the title or tags, then a
+  // higher score, then newest. Sorted as numbers (the browser's own sort,
+  // not a comparison called thousands of times): tier, the score's place
+  // among the scores and the post, each in 24 bits of one exact number.
+  function bestFirst(found, tier, score) {
+    const SPAN = 16777216;
+    const scores = Float64Array.from(found, (p) => score[p]).sort();
+    if (found.length >= SPAN || found.some((p) => tier[p] >= 32)) {
+      return found.slice().sort((a, b) => tier[b] - tier[a] || score[b] - score[a] || b - a);
+    }
+    const keys = new Float64Array(found.length);
+    for (let i = 0; i < found.length; i++) {
+      const p = found[i];
+      // The place of the post's score among all, the first of equal ones.
+      let lo = 0;
+      let hi = scores.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (scores[mid] < score[p]) lo = mid + 1;
+        else hi = mid;
+      }
+      keys[i] = (tier[p] * SPAN + lo) * SPAN + p;
+    }
+    keys.sort();
+    const best = new Array(found.length);
+    for (let i = 0; i < keys.length; i++) best[keys.length - 1 - i] = keys[i] % SPAN;
+    return best;
   }
 
   // What results show of these posts: their groups' files (index.js says how

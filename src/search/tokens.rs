@@ -83,30 +83,40 @@ pub const ENDINGS: &[&str] = &[
 /// Lowercased, without accents, in compatibility form: what every token is
 /// made from.
 pub fn normalize(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    normalize_into(text, &mut out);
+    out
+}
+
+/// [`normalize`], written at the end of `out` (the index normalizes
+/// millions of sentences into one buffer). True if `text` is all ASCII and
+/// Hangul syllables, which normalizing only lowercases.
+pub fn normalize_into(text: &str, out: &mut String) -> bool {
     const NFKD: DecomposingNormalizerBorrowed<'static> = DecomposingNormalizerBorrowed::new_nfkd();
     const NFC: ComposingNormalizerBorrowed<'static> = ComposingNormalizerBorrowed::new_nfc();
-    let mut out = String::with_capacity(text.len());
-    if text.chars().all(|c| c.is_ascii() || is_hangul_syllable(c)) {
-        out.push_str(text);
-        out.make_ascii_lowercase();
-        return out;
+    let lowercased = |out: &mut String, piece: &str| {
+        let start = out.len();
+        out.push_str(piece);
+        out[start..].make_ascii_lowercase();
+    };
+    if text.is_ascii() || text.chars().all(is_plain) {
+        lowercased(out, text);
+        return true;
     }
     // Most text is ASCII and Hangul syllables, which normalizing leaves as they
     // are (and Hangul has no case): only the pieces between spaces that have
     // anything else are normalized. Lowercasing piece by piece is lowercasing
     // the whole, as a space ends a word (Greek's final sigma included).
     for piece in text.split_inclusive(|c: char| c.is_ascii_whitespace()) {
-        if piece.is_ascii() || piece.chars().all(|c| c.is_ascii() || is_hangul_syllable(c)) {
-            let start = out.len();
-            out.push_str(piece);
-            out[start..].make_ascii_lowercase();
+        if piece.is_ascii() || piece.chars().all(is_plain) {
+            lowercased(out, piece);
         } else {
             let decomposed = NFKD.normalize(piece);
             let plain: String = decomposed.chars().filter(|c| !('\u{300}'..='\u{36f}').contains(c)).collect();
             out.push_str(&NFC.normalize(&plain).to_lowercase());
         }
     }
-    out
+    false
 }
 
 fn is_hangul_syllable(c: char) -> bool {
@@ -160,13 +170,26 @@ impl Word {
 
 /// Reads normalized text word by word, handing each to `each` (one `Word`
 /// is reused: copy what is kept).
-pub fn scan(text: &str, mut each: impl FnMut(&Word)) {
-    let mut word = Word::default();
+pub fn scan(text: &str, each: impl FnMut(&Word)) {
+    scan_with(text, &mut Word::default(), each);
+}
+
+/// [`scan`] with the `Word` it fills (kept from one text to the next).
+fn scan_with(text: &str, word: &mut Word, mut each: impl FnMut(&Word)) {
+    let bytes = text.as_bytes();
     // What stood between the last word and this point: nothing, one space,
     // or anything else; and that word's kind and last character.
     let (mut gap, mut last_cjk, mut last_latin) = (Gap::Start, None, false);
     let mut at = 0;
-    while let Some(c) = char_at(text, at) {
+    while at < bytes.len() {
+        // Most text is ASCII: what is between words, a byte at a time.
+        let b = bytes[at];
+        if b < 0x80 && !b.is_ascii_alphanumeric() {
+            gap = if gap == Gap::None && b == b' ' { Gap::Space } else { Gap::Other };
+            at += 1;
+            continue;
+        }
+        let Some(c) = char_at(text, at) else { break };
         word.text.clear();
         word.parts.clear();
         if is_cjk(c) {
@@ -182,14 +205,18 @@ pub fn scan(text: &str, mut each: impl FnMut(&Word)) {
             word.cjk = true;
             word.after_latin = gap == Gap::None && last_latin;
             word.join = last_cjk.filter(|_| gap == Gap::Space);
-            each(&word);
+            each(word);
             (gap, last_cjk, last_latin) = (Gap::None, Some(last), false);
         } else if is_latin(c) {
             // Letters and digits, copied a run at a time; a connector starts
             // a part, an apostrophe is left out (each only between two).
             let (mut part, mut run) = (0, at);
             at += c.len_utf8();
-            while let Some(d) = char_at(text, at) {
+            loop {
+                while bytes.get(at).is_some_and(|b| b.is_ascii_alphanumeric()) {
+                    at += 1;
+                }
+                let Some(d) = char_at(text, at) else { break };
                 let next = at + d.len_utf8();
                 if is_latin(d) {
                     at = next;
@@ -211,7 +238,7 @@ pub fn scan(text: &str, mut each: impl FnMut(&Word)) {
             word.cjk = false;
             word.after_latin = false;
             word.join = None;
-            each(&word);
+            each(word);
             (gap, last_cjk, last_latin) = (Gap::None, None, true);
         } else {
             gap = if gap == Gap::None && c == ' ' { Gap::Space } else { Gap::Other };
@@ -252,39 +279,148 @@ pub fn tokens(text: &str) -> Vec<String> {
     tokens
 }
 
-/// Hands every token of `text` to `each`, in order and with repeats,
-/// allocating nothing per token (the index reads millions of them).
-pub fn each_token(text: &str, mut each: impl FnMut(&str)) {
-    let mut pair = String::new();
-    scan(&normalize(text), |word| {
-        if word.cjk {
-            let mut chars = word.text.char_indices();
-            let Some((_, first)) = chars.next() else { return };
-            if let Some(before) = word.join {
-                pair.clear();
-                pair.push(before);
-                pair.push(first);
-                each(&pair);
-            }
-            // Every two neighbouring characters, or the one of a one-character run.
-            let (mut start, mut pairs) = (0, 0);
-            for (at, c) in chars {
-                each(&word.text[start..at + c.len_utf8()]);
-                start = at;
-                pairs += 1;
-            }
-            if pairs == 0 {
-                each(&word.text);
-            }
+/// Hands every token of `text` to `each`, in order and with repeats.
+pub fn each_token(text: &str, each: impl FnMut(&str)) {
+    Tokenizer::default().each(text, each);
+}
+
+/// Reads texts into tokens, keeping its buffers from one text to the next:
+/// the index reads millions of sentences, and hands out their tokens without
+/// an allocation each.
+#[derive(Default)]
+pub struct Tokenizer {
+    normalized: String,
+    word: Word,
+    pair: String,
+}
+
+impl Tokenizer {
+    /// Hands every token of `text` to `each`, in order and with repeats (a
+    /// token's count is how often it is there).
+    pub fn each(&mut self, text: &str, mut each: impl FnMut(&str)) {
+        self.normalized.clear();
+        let plain = normalize_into(text, &mut self.normalized);
+        if plain || self.normalized.chars().all(is_plain) {
+            plain_tokens(&self.normalized, &mut self.word.text, &mut self.pair, &mut each);
         } else {
-            for part in word.parts() {
-                each(&stem(part));
-            }
-            if word.parts.len() > 1 {
+            self.each_normalized(each);
+        }
+    }
+
+    /// [`Tokenizer::each`] of the text in `normalized`, word by word as [`scan`] reads it.
+    fn each_normalized(&mut self, mut each: impl FnMut(&str)) {
+        let pair = &mut self.pair;
+        scan_with(&self.normalized, &mut self.word, |word| {
+            if word.cjk {
+                let mut chars = word.text.char_indices();
+                let Some((_, first)) = chars.next() else { return };
+                if let Some(before) = word.join {
+                    pair.clear();
+                    pair.push(before);
+                    pair.push(first);
+                    each(pair);
+                }
+                // Every two neighbouring characters, or the one of a one-character run.
+                let (mut start, mut pairs) = (0, 0);
+                for (at, c) in chars {
+                    each(&word.text[start..at + c.len_utf8()]);
+                    start = at;
+                    pairs += 1;
+                }
+                if pairs == 0 {
+                    each(&word.text);
+                }
+            } else if word.parts.len() == 1 {
+                each(&stem(&word.text));
+            } else {
+                for part in word.parts() {
+                    each(&stem(part));
+                }
                 each(&stem(&word.text));
             }
+        });
+    }
+}
+
+/// ASCII or a Hangul syllable: what most of a Korean or English blog's text
+/// is, normalized, and what [`plain_tokens`] reads.
+fn is_plain(c: char) -> bool {
+    c.is_ascii() || is_hangul_syllable(c)
+}
+
+/// The tokens of normalized text that is all ASCII and Hangul syllables,
+/// by the same rule as [`scan`] and [`Tokenizer::each`]'s words but read a
+/// byte at a time, most tokens handed out as slices of the text. `joined`
+/// and `pair` are buffers for the words and pairs that are not.
+fn plain_tokens(text: &str, joined: &mut String, pair: &mut String, each: &mut impl FnMut(&str)) {
+    let bytes = text.as_bytes();
+    let joiner = |b: u8| matches!(b, b'-' | b'_' | b'.' | b'\'');
+    let (mut at, mut gap, mut last_cjk) = (0, Gap::Start, None);
+    while at < bytes.len() {
+        let b = bytes[at];
+        if b >= 0x80 {
+            // A run of Hangul syllables, three bytes each.
+            let start = at;
+            while bytes.get(at).is_some_and(|b| *b >= 0x80) {
+                at += 3;
+            }
+            if let Some(last) = last_cjk.filter(|_| gap == Gap::Space) {
+                pair.clear();
+                pair.push_str(&text[last..last + 3]);
+                pair.push_str(&text[start..start + 3]);
+                each(pair);
+            }
+            if at - start == 3 {
+                each(&text[start..at]);
+            }
+            for pair in (start..at - 3).step_by(3) {
+                each(&text[pair..pair + 6]);
+            }
+            (gap, last_cjk) = (Gap::None, Some(at - 3));
+        } else if b.is_ascii_alphanumeric() {
+            // A Latin word: runs of letters and digits, joined by a connector
+            // (which starts a part) or an apostrophe (left out).
+            let start = at;
+            let mut one_run = true;
+            loop {
+                while bytes.get(at).is_some_and(|b| b.is_ascii_alphanumeric()) {
+                    at += 1;
+                }
+                if at + 1 < bytes.len() && joiner(bytes[at]) && bytes[at + 1].is_ascii_alphanumeric() {
+                    one_run = false;
+                    at += 1;
+                    continue;
+                }
+                break;
+            }
+            if one_run {
+                each(&stem(&text[start..at]));
+            } else {
+                joined.clear();
+                let (mut part, mut run, mut parts) = (0, start, 1);
+                for i in start..at {
+                    if joiner(bytes[i]) {
+                        joined.push_str(&text[run..i]);
+                        run = i + 1;
+                        if bytes[i] != b'\'' {
+                            each(&stem(&joined[part..]));
+                            part = joined.len();
+                            parts += 1;
+                        }
+                    }
+                }
+                joined.push_str(&text[run..at]);
+                each(&stem(&joined[part..]));
+                if parts > 1 {
+                    each(&stem(joined));
+                }
+            }
+            (gap, last_cjk) = (Gap::None, None);
+        } else {
+            gap = if gap == Gap::None && b == b' ' { Gap::Space } else { Gap::Other };
+            at += 1;
         }
-    });
+    }
 }
 
 /// A CJK run's pairs of neighbouring characters, or its one character.
@@ -307,39 +443,48 @@ fn grams(run: &[char]) -> Vec<String> {
 /// 3. a final `-e` goes from words still four characters long or longer
 ///    (`schedule` → `schedul`, `cache` → `cach`).
 pub fn stem(word: &str) -> Cow<'_, str> {
-    let letters = if word.is_ascii() { word.len() } else { word.chars().count() };
-    if letters <= 3 || !word.ends_with(|c: char| c.is_ascii_lowercase()) {
+    // Every step takes off an ending of `s`, `g` (-ing), `d` (-ed) or `e`:
+    // most words end otherwise. (The endings are ASCII, so the steps work
+    // on bytes; only counting letters needs the characters.)
+    if !matches!(word.as_bytes().last(), Some(b's' | b'g' | b'd' | b'e')) {
         return Cow::Borrowed(word);
     }
-    if let Some(rest) = word.strip_suffix("ies")
-        && letters > 4
-    {
-        return Cow::Owned(format!("{rest}y"));
+    if word.len() <= 3 {
+        return Cow::Borrowed(word);
+    }
+    let ascii = word.is_ascii();
+    let letters = |w: &str| if ascii { w.len() } else { w.chars().count() };
+    let count = letters(word);
+    if count <= 3 {
+        return Cow::Borrowed(word);
+    }
+    let bytes = word.as_bytes();
+    if bytes.ends_with(b"ies") && count > 4 {
+        return Cow::Owned(format!("{}y", &word[..word.len() - 3]));
     }
     // Every other step only shortens the word: a slice of it.
-    let mut w = word;
-    if ["sses", "xes", "ches", "shes"].iter().any(|end| w.ends_with(end)) {
+    let mut w = bytes;
+    if [&b"sses"[..], b"xes", b"ches", b"shes"].iter().any(|end| w.ends_with(end)) {
         w = &w[..w.len() - 2];
-    } else if w.ends_with('s') && !["ss", "is"].iter().any(|end| w.ends_with(end)) {
+    } else if w.ends_with(b"s") && !w.ends_with(b"ss") && !w.ends_with(b"is") {
         w = &w[..w.len() - 1];
     }
-    for end in ["ing", "ed"] {
+    for end in [&b"ing"[..], b"ed"] {
         if let Some(rest) = w.strip_suffix(end)
-            && rest.chars().count() >= 3
-            && rest.contains(['a', 'e', 'i', 'o', 'u', 'y'])
+            && letters(&word[..rest.len()]) >= 3
+            && rest.iter().any(|b| matches!(b, b'a' | b'e' | b'i' | b'o' | b'u' | b'y'))
         {
-            let bytes = rest.as_bytes();
-            let n = bytes.len();
+            let n = rest.len();
             let doubled =
-                n >= 2 && bytes[n - 1] == bytes[n - 2] && !b"lsz".contains(&bytes[n - 1]) && is_consonant(bytes[n - 1]);
+                n >= 2 && rest[n - 1] == rest[n - 2] && !b"lsz".contains(&rest[n - 1]) && is_consonant(rest[n - 1]);
             w = if doubled { &rest[..n - 1] } else { rest };
             break;
         }
     }
-    if w.ends_with('e') && w.chars().count() >= 4 {
+    if w.ends_with(b"e") && letters(&word[..w.len()]) >= 4 {
         w = &w[..w.len() - 1];
     }
-    Cow::Borrowed(w)
+    Cow::Borrowed(&word[..w.len()])
 }
 
 fn is_consonant(b: u8) -> bool {
@@ -437,6 +582,70 @@ mod tests {
         assert_eq!(tokens("분산 학습"), ["분산", "산학", "학습"]);
         assert_eq!(tokens("분산학습"), ["분산", "산학", "학습"]);
         assert_eq!(tokens("PyTorch의 kernels"), ["pytorch", "의", "kernel"]);
+    }
+
+    /// The tokens of `text` read word by word, as [`scan`] has them.
+    fn scanned(text: &str) -> Vec<String> {
+        let mut tokenizer = Tokenizer::default();
+        normalize_into(text, &mut tokenizer.normalized);
+        let mut tokens = Vec::new();
+        tokenizer.each_normalized(|token| tokens.push(token.to_string()));
+        tokens
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn plain_text_is_read_as_the_scanner_reads_it(pieces in proptest::collection::vec(0usize..26, 0..40)) {
+            const PIECES: &[&str] = &[
+                "a", "Bc", "kernels", "ING", "0", "9x", " ", "  ", "-", "_", ".", "'", "’", "!", "\n", "학", "습을",
+                "분산", "分", "é", "Ω", "all-reduce", "don't", "c10d", "2.13", "x86_64",
+            ];
+            let text: String = pieces.iter().map(|p| PIECES[*p]).collect();
+            proptest::prop_assert_eq!(tokens(&text), scanned(&text), "{:?}", text);
+        }
+    }
+
+    /// The stemming rule as its comment says it, a character at a time.
+    fn stem_by_characters(word: &str) -> String {
+        let letters = word.chars().count();
+        if letters <= 3 || !word.ends_with(|c: char| c.is_ascii_lowercase()) {
+            return word.to_string();
+        }
+        if let Some(rest) = word.strip_suffix("ies")
+            && letters > 4
+        {
+            return format!("{rest}y");
+        }
+        let mut w = word;
+        if ["sses", "xes", "ches", "shes"].iter().any(|end| w.ends_with(end)) {
+            w = &w[..w.len() - 2];
+        } else if w.ends_with('s') && !["ss", "is"].iter().any(|end| w.ends_with(end)) {
+            w = &w[..w.len() - 1];
+        }
+        for end in ["ing", "ed"] {
+            if let Some(rest) = w.strip_suffix(end)
+                && rest.chars().count() >= 3
+                && rest.contains(['a', 'e', 'i', 'o', 'u', 'y'])
+            {
+                let last: Vec<char> = rest.chars().rev().take(2).collect();
+                let doubled = last.len() == 2 && last[0] == last[1] && "bcdfghjkmnpqrtvwxy".contains(last[0]);
+                w = if doubled { &rest[..rest.len() - 1] } else { rest };
+                break;
+            }
+        }
+        if w.ends_with('e') && w.chars().count() >= 4 {
+            w = &w[..w.len() - 1];
+        }
+        w.to_string()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn stems_follow_the_rule(letters in proptest::collection::vec(0usize..16, 0..9)) {
+            const LETTERS: &[&str] = &["s", "e", "d", "i", "n", "g", "l", "t", "a", "x", "h", "c", "y", "ï", "ß", "2"];
+            let word: String = letters.iter().map(|l| LETTERS[*l]).collect();
+            proptest::prop_assert_eq!(stem(&word).into_owned(), stem_by_characters(&word), "{}", word);
+        }
     }
 
     #[test]

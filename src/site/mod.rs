@@ -28,7 +28,7 @@ use crate::diagnostics::Diagnostic;
 use crate::digest::{self, Digest};
 use crate::images::Catalog;
 use crate::markdown::{self, HighlightCache, LinkResolver, Options, Shortcodes};
-use crate::search::index as search;
+use crate::search::{entry as search, index::Served};
 use context::{
     AnalyticsInfo, CommentsInfo, FeedItem, PageInfo, Pagination, PostLink, PostPage, PostSeries, PostSummary,
     RelatedPost, SeriesInfo, SeriesPart, SiteInfo, SitemapEntry, TagInfo,
@@ -420,29 +420,49 @@ impl<'a> Site<'a> {
 
     /// A shown post's part of the search index, with its prose `text`.
     pub fn search_entry(&self, post: &Post, text: String) -> search::Entry {
+        search::Entry::of(&self.search_doc(post, text))
+    }
+
+    fn search_doc(&self, post: &Post, text: String) -> search::Doc {
         let shown = PostSummary::of(post, &self.dates, &self.addresses());
-        let doc = search::Doc {
+        search::Doc {
             link: url::link(&url::root_of(&self.addresses().search()), &shown.path),
             title: shown.title,
             date: shown.date_text,
             tags: shown.tags.into_iter().map(|t| t.name).collect(),
             summary: shown.summary,
             text,
-        };
-        search::Entry::of(&doc)
+        }
     }
 
-    /// The search index of the shown posts, from each one's entry (oldest
-    /// first, so that a new post takes the next number).
-    pub fn search_index(&self, mut entry_of: impl FnMut(&Post) -> search::Entry) -> search::Index {
-        search::Index::build(self.posts.iter().rev().map(|post| entry_of(post)).collect())
+    /// The shown posts in the search index's order: oldest first, so that a
+    /// new post takes the next number.
+    pub fn search_posts(&self) -> impl Iterator<Item = &'a Post> + '_ {
+        self.posts.iter().rev().copied()
     }
 
-    /// The search index of the shown posts from their entries, newest
-    /// first as `posts` gives them.
-    pub fn search_index_of(&self, mut entries: Vec<search::Entry>) -> search::Index {
-        entries.reverse();
-        search::Index::build(entries)
+    /// Brings `served` up to date with the shown posts: the prose of those
+    /// whose text, title, address, date, tags or summary changed since is
+    /// rendered again, and the index's files that change are made again.
+    pub fn update_search(&self, served: &mut Served) {
+        use rayon::prelude::*;
+        let posts: Vec<&Post> = self.search_posts().collect();
+        let made_from: Vec<(String, String)> = posts
+            .par_iter()
+            .map(|post| {
+                let doc = self.search_doc(post, String::new());
+                let made_from =
+                    format!("{:?}\0{}", (doc.title, doc.link, doc.date, doc.tags, doc.summary), post.body());
+                (post.path.to_string_lossy().into_owned(), crate::search::digest(made_from.as_bytes()))
+            })
+            .collect();
+        served.update(&self.search_settings(), made_from, |n| self.search_entry(posts[n], self.post_text(posts[n])));
+    }
+
+    /// What every post's part of the search index is made with, besides the
+    /// post: the settings and the blog's shortcodes.
+    pub fn search_settings(&self) -> String {
+        format!("{:?} {:?}", self.config, self.shortcodes)
     }
 
     /// A post's prose as search indexes it, rendered on its own (without

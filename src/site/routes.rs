@@ -8,6 +8,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 use crate::config::Config;
 use crate::content::file::{BUNDLE_INDEXES, PostFile};
 use crate::content::{Library, Post};
@@ -539,8 +541,12 @@ impl Routes {
             .chain(library.unreadable().map(Path::to_path_buf))
             .chain(site.assets.iter().cloned())
             .collect();
-        for file in &files {
-            routes.claim_file(site, file);
+        // What each file claims is worked out on every core; the claims are
+        // then made in the files' order, as one at a time would make them.
+        let claims: Vec<(&PathBuf, Claims)> =
+            files.par_iter().filter_map(|file| Some((file, Routes::claims_of(site, file)?))).collect();
+        for (file, claims) in claims {
+            routes.register(file, claims);
         }
         routes.follow_lists(site, &files);
         routes
@@ -586,6 +592,13 @@ impl Routes {
 
     /// Claims the addresses of one file as `site` has it.
     fn claim_file(&mut self, site: &super::Site, file: &Path) {
+        if let Some(claims) = Routes::claims_of(site, file) {
+            self.register(file, claims);
+        }
+    }
+
+    /// What `file` claims (None: nothing).
+    fn claims_of(site: &super::Site, file: &Path) -> Option<Claims> {
         let (library, addresses, options) = (site.library, site.addresses(), site.options);
         let mut claims = Claims::default();
         if let Some(post) = library.post(file) {
@@ -609,12 +622,14 @@ impl Routes {
         {
             claims.addresses.push((address, Target::Asset(file.to_path_buf())));
         }
+        (!claims.addresses.is_empty() || claims.slug.is_some()).then_some(claims)
+    }
+
+    fn register(&mut self, file: &Path, claims: Claims) {
         for (address, target) in &claims.addresses {
             self.claim(address.clone(), target.clone());
         }
-        if !claims.addresses.is_empty() || claims.slug.is_some() {
-            self.files.insert(file.to_path_buf(), claims);
-        }
+        self.files.insert(file.to_path_buf(), claims);
     }
 
     /// The list pages (newest posts, each tag's and category's posts, the

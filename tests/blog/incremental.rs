@@ -32,7 +32,7 @@ enum Edit {
     Rename(usize),
     /// An image beside the posts added or removed.
     Image(bool),
-    /// The site's title in `hanji.toml`.
+    /// The site's title in `hanji.toml`, and whether it has its search.
     Settings(usize),
     /// The post template overridden, or not.
     Template(bool),
@@ -161,8 +161,11 @@ fn make(blog: &Path, now: &mut String, edit: &Edit, step: usize) -> bool {
             true
         }
         Edit::Settings(n) => {
-            let settings =
-                format!("title = \"Blog {n}\"\nbase_url = \"https://me.github.io/blog/\"\nposts_per_page = 2\n");
+            // The third turns the search off (and the next one on again).
+            let search = if *n == 2 { "search = false\n" } else { "" };
+            let settings = format!(
+                "title = \"Blog {n}\"\nbase_url = \"https://me.github.io/blog/\"\nposts_per_page = 2\n{search}"
+            );
             fs::write(blog.join("hanji.toml"), settings).unwrap();
             true
         }
@@ -307,6 +310,29 @@ fn a_body_edit_renders_only_its_post() {
     let retagged = export(blog.path(), &out, Some(&cache));
     let posts_shown = 5;
     assert!(retagged.rendered > 1 && retagged.rendered < first.rendered - (posts_shown - 1), "{}", retagged.line(&out));
+}
+
+/// The search index kept in the cache is trusted only while the site's
+/// files of it are as the last export left them: one removed, one changed
+/// by hand, the next export (after an edit) makes them as a first export
+/// would.
+#[test]
+fn the_search_files_of_a_touched_site_are_made_again() {
+    let blog = tempfile::tempdir().unwrap();
+    let places = tempfile::tempdir().unwrap();
+    let (out, cache) = (places.path().join("site"), places.path().join("cache"));
+    first_blog(blog.path());
+    export(blog.path(), &out, Some(&cache));
+    let group = out.join("search/posts/0.js");
+    assert!(group.is_file() && out.join("search/index.js").is_file());
+    fs::remove_file(&group).unwrap();
+    fs::write(out.join("search/index.js"), "hanjiSearch.index({});\n").unwrap();
+    let post = blog.path().join("posts/post-1.md");
+    fs::write(&post, fs::read_to_string(&post).unwrap() + "\n새 문단, a new paragraph.\n").unwrap();
+    export(blog.path(), &out, Some(&cache));
+    let cold_out = places.path().join("cold");
+    export(blog.path(), &cold_out, None);
+    assert_eq!(site(&out), site(&cold_out));
 }
 
 /// A photo a post shows, changed in place (another width), then the image

@@ -11,7 +11,7 @@ use serde_json::json;
 
 use crate::browser::Browser;
 
-use crate::{BlogTest, visible_text};
+use crate::{BlogTest, export, files, read, visible_text};
 
 const DEADLINE: Duration = Duration::from_secs(30);
 
@@ -194,6 +194,43 @@ fn a_stale_page_is_told_to_reload() {
     let mut seen = String::new();
     while !seen.contains("data: reload") {
         seen.push_str(&received.recv_timeout(DEADLINE).expect("no reload message"));
+    }
+}
+
+/// The search index's files of a cold export of `blog`, by name under `search/`.
+fn exported_index(blog: &BlogTest) -> Vec<(String, String)> {
+    let out = tempfile::tempdir().unwrap();
+    assert_eq!(export(blog, out.path(), &[]).code(), 0);
+    let index = out.path().join("search");
+    files(&index).into_iter().filter(|f| f != "index.html").map(|f| (f.clone(), read(index.join(&f)))).collect()
+}
+
+#[test]
+fn the_served_index_follows_the_folder_as_an_export_makes_it() {
+    let blog = blog();
+    let server = Serving::start(&blog, &["--port", "0"]);
+    let serves = |index: &[(String, String)]| {
+        for (name, text) in index {
+            assert_eq!(&server.get(&format!("search/{name}")), &(200, text.clone()), "{name}");
+        }
+    };
+    let before = exported_index(&blog);
+    serves(&before);
+    // An edited post, a new one among the older ones, and one gone: the
+    // served index is updated to the one a cold export makes.
+    std::fs::write(blog.path().join("posts/b.md"), post("Beta", "2026-05-16", "nccl", "Zymurgy and 분산 학습."))
+        .unwrap();
+    std::fs::write(blog.path().join("posts/d.md"), post("Delta", "2026-01-02", "cuda", "Quokka text.")).unwrap();
+    std::fs::remove_file(blog.path().join("posts/a.md")).unwrap();
+    server.wait_for("posts/b/", "the edit", |_, page| page.contains("Zymurgy"));
+    server.wait_for("posts/d/", "the new post", |status, _| status == 200);
+    server.wait_for("posts/a/", "the post gone", |status, _| status == 404);
+    let after = exported_index(&blog);
+    assert_ne!(after, before);
+    assert!(after.iter().any(|(_, text)| text.contains("zymurgy")), "{after:?}");
+    serves(&after);
+    for (name, _) in before.iter().filter(|(name, _)| !after.iter().any(|(n, _)| n == name)) {
+        assert_eq!(server.get(&format!("search/{name}")).0, 404, "{name} is no longer in the index");
     }
 }
 

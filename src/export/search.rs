@@ -1,0 +1,113 @@
+//! The export's search index: the index kept in the cache (`search::kept`)
+//! updated with the posts whose pages are rendered now, its files written
+//! into the site, and the name of the export it is of kept in the folder's
+//! record, so that the next export trusts it only if the folder is still
+//! what this one left.
+
+use std::collections::{HashMap, HashSet};
+use std::io;
+use std::path::Path;
+use std::sync::Mutex;
+
+use super::ExportError;
+use super::state::{From, State};
+use crate::content::Post;
+use crate::fs::{self, stamp_of};
+use crate::search::kept::{KeptIndex, Update, Write};
+use crate::site::Site;
+use crate::site::routes::Addresses;
+
+/// The index kept for exports into `out`, trusted when the last export's
+/// record names the export it was committed as, and every file of the index
+/// that export wrote is still as it was written.
+pub fn open(
+    site: &Site,
+    cache_dir: Option<&Path>,
+    out: &Path,
+    previous: Option<&str>,
+    state: Option<&State>,
+) -> KeptIndex {
+    let settings = site.search_settings();
+    let Some(cache_dir) = cache_dir else { return KeptIndex::in_memory(&settings) };
+    let mut files = state.into_iter().flat_map(|state| state.made.values()).filter(|made| made.from == From::Search);
+    let mut any = false;
+    let untouched = files.all(|made| {
+        any = true;
+        stamp_of(&out.join(&made.file)) == Some(made.stamp)
+    });
+    // An export name no state has: nothing kept is trusted.
+    let previous = previous.filter(|_| any && untouched).unwrap_or("");
+    KeptIndex::open(cache_dir, out, &settings, previous)
+}
+
+/// Writes the index's files into the site, and remembers which it wrote.
+pub struct Writes<'a> {
+    out: &'a Path,
+    addresses: Addresses<'a>,
+    written: Mutex<HashSet<String>>,
+}
+
+impl<'a> Writes<'a> {
+    pub fn new(out: &'a Path, addresses: Addresses<'a>) -> Writes<'a> {
+        Writes { out, addresses, written: Mutex::default() }
+    }
+
+    /// Writes the index's file `name` (under the search folder).
+    pub fn write(&self, name: &str, text: &str) -> io::Result<()> {
+        let file = self.addresses.search_file(name);
+        let written = fs::write_if_changed(&self.out.join(&file), text.as_bytes())
+            .map_err(|e| io::Error::new(e.kind(), format!("{file}: {e}")))?;
+        if written {
+            self.written.lock().expect("written").insert(file);
+        }
+        Ok(())
+    }
+
+    /// The site's files written, relative to the output folder.
+    pub fn written(&self) -> HashSet<String> {
+        std::mem::take(&mut *self.written.lock().expect("written"))
+    }
+}
+
+/// An update of the index under way, given each post's prose as its page
+/// is rendered.
+pub struct Updating<'a, 's> {
+    /// `'s` apart from `'a`: a site is invariant in its lifetime (it holds
+    /// lazily made values that borrow the library).
+    site: &'a Site<'s>,
+    update: Update<'a>,
+    posts: Vec<&'a Post>,
+    numbers: HashMap<&'a Path, usize>,
+}
+
+impl<'a, 's: 'a> Updating<'a, 's> {
+    pub fn new(site: &'a Site<'s>, kept: &'a mut KeptIndex, write: &'a Write<'a>) -> Updating<'a, 's> {
+        let posts: Vec<&Post> = site.search_posts().collect();
+        let numbers = posts.iter().enumerate().map(|(n, post)| (post.path.as_path(), n)).collect();
+        let ids = posts.iter().map(|post| post.path.to_string_lossy().into_owned()).collect();
+        Updating { site, update: kept.update(ids, write), posts, numbers }
+    }
+
+    /// A rendered post's prose (a page, an About page, is not in the search).
+    pub fn put(&self, post: &Post, text: String) {
+        if let Some(&n) = self.numbers.get(post.path.as_path()) {
+            self.update.put(n, self.site.search_entry(self.posts[n], text));
+        }
+    }
+
+    /// Writes the files of the index that changed; gives every file of it
+    /// (relative to the output folder) and the index's name (see
+    /// `search::kept::Updated::name`). `text_of` renders the prose of a post
+    /// the kept index has not (None if its file cannot be read).
+    pub fn finish(
+        self,
+        text_of: impl Fn(&Post) -> Option<String> + Sync,
+    ) -> Result<(Vec<String>, String), ExportError> {
+        let Updating { site, update, posts, .. } = self;
+        let updated = update
+            .finish(|n| site.search_entry(posts[n], text_of(posts[n]).unwrap_or_default()))
+            .map_err(|source| ExportError::Io { path: site.addresses().search().into(), source })?;
+        let files = updated.files.iter().map(|name| site.addresses().search_file(name)).collect();
+        Ok((files, updated.name))
+    }
+}
