@@ -40,10 +40,13 @@ cp "$target_dir/release/hanji" "$hanji"
 
 # A corpus of our own: the edits below change it.
 corpus=$BENCH_DIR/incremental-corpus-$POSTS
-if [ ! -f "$corpus/.complete" ]; then
+# The post edited, as generated (each round starts from it), beside the corpus.
+original=$corpus.post.md
+if [ ! -f "$corpus/.complete" ] || [ ! -f "$original" ]; then
     rm -rf "$corpus"
     python3 "$here/gen_corpus.py" --posts "$POSTS" --out "$corpus" --format yaml --seed 1 >&2
     printf 'title = "Bench blog"\nbase_url = "https://bench.example.org/"\nposts_per_page = 10\n' >"$corpus/hanji.toml"
+    find "$corpus/posts" -name '*.md' | sort | sed -n "$((POSTS / 2))p" | xargs -I{} cp {} "$original"
     touch "$corpus/.complete"
 fi
 out=$BENCH_DIR/incremental-out
@@ -64,6 +67,8 @@ timed() {
 post=$(find "$corpus/posts" -name '*.md' | sort | sed -n "$((POSTS / 2))p")
 for run in $(seq "$RUNS"); do
     say "round $run of $RUNS"
+    # Each round edits the post as generated: the tag it adds is new.
+    cp "$original" "$post"
     rm -rf "$out" "$HANJI_CACHE_DIR"
     timed cold
     # Files are trusted by their stamps once older than the clock's grain.
