@@ -31,18 +31,12 @@ POSTS=${POSTS:-10000}
 IMAGES=${IMAGES:-200}
 CARGO=${CARGO:-cargo}
 
-say() { printf '%s\n' "$*" >&2; }
+. "$here/lib.sh"
 for tool in python3 /usr/bin/time; do
     command -v "$tool" >/dev/null || { say "images.sh needs $tool (apt-get install time)"; exit 1; }
 done
 
-say "building hanji (release)"
-(cd "$repo" && "$CARGO" build --release --locked -p hanji) >&2
-target_dir=${CARGO_TARGET_DIR:-$repo/target}
-case $target_dir in /*) ;; *) target_dir=$repo/$target_dir ;; esac
-mkdir -p "$BENCH_DIR"
-hanji=$BENCH_DIR/hanji-images
-cp "$target_dir/release/hanji" "$hanji"
+hanji=$(release_hanji images)
 
 corpus=$BENCH_DIR/images-corpus-$POSTS-$IMAGES
 if [ ! -f "$corpus/.complete" ]; then

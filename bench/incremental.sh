@@ -23,20 +23,13 @@ RUNS=${RUNS:-5}
 POSTS=${POSTS:-10000}
 CARGO=${CARGO:-cargo}
 
-say() { printf '%s\n' "$*" >&2; }
+. "$here/lib.sh"
 case $RUNS in '' | *[!0-9]* | 0) say "RUNS must be a positive integer"; exit 1 ;; esac
 for tool in python3 /usr/bin/time; do
     command -v "$tool" >/dev/null || { say "incremental.sh needs $tool (apt-get install time)"; exit 1; }
 done
 
-say "building hanji (release)"
-(cd "$repo" && "$CARGO" build --release --locked -p hanji) >&2
-target_dir=${CARGO_TARGET_DIR:-$repo/target}
-case $target_dir in /*) ;; *) target_dir=$repo/$target_dir ;; esac
-mkdir -p "$BENCH_DIR"
-# A copy, so that another build cannot replace it halfway through.
-hanji=$BENCH_DIR/hanji-incremental
-cp "$target_dir/release/hanji" "$hanji"
+hanji=$(release_hanji incremental)
 
 # A corpus of our own: the edits below change it.
 corpus=$BENCH_DIR/incremental-corpus-$POSTS

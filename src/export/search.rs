@@ -29,14 +29,11 @@ pub fn open(
 ) -> KeptIndex {
     let settings = site.search_settings();
     let Some(cache_dir) = cache_dir else { return KeptIndex::in_memory(&settings) };
-    let mut files = state.into_iter().flat_map(|state| state.made.values()).filter(|made| made.from == From::Search);
-    let mut any = false;
-    let untouched = files.all(|made| {
-        any = true;
-        stamp_of(&out.join(&made.file)) == Some(made.stamp)
-    });
+    let files: Vec<_> =
+        state.into_iter().flat_map(|state| state.made.values()).filter(|made| made.from == From::Search).collect();
+    let untouched = !files.is_empty() && files.iter().all(|made| stamp_of(&out.join(&made.file)) == Some(made.stamp));
     // An export name no state has: nothing kept is trusted.
-    let previous = previous.filter(|_| any && untouched).unwrap_or("");
+    let previous = previous.filter(|_| untouched).unwrap_or("");
     KeptIndex::open(cache_dir, out, &settings, previous)
 }
 

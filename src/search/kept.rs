@@ -149,8 +149,8 @@ impl KeptIndex {
     }
 
     fn with_store(store: Store, settings: &str, export: &str) -> KeptIndex {
-        let program = std::env::current_exe().ok().and_then(|exe| crate::fs::stamp_of(&exe));
-        let key = format!("{FORMAT} {} {program:?} {settings}", env!("CARGO_PKG_VERSION"));
+        // Another build of Hanji trusts nothing this one kept.
+        let key = format!("{FORMAT} {:?} {settings}", crate::fs::Program::this());
         let read = store.read(MANIFEST).and_then(|bytes| serde_json::from_slice::<Manifest>(&bytes).ok());
         let named = read.as_ref().map(Manifest::files);
         let manifest = read.filter(|m| m.key == key && m.export == export);
