@@ -4,6 +4,8 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# apt-get waits for another apt-get (a fresh machine's unattended upgrades) to finish.
+APT := $(SUDO) apt-get -o DPkg::Lock::Timeout=600
 
 VNU := .cache/vnu/node_modules/vnu-jar/build/dist/vnu.jar
 # moto's S3 server for the publish tests, in a virtual environment of its own.
@@ -53,7 +55,7 @@ package: deps app-deps ui
 # Installs the .deb on this machine (apt-get, with what it depends on) and
 # starts the installed app once under Xvfb on a copy of the sample blog.
 package-test: package e2e-deps
-	$(SUDO) apt-get install -y -q --reinstall $(firstword $(wildcard $(BUNDLE)/deb/Hanji_*_amd64.deb))
+	$(APT) install -y -q --reinstall $(firstword $(wildcard $(BUNDLE)/deb/Hanji_*_amd64.deb))
 	HANJI_INSTALLED_APP=$$(dpkg -L hanji | grep '^/usr/bin/hanji-app$$') \
 	  $(CARGO) test --workspace --locked --test e2e -- --ignored --exact the_installed_app_opens_a_blog
 
@@ -64,7 +66,7 @@ ui: ui-deps
 ui-deps: ui/node_modules/.package-lock.json
 
 ui/node_modules/.package-lock.json: ui/package-lock.json
-	@command -v npm >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q nodejs npm; }
+	@command -v npm >/dev/null || { $(APT) update -q && $(APT) install -y -q nodejs npm; }
 	@node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>22||(a==22&&b>=12)||(a==20&&b>=19)?0:1)' || \
 	  { echo "Node $$(node -v) is too old for the UI's build (Vite): install Node 20.19+ or 22.12+ from https://nodejs.org"; exit 1; }
 	cd ui && npm ci --no-audit --no-fund
@@ -79,8 +81,8 @@ html: $(VNU)
 	@echo "Nu HTML Checker: no errors in $$(find .cache/sample-site .cache/services-site -name '*.html' | wc -l) pages"
 
 $(VNU):
-	@command -v java >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q default-jre-headless; }
-	@command -v npm >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q npm; }
+	@command -v java >/dev/null || { $(APT) update -q && $(APT) install -y -q default-jre-headless; }
+	@command -v npm >/dev/null || { $(APT) update -q && $(APT) install -y -q npm; }
 	npm install --prefix .cache/vnu --no-save --no-audit --no-fund vnu-jar@26.9.27
 
 # Lighthouse's accessibility score of the search page of the site `make html`
@@ -89,7 +91,7 @@ a11y: $(LIGHTHOUSE) html
 	tests/search/accessibility.sh .cache/sample-site $(LIGHTHOUSE)
 
 $(LIGHTHOUSE):
-	@command -v npm >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q npm; }
+	@command -v npm >/dev/null || { $(APT) update -q && $(APT) install -y -q npm; }
 	npm install --prefix .cache/lighthouse --no-save --no-audit --no-fund lighthouse@12.2.3
 
 bench: deps
@@ -104,9 +106,9 @@ fuzz:
 # What a fresh Debian 12 / Ubuntu 22.04+ machine needs to build and test Hanji.
 deps:
 	@command -v cc >/dev/null && command -v pkg-config >/dev/null || \
-	  { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q build-essential pkg-config; }
+	  { $(APT) update -q && $(APT) install -y -q build-essential pkg-config; }
 	@pkg-config --exists openssl dbus-1 2>/dev/null || \
-	  { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q libssl-dev libdbus-1-dev; }
+	  { $(APT) update -q && $(APT) install -y -q libssl-dev libdbus-1-dev; }
 	@command -v $(CARGO) >/dev/null || { echo "Rust is missing: install it from https://rustup.rs (cargo 1.89 or newer)"; exit 1; }
 	@$(CARGO) fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 	@$(CARGO) clippy --version >/dev/null 2>&1 || rustup component add clippy
@@ -115,17 +117,17 @@ deps:
 # and the dictionaries its spell checker uses (enchant with hunspell: Korean, English).
 app-deps:
 	@pkg-config --exists webkit2gtk-4.1 2>/dev/null || \
-	  { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q libwebkit2gtk-4.1-dev; }
+	  { $(APT) update -q && $(APT) install -y -q libwebkit2gtk-4.1-dev; }
 	@[ -e /usr/share/hunspell/ko_KR.dic ] && [ -e /usr/share/hunspell/en_US.dic ] || \
-	  { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q hunspell-ko hunspell-en-us; }
+	  { $(APT) update -q && $(APT) install -y -q hunspell-ko hunspell-en-us; }
 
 # The end-to-end tests' tools: a virtual display, the webview's WebDriver,
 # and tauri-driver between them; a Korean font, so the window's screenshot
 # shows the sample blog's text.
 e2e-deps:
 	@command -v Xvfb >/dev/null && command -v xauth >/dev/null && command -v WebKitWebDriver >/dev/null || \
-	  { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q xvfb xauth webkit2gtk-driver; }
-	@fc-list 2>/dev/null | grep -qi nanum || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q fonts-nanum; }
+	  { $(APT) update -q && $(APT) install -y -q xvfb xauth webkit2gtk-driver; }
+	@fc-list 2>/dev/null | grep -qi nanum || { $(APT) update -q && $(APT) install -y -q fonts-nanum; }
 	@command -v tauri-driver >/dev/null || $(CARGO) install tauri-driver --version 2.1.0 --locked
 
 # What the tests need besides: the test of `hanji serve`'s live reload drives
@@ -134,15 +136,15 @@ e2e-deps:
 # over SSH, SFTP), moto's S3 server and git.
 test-deps:
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
-	  { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium chromium-driver; }
-	@command -v hugo >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q hugo; }
-	@command -v jekyll >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q jekyll; }
-	@[ -x /usr/sbin/sshd ] && command -v git >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q openssh-server git; }
+	  { $(APT) update -q && $(APT) install -y -q chromium chromium-driver; }
+	@command -v hugo >/dev/null || { $(APT) update -q && $(APT) install -y -q hugo; }
+	@command -v jekyll >/dev/null || { $(APT) update -q && $(APT) install -y -q jekyll; }
+	@[ -x /usr/sbin/sshd ] && command -v git >/dev/null || { $(APT) update -q && $(APT) install -y -q openssh-server git; }
 	@$(MAKE) --no-print-directory $(MOTO)
 
 # The publish tests' S3 server (moto), pinned, with boto3 to look at what it holds.
 $(MOTO):
-	@dpkg -s python3-venv >/dev/null 2>&1 || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q python3-venv; }
+	@dpkg -s python3-venv >/dev/null 2>&1 || { $(APT) update -q && $(APT) install -y -q python3-venv; }
 	/usr/bin/python3 -m venv .cache/moto
 	.cache/moto/bin/pip install -q --disable-pip-version-check 'moto[s3,server]==5.2.5'
 
