@@ -178,12 +178,13 @@ pub struct RelatedPost {
 }
 
 impl RelatedPost {
-    pub fn of(post: &Post, dates: &DateFormat, addresses: &Addresses) -> Self {
+    /// The post as a list shows it has all a related post shows.
+    pub fn of(summary: &PostSummary) -> Self {
         Self {
-            title: post.title.clone(),
-            path: addresses.post(post),
-            date: post.date.map(|d| d.date.to_string()).unwrap_or_default(),
-            date_text: post.date.map(|d| dates.format(d.date)).unwrap_or_default(),
+            title: summary.title.clone(),
+            path: summary.path.clone(),
+            date: summary.date.clone(),
+            date_text: summary.date_text.clone(),
         }
     }
 }

@@ -708,14 +708,10 @@ impl<'a> Site<'a> {
         PostPlan {
             post,
             summary: self.summary_of(post),
-            newer: newer.map(|p| PostLink::of(p, &self.addresses())),
-            older: older.map(|p| PostLink::of(p, &self.addresses())),
+            newer: newer.map(|p| self.link_of(p)),
+            older: older.map(|p| self.link_of(p)),
             series: self.post_series(post).map(Box::new),
-            related: self
-                .related(post)
-                .into_iter()
-                .map(|p| RelatedPost::of(p, &self.dates, &self.addresses()))
-                .collect(),
+            related: self.related(post).into_iter().map(|p| self.related_post(p)).collect(),
             path,
             template,
         }
@@ -953,6 +949,18 @@ impl<'a> Site<'a> {
             Some(&i) if std::ptr::eq(self.posts[i], post) => Cow::Borrowed(self.summaries[i].get_or_init(listed)),
             _ => Cow::Owned(listed()),
         }
+    }
+
+    /// A link to `post` (a neighbour), from how lists show it.
+    fn link_of(&self, post: &Post) -> PostLink {
+        let listed = self.summary_of(post);
+        PostLink { title: listed.summary.title.clone(), path: listed.summary.path.clone() }
+    }
+
+    /// `post` as related posts list it, from how lists show it.
+    fn related_post(&self, post: &Post) -> RelatedPost {
+        let summary = &self.summary_of(post).summary;
+        RelatedPost::of(summary)
     }
 
     fn page_of<'p>(&'p self, posts: &[&'p Post], n: usize) -> Vec<Cow<'p, Listed>> {
