@@ -682,9 +682,10 @@ impl<'a> Site<'a> {
                 .theme
                 .render("sitemap.xml", context! { site => self.info_value(), entries => v(entries) })
                 .and_then(plain),
-            Body::Robots { sitemap } => {
-                self.theme.render("robots.txt", context! { site => self.info_value(), sitemap => sitemap }).and_then(plain)
-            }
+            Body::Robots { sitemap } => self
+                .theme
+                .render("robots.txt", context! { site => self.info_value(), sitemap => sitemap })
+                .and_then(plain),
         }
     }
 
