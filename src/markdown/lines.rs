@@ -47,7 +47,8 @@ impl<'a> LineIndex<'a> {
         let starts = self.starts.get_or_insert_with(|| {
             let mut starts = Vec::with_capacity(text.len() / 32 + 1);
             starts.push(0);
-            starts.extend(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1));
+            // `match_indices` of a char finds it with memchr, many bytes at a time.
+            starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
             starts
         });
         // `starts[0] == 0 <= offset`, so the partition point is at least 1.

@@ -17,7 +17,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::Hash;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock};
 
 use minijinja::{Value, context};
 use rayon::prelude::*;
@@ -118,7 +118,11 @@ pub struct Site<'a> {
     series_index: HashMap<String, usize>,
     /// The sidebar is the same on many pages: rendered once per way to the
     /// top and current tag.
-    sidebars: Mutex<HashMap<(String, String), Arc<str>>>,
+    sidebars: Mutex<HashMap<(String, String), Value>>,
+    /// `info` and the sidebar's tags as templates see them, made once: every
+    /// page shows the first, every sidebar the second.
+    info_value: OnceLock<Value>,
+    tags_value: OnceLock<Value>,
     /// The digest of `tags`, which every sidebar shows.
     tags_digest: OnceLock<Digest>,
     /// Every page with its site path (`paths`).
@@ -249,6 +253,8 @@ impl<'a> Site<'a> {
             series: Vec::new(),
             series_index: HashMap::new(),
             sidebars: Mutex::default(),
+            info_value: OnceLock::new(),
+            tags_value: OnceLock::new(),
             tags_digest: OnceLock::new(),
             paths: OnceLock::new(),
             highlights: HighlightCache::new(),
@@ -635,9 +641,7 @@ impl<'a> Site<'a> {
                     Values::None => context! {},
                     Values::List { tag, category, posts, pagination, sidebar } => {
                         let sidebar = match sidebar {
-                            Some(sidebar) => {
-                                Some(Value::from_safe_string(self.sidebar(root, sidebar.current)?.to_string()))
-                            }
+                            Some(sidebar) => Some(self.sidebar(root, sidebar.current)?),
                             None => None,
                         };
                         context! {
@@ -662,7 +666,7 @@ impl<'a> Site<'a> {
             }
             Body::Feed(feed) => {
                 let context = context! {
-                    site => v(&self.info),
+                    site => self.info_value(),
                     feed => context! {
                         title => &feed.title,
                         url => &feed.url,
@@ -676,11 +680,12 @@ impl<'a> Site<'a> {
             }
             Body::Sitemap(entries) => self
                 .theme
-                .render("sitemap.xml", context! { site => v(&self.info), entries => v(entries) })
+                .render("sitemap.xml", context! { site => self.info_value(), entries => v(entries) })
                 .and_then(plain),
-            Body::Robots { sitemap } => {
-                self.theme.render("robots.txt", context! { site => v(&self.info), sitemap => sitemap }).and_then(plain)
-            }
+            Body::Robots { sitemap } => self
+                .theme
+                .render("robots.txt", context! { site => self.info_value(), sitemap => sitemap })
+                .and_then(plain),
         }
     }
 
@@ -931,7 +936,7 @@ impl<'a> Site<'a> {
         let comments = self.config.comments.as_ref().filter(|_| services);
         let analytics = self.config.analytics.as_ref().filter(|_| services);
         let common = context! {
-            site => v(&self.info),
+            site => self.info_value(),
             page => v(&page),
             root => root,
             drafts => self.options.drafts,
@@ -973,16 +978,22 @@ impl<'a> Site<'a> {
         *self.tags_digest.get_or_init(|| digest::of(&self.tags.iter().map(|(t, _)| t).collect::<Vec<_>>()))
     }
 
-    fn sidebar(&self, root: &str, current: &str) -> Result<Arc<str>, ThemeError> {
+    /// The sidebar's HTML, as a value for the page's template.
+    fn sidebar(&self, root: &str, current: &str) -> Result<Value, ThemeError> {
         let key = (root.to_string(), current.to_string());
         if let Some(html) = self.sidebars.lock().expect("sidebar cache").get(&key) {
             return Ok(html.clone());
         }
-        let tags: Vec<&TagInfo> = self.tags.iter().map(|(t, _)| t).collect();
-        let context = context! { site => v(&self.info), root => root, tags => v(&tags), current => current };
-        let html: Arc<str> = self.theme.render("sidebar.html", context)?.into();
+        let tags = self.tags_value.get_or_init(|| v(&self.tags.iter().map(|(t, _)| t).collect::<Vec<&TagInfo>>()));
+        let context = context! { site => self.info_value(), root => root, tags => tags.clone(), current => current };
+        let html = Value::from_safe_string(self.theme.render("sidebar.html", context)?);
         self.sidebars.lock().expect("sidebar cache").insert(key, html.clone());
         Ok(html)
+    }
+
+    /// `site`, as templates see it.
+    fn info_value(&self) -> Value {
+        self.info_value.get_or_init(|| v(&self.info)).clone()
     }
 
     fn feed(&self, posts: &[&Post], path: &str, title: &str, page: &str) -> Feed {

@@ -156,14 +156,15 @@ fn theme_error(error: &minijinja::Error, overridden: &BTreeSet<String>) -> Theme
 fn write_escaped(out: &mut minijinja::Output, state: &mut State, value: &Value) -> Result<(), minijinja::Error> {
     match (state.auto_escape(), value.as_str()) {
         (minijinja::AutoEscape::Html, Some(text)) if !value.is_safe() => {
+            // The five are ASCII, so a byte of one is never inside another character.
             let mut start = 0;
-            for (i, c) in text.char_indices() {
-                let entity = match c {
-                    '&' => "&amp;",
-                    '<' => "&lt;",
-                    '>' => "&gt;",
-                    '"' => "&quot;",
-                    '\'' => "&#39;",
+            for (i, byte) in text.bytes().enumerate() {
+                let entity = match byte {
+                    b'&' => "&amp;",
+                    b'<' => "&lt;",
+                    b'>' => "&gt;",
+                    b'"' => "&quot;",
+                    b'\'' => "&#39;",
                     _ => continue,
                 };
                 out.write_str(&text[start..i])?;
@@ -178,8 +179,13 @@ fn write_escaped(out: &mut minijinja::Output, state: &mut State, value: &Value) 
 
 /// `{{ post.path | link }}`: a relative link from the page being written.
 fn link(state: &State, site_path: &str) -> String {
-    let root = state.lookup("root").map(|v| v.to_string()).unwrap_or_default();
-    url::link(&root, site_path)
+    match state.lookup("root") {
+        Some(root) => match root.as_str() {
+            Some(root) => url::link(root, site_path),
+            None => url::link(&root.to_string(), site_path),
+        },
+        None => url::link("", site_path),
+    }
 }
 
 /// `{{ page.path | absolute }}`: the full address, from `site.base_url`.

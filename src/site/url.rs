@@ -19,13 +19,25 @@ pub fn root_of(site_path: &str) -> String {
 /// A link from a page whose way to the top is `root` to `site_path`, with each
 /// segment percent-encoded. Folders get `index.html`, which `file://` needs.
 pub fn link(root: &str, site_path: &str) -> String {
-    format!("{root}{}", encode_path(&file_of(site_path)))
+    // Every list page writes hundreds of these: one allocation each.
+    let mut link = String::with_capacity(root.len() + site_path.len() + "index.html".len());
+    link.push_str(root);
+    encode_path_into(&mut link, site_path);
+    if site_path.is_empty() || site_path.ends_with('/') {
+        link.push_str("index.html");
+    }
+    link
 }
 
 /// The full address of a page: `base_url` + the encoded site path (folders
 /// without `index.html`, as search engines and feed readers expect).
 pub fn absolute(base_url: &str, site_path: &str) -> String {
-    format!("{}/{}", base_url.trim_end_matches('/'), encode_path(site_path))
+    let base = base_url.trim_end_matches('/');
+    let mut address = String::with_capacity(base.len() + 1 + site_path.len());
+    address.push_str(base);
+    address.push('/');
+    encode_path_into(&mut address, site_path);
+    address
 }
 
 /// The path part of `base_url`: `https://me.github.io/blog/` → `/blog/`.
@@ -40,16 +52,28 @@ pub fn base_path(base_url: &str) -> String {
 
 /// Percent-encodes everything but unreserved characters and `/`.
 pub fn encode_path(path: &str) -> String {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
     let mut out = String::with_capacity(path.len());
-    for byte in path.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+    encode_path_into(&mut out, path);
+    out
+}
+
+/// `encode_path`, written at the end of `out`.
+fn encode_path_into(out: &mut String, path: &str) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let unreserved = |byte: u8| byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~' | b'/');
+    // Most paths need no escape: copied whole.
+    let Some(first) = path.bytes().position(|byte| !unreserved(byte)) else {
+        out.push_str(path);
+        return;
+    };
+    out.push_str(&path[..first]);
+    for byte in path[first..].bytes() {
+        if unreserved(byte) {
             out.push(byte as char);
         } else {
             out.extend(['%', HEX[usize::from(byte >> 4)] as char, HEX[usize::from(byte & 15)] as char]);
         }
     }
-    out
 }
 
 /// `%EB%B6%84` → `분`; malformed escapes are left as they are.
