@@ -164,6 +164,12 @@ mod tests {
         posts.iter().map(|p| p.title.clone()).collect()
     }
 
+    /// Every published tag of `library` with its posts, as the site has them.
+    fn every_tag(library: &Library) -> Vec<(String, Vec<&Post>)> {
+        let posts = |tag: &crate::content::Tag| tag.posts.iter().filter_map(|p| library.post(p)).collect();
+        library.tags(false).into_iter().map(|tag| (tag.slug.clone(), posts(&tag))).collect()
+    }
+
     fn related<'a>(library: &'a Library, path: &str, limit: usize) -> Vec<&'a Post> {
         let post = library.post(Path::new(path)).unwrap();
         RelatedIndex::of_post(library, post).related(library, post, limit)
@@ -189,11 +195,7 @@ mod tests {
         assert!(weight(2) > weight(10) && weight(10) > weight(100));
 
         // The index of the whole blog ranks as the post's own tags' does.
-        let tags: Vec<(String, Vec<&Post>)> = library
-            .tags(false)
-            .into_iter()
-            .map(|tag| (tag.slug.clone(), tag.posts.iter().filter_map(|p| library.post(p)).collect()))
-            .collect();
+        let tags = every_tag(&library);
         let whole = RelatedIndex::new(&library, tags.iter().map(|(s, p)| (s.as_str(), p.as_slice())));
         let a = library.post(Path::new("posts/a.md")).unwrap();
         assert_eq!(titles(&whole.related(&library, a, 3)), ["D", "C", "B"]);
@@ -267,11 +269,7 @@ mod tests {
                 .collect();
             let files: Vec<(&str, &str)> = texts.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
             let library = of_texts(&files);
-            let tags: Vec<(String, Vec<&Post>)> = library
-                .tags(false)
-                .into_iter()
-                .map(|tag| (tag.slug.clone(), tag.posts.iter().filter_map(|p| library.post(p)).collect()))
-                .collect();
+            let tags = every_tag(&library);
             let whole = RelatedIndex::new(&library, tags.iter().map(|(s, p)| (s.as_str(), p.as_slice())));
             for post in library.posts().filter(|p| !p.draft) {
                 proptest::prop_assert_eq!(
