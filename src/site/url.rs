@@ -4,11 +4,12 @@
 
 /// The file a site path is written to: `posts/a/` → `posts/a/index.html`.
 pub fn file_of(site_path: &str) -> String {
-    if site_path.is_empty() || site_path.ends_with('/') {
-        format!("{site_path}index.html")
-    } else {
-        site_path.to_string()
-    }
+    format!("{site_path}{}", index_of(site_path))
+}
+
+/// What a site path's file adds to it: `index.html` for a folder.
+fn index_of(site_path: &str) -> &'static str {
+    if site_path.is_empty() || site_path.ends_with('/') { "index.html" } else { "" }
 }
 
 /// The way from a page back to the site's top: `posts/a/` → `../../`.
@@ -23,9 +24,7 @@ pub fn link(root: &str, site_path: &str) -> String {
     let mut link = String::with_capacity(root.len() + site_path.len() + "index.html".len());
     link.push_str(root);
     encode_path_into(&mut link, site_path);
-    if site_path.is_empty() || site_path.ends_with('/') {
-        link.push_str("index.html");
-    }
+    link.push_str(index_of(site_path));
     link
 }
 
