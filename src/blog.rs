@@ -9,6 +9,7 @@ use crate::clock::Clock;
 use crate::config::Config;
 use crate::content::Library;
 use crate::diagnostics::Diagnostic;
+use crate::digest::{self, Digest};
 use crate::layout::Layout;
 use crate::markdown::Shortcodes;
 
@@ -46,6 +47,20 @@ impl Blog {
     /// Jekyll or the Next.js starter, opened as it is.
     pub fn layout(&self) -> &Layout {
         &self.config.layout
+    }
+
+    /// The digest of the blog as read: its folder, settings, templates and
+    /// shortcodes, every post (all that is known of it, and its text), the
+    /// names of the files beside the posts, every problem, and when it was
+    /// read. Equal digests, equal sites (with the files beside the posts as
+    /// they were).
+    pub fn digest(&self) -> Digest {
+        use rayon::prelude::*;
+        let posts: Vec<&crate::content::Post> = self.library.posts().collect();
+        let posts: Vec<(Digest, Digest)> =
+            posts.par_iter().map(|post| (post.facts_digest(), post.text_digest())).collect();
+        let config = format!("{:?} {:?}", self.config, self.schedule);
+        digest::of(&(&self.root, config, posts, &self.assets, &self.templates, &self.shortcodes, self.diagnostics()))
     }
 
     /// Every problem known without rendering, sorted by file and line.

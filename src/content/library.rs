@@ -269,6 +269,9 @@ impl Library {
     /// A library of these files, as loading a folder makes it.
     pub fn from_parsed(rules: Rules, files: impl IntoIterator<Item = Parsed>) -> Self {
         let mut library = Self::new(rules);
+        let files = files.into_iter();
+        // Room for every post at once: a post is large, and moved whenever the map grows.
+        library.posts.reserve(files.size_hint().0);
         for parsed in files {
             library.insert(parsed);
         }

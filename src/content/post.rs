@@ -205,6 +205,50 @@ impl Post {
         self.text_digest
     }
 
+    /// The digest of all that is known of the post but its text: its front
+    /// matter and what was made of it (slug, summary, whether it is held
+    /// back). Other pages show a post by these alone, so while every post's
+    /// are as they were, only the pages of posts whose text changed can be.
+    pub fn facts_digest(&self) -> Digest {
+        // Spelled out in full: a field added to posts has to be placed here.
+        let Post {
+            path,
+            slug,
+            title,
+            date,
+            updated,
+            tags,
+            categories,
+            summary,
+            draft,
+            held,
+            publish_date,
+            authors,
+            images,
+            canonical_url,
+            layout,
+            extra,
+            format,
+            bundle,
+            page,
+            has_errors,
+            body_line,
+            source: _,
+            body_start,
+            text_digest: _,
+        } = self;
+        let mut digester = digest::Digester::default();
+        use std::hash::Hash;
+        (path, slug, title, date, updated, tags, categories, summary).hash(&mut digester);
+        (draft, held, publish_date, authors, images, canonical_url, layout).hash(&mut digester);
+        (format, bundle, page, has_errors, body_line, body_start).hash(&mut digester);
+        // The unknown keys as their JSON text (JSON values have no `Hash`).
+        if !extra.is_empty() {
+            serde_json::to_string(extra).expect("JSON values serialize").hash(&mut digester);
+        }
+        digester.digest()
+    }
+
     /// The post without its text, to be held by the thousand: what lists,
     /// addresses and tags need stays. An export loads posts so, and reads a
     /// post's text again when it renders its page.

@@ -11,6 +11,7 @@
 //! a first export makes. Copies of images sized for the screen are kept
 //! while their image file and the image settings are as they were.
 
+mod last;
 mod search;
 mod state;
 
@@ -34,6 +35,7 @@ use crate::site::plan::{Body, Plan};
 use crate::site::routes::Addresses;
 use crate::site::theme::Theme;
 use crate::site::{Page, Site, SiteOptions};
+use last::Last;
 use state::{From, Head, Made, State};
 
 /// How an export is made.
@@ -161,6 +163,18 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
     let started = Instant::now();
     let out = absolute(out).map_err(|source| ExportError::Io { path: out.into(), source })?;
     let previous = check_destination(blog, &out, options.force)?;
+    // The site is made from the blog and the files beside its posts: when
+    // they and the site are as the last export left them, so is the rest.
+    let stamps: Vec<_> = blog.assets.par_iter().map(|asset| stamp_of(&blog.root.join(asset))).collect();
+    let inputs = digest::of(&(blog.digest(), &stamps));
+    let last = options.cache_dir.as_deref().map(|dir| Last::of(dir, &out));
+    if let Some(mut summary) = last.as_ref().and_then(|last| last.unchanged(inputs, &out, &previous.files)) {
+        summary.elapsed = started.elapsed();
+        return Ok(summary);
+    }
+    if let Some(last) = &last {
+        last.forget();
+    }
     let state = options.cache_dir.as_deref().map(|dir| State::open(dir, &out));
 
     let mut summary = Summary { problems: blog.diagnostics(), ..Summary::default() };
@@ -184,8 +198,11 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
     summary.left_out.extend(placed.left_out);
     // A post's images are answered by their files' stamps: when any file
     // beside the posts changed, every post's answers are asked again.
-    let stamps: Vec<_> = blog.assets.par_iter().map(|asset| stamp_of(&blog.root.join(asset))).collect();
-    let head = Head { program: Program::this(), links: digest::of(&(site.links_digest(), stamps)) };
+    let head = Head {
+        program: Program::this(),
+        links: digest::of(&(site.links_digest(), stamps)),
+        facts: site.facts_digest(),
+    };
 
     let copies = copies(blog, placed.pages.iter().map(|(page, _, _)| page));
     let total = placed.pages.len() + copies.len();
@@ -310,6 +327,10 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
     if let Some(state) = &state {
         state.save(&head, &made);
     }
+    if let Some(last) = &last {
+        let stamps: BTreeMap<&str, fs::Stamp> = made.iter().map(|made| (made.file.as_str(), made.stamp)).collect();
+        last.save(inputs, stamps.into_iter(), &out, &summary);
+    }
     summary.elapsed = started.elapsed();
     Ok(summary)
 }
@@ -341,7 +362,9 @@ enum Outcome<'s> {
 
 /// Every page's plan, and whether the last export's page is still right:
 /// made from an equal plan (with what every page shares), its post's links
-/// answered the same, and its file untouched since.
+/// answered the same, and its file untouched since. While the links and
+/// all that is known of every post are as they were (`Head`), every plan
+/// is, but those of the posts whose text changed: the others are not made.
 fn plan_pages<'s>(
     site: &Site,
     pages: &'s [(Page, String, String)],
@@ -350,13 +373,20 @@ fn plan_pages<'s>(
     head: &Head,
 ) -> Vec<Planned<'s>> {
     let shared = site.shared_digest();
-    let links_unchanged = state.and_then(|state| state.head.as_ref()) == Some(head);
+    let kept_head = state.and_then(|state| state.head.as_ref());
+    let links_unchanged = kept_head.is_some_and(|kept| kept.links == head.links);
+    let facts_unchanged = links_unchanged && kept_head.is_some_and(|kept| kept.facts == head.facts);
     pages
         .par_iter()
         .map(|(page, path, file)| {
+            let made = state.and_then(|state| state.made.get(file));
+            if facts_unchanged && let Some(planned) = made.and_then(|made| as_before(site, page, path, file, made, out))
+            {
+                return planned;
+            }
             let plan = site.plan_at(page, path.clone());
             let digest = digest::of(&(shared, &plan));
-            let kept = state.and_then(|state| state.made.get(file)).filter(|made| {
+            let kept = made.filter(|made| {
                 let From::Page { plan: made_from, links, .. } = &made.from else { return false };
                 let links_same = match (&plan.body, links) {
                     (Body::Post(post), Some(links)) => {
@@ -373,6 +403,26 @@ fn plan_pages<'s>(
             Planned { page, path, file, digest, post, kept }
         })
         .collect()
+}
+
+/// The page `made` was, if it still is, in a site whose links and posts
+/// are all as they were when it was made: its plan is the one it had unless
+/// it is a post's page and the post's text changed.
+fn as_before<'s>(
+    site: &Site,
+    page: &'s Page,
+    path: &'s str,
+    file: &'s str,
+    made: &'s Made,
+    out: &Path,
+) -> Option<Planned<'s>> {
+    let From::Page { plan, text, .. } = &made.from else { return None };
+    let text_now = match page {
+        Page::Post(post) => Some(site.library.post(post)?.text_digest()),
+        _ => None,
+    };
+    let as_before = *text == text_now && stamp_of(&out.join(file)) == Some(made.stamp);
+    as_before.then_some(Planned { page, path, file, digest: *plan, post: text_now.is_some(), kept: Some(made) })
 }
 
 /// Reads the highlighted code of earlier exports into the site's cache when
@@ -444,7 +494,11 @@ fn render_page<'s>(
         }
         _ => None,
     };
-    let from = From::Page { plan: planned.digest, problems: page.problems, links };
+    let text = match &plan.body {
+        Body::Post(post) => Some(post.post.text_digest()),
+        _ => None,
+    };
+    let from = From::Page { plan: planned.digest, problems: page.problems, links, text };
     Outcome::Written { made: Made { file: planned.file.to_string(), stamp, from }, written }
 }
 

@@ -27,6 +27,8 @@ pub struct Head {
     pub program: Program,
     /// What the links of posts led to (`Site::links_digest`) when it was written.
     pub links: Digest,
+    /// What the pages were made from but the posts' texts (`Site::facts_digest`).
+    pub facts: Digest,
 }
 
 /// What one written file was made from.
@@ -49,6 +51,8 @@ pub enum From {
         /// A post's page: the links and images it asked about (their
         /// answers left out) and the digest of the answers.
         links: Option<Links>,
+        /// A post's page: the digest of the post's text.
+        text: Option<Digest>,
     },
     /// A file copied as it is, from a source with this stamp.
     Copy(Stamp),

@@ -86,6 +86,11 @@ impl Records {
         });
     }
 
+    /// A file of its own kept with the records (and removed with them).
+    pub fn beside(&self, name: &str) -> PathBuf {
+        self.folder.join(name)
+    }
+
     fn file(&self, n: usize) -> PathBuf {
         self.folder.join(format!("{n:02}.bin"))
     }

@@ -413,6 +413,17 @@ impl<'a> Site<'a> {
         digester.digest()
     }
 
+    /// The digest of what the site's pages are made from but the posts'
+    /// texts: what every page shares and all that is known of every post
+    /// (`Post::facts_digest`). With it and the links' (`links_digest`) as
+    /// they were, a page can differ only if it is the page of a post whose
+    /// text changed.
+    pub fn facts_digest(&self) -> Digest {
+        let posts: Vec<&Post> = self.library.posts().collect();
+        let facts: Vec<Digest> = posts.par_iter().map(|post| post.facts_digest()).collect();
+        digest::of(&(self.shared_digest(), facts))
+    }
+
     /// Whether this site has its search: asked for by the options and not
     /// turned off in the settings.
     pub fn has_search(&self) -> bool {

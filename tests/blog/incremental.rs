@@ -2,8 +2,9 @@
 //! and what it leaves is byte for byte what a first export of the same blog
 //! makes: random edits (bodies, titles, tags and so related posts, dates,
 //! drafts, links, new, removed and renamed posts, images, photos sized for
-//! the screen and the image settings, series, settings, templates, and the
-//! clock passing scheduled posts' moments), each followed by an export that
+//! the screen and the image settings, series, settings, templates, the
+//! clock passing scheduled posts' moments, a file of the site changed or
+//! removed by hand, and nothing at all), each followed by an export that
 //! keeps what it knows between runs, checked against a cold export of the
 //! blog as it is then.
 
@@ -46,6 +47,10 @@ enum Edit {
     /// The clock the export judges scheduled posts by, moved to a day of
     /// July 2026 (posts dated after it are held back until then).
     Clock(u8),
+    /// The `n`th file of the exported site changed by hand, or removed.
+    SiteFile(usize, bool),
+    /// No change: the export after it is the last one again.
+    Nothing,
 }
 
 const PHOTO_WIDTHS: &[u32] = &[300, 700, 1300];
@@ -82,6 +87,8 @@ fn edit() -> impl Strategy<Value = Edit> {
         1 => (0..IMAGE_SETTINGS.len()).prop_map(Edit::ImageSettings),
         2 => (0..8usize, 0..SERIES.len()).prop_map(|(p, s)| Edit::Series(p, s)),
         2 => (1..29u8).prop_map(Edit::Clock),
+        1 => (0..40usize, any::<bool>()).prop_map(|(n, removed)| Edit::SiteFile(n, removed)),
+        1 => Just(Edit::Nothing),
     ]
 }
 
@@ -101,9 +108,9 @@ fn posts(blog: &Path) -> Vec<String> {
     names
 }
 
-/// Makes `edit` to the blog (or to the clock `now`); false if it did
-/// nothing (no post to edit).
-fn make(blog: &Path, now: &mut String, edit: &Edit, step: usize) -> bool {
+/// Makes `edit` to the blog, to the clock `now` or to the site exported
+/// into `out`; false if it did nothing (no post to edit).
+fn make(blog: &Path, out: &Path, now: &mut String, edit: &Edit, step: usize) -> bool {
     let names = posts(blog);
     let nth = |n: usize| (!names.is_empty()).then(|| blog.join("posts").join(&names[n % names.len()]));
     let rewrite = |n: usize, change: &dyn Fn(String) -> String| match nth(n) {
@@ -210,6 +217,17 @@ fn make(blog: &Path, now: &mut String, edit: &Edit, step: usize) -> bool {
             *now = format!("2026-07-{day:02}T12:00:00Z");
             true
         }
+        Edit::SiteFile(n, removed) => {
+            // Not `.hanji-export`: without it, the folder is not Hanji's to write.
+            let site: Vec<String> = files(out).into_iter().filter(|f| f != ".hanji-export").collect();
+            let file = out.join(&site[n % site.len()]);
+            match removed {
+                true => fs::remove_file(file).unwrap(),
+                false => fs::write(file, "changed by hand\n").unwrap(),
+            }
+            true
+        }
+        Edit::Nothing => true,
     }
 }
 
@@ -270,7 +288,7 @@ proptest! {
         // not read again: let the first ones age past it.
         std::thread::sleep(Duration::from_millis(2100));
         for (step, edit) in edits.iter().enumerate() {
-            make(blog.path(), &mut now, edit, step);
+            make(blog.path(), &out, &mut now, edit, step);
             let again = export_at(blog.path(), &out, Some(&cache), &now);
             let cold_out = places.path().join(format!("cold-{step}"));
             let cold = export_at(blog.path(), &cold_out, None, &now);
@@ -310,6 +328,47 @@ fn a_body_edit_renders_only_its_post() {
     let retagged = export(blog.path(), &out, Some(&cache));
     let posts_shown = 5;
     assert!(retagged.rendered > 1 && retagged.rendered < first.rendered - (posts_shown - 1), "{}", retagged.line(&out));
+}
+
+/// An export of a blog that did not change, into a site that did not
+/// either, writes nothing and tells what the last one told, its problems
+/// too. A file of the site changed by hand is made again, and a damaged
+/// record of the last export only makes the next export an incremental one.
+#[test]
+fn an_unchanged_blog_exports_as_it_did_and_a_touched_site_is_made_again() {
+    let blog = tempfile::tempdir().unwrap();
+    let places = tempfile::tempdir().unwrap();
+    let (out, cache) = (places.path().join("site"), places.path().join("cache"));
+    first_blog(blog.path());
+    let post = blog.path().join("posts/post-0.md");
+    fs::write(&post, fs::read_to_string(&post).unwrap() + "\n[a missing one](nowhere.md)\n").unwrap();
+    let first = export(blog.path(), &out, Some(&cache));
+    assert!(first.problems.iter().any(|p| p.message.contains("nowhere.md")), "{:?}", first.problems);
+    let stamps = |out: &Path| -> Vec<(String, std::time::SystemTime)> {
+        files(out).into_iter().map(|f| (f.clone(), fs::metadata(out.join(&f)).unwrap().modified().unwrap())).collect()
+    };
+    let before = stamps(&out);
+
+    let again = export(blog.path(), &out, Some(&cache));
+    assert_eq!((again.written, again.rendered, again.removed), (0, 0, 0), "{}", again.line(&out));
+    assert_eq!(again.files(), first.files());
+    assert_eq!((&again.problems, &again.left_out), (&first.problems, &first.left_out));
+    assert_eq!(stamps(&out), before, "nothing written");
+
+    fs::write(out.join("index.html"), "changed by hand\n").unwrap();
+    let mended = export(blog.path(), &out, Some(&cache));
+    assert_eq!((mended.written, mended.rendered), (1, 1), "{}", mended.line(&out));
+    let cold_out = places.path().join("cold");
+    export(blog.path(), &cold_out, None);
+    assert_eq!(site(&out), site(&cold_out));
+
+    let records: Vec<String> = files(&cache).into_iter().filter(|f| f.ends_with("last.bin")).collect();
+    assert_eq!(records.len(), 1, "one record of the last export into one folder: {records:?}");
+    fs::write(cache.join(&records[0]), b"not a record").unwrap();
+    let after = export(blog.path(), &out, Some(&cache));
+    assert_eq!((after.written, after.rendered), (0, 0), "{}", after.line(&out));
+    assert_eq!(after.problems, first.problems);
+    assert_eq!(site(&out), site(&cold_out));
 }
 
 /// A photo a post shows, changed in place (another width), then the image

@@ -1,0 +1,113 @@
+//! The last export into a folder, whole, kept in the cache folder beside its
+//! pages' records (`state`): the digest of what it was made from (the blog
+//! as read, and the stamps of the files beside the posts), the stamps of the
+//! files it left, and what it told the author. An export of a blog that did
+//! not change since, into a folder that did not either, is that export: it
+//! tells the same and touches nothing. Anything else (another Hanji, a
+//! changed post or setting, a file of the site touched, a record that
+//! cannot be read) makes a full or incremental export as usual.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::{MARKER, Summary};
+use crate::diagnostics::Diagnostic;
+use crate::digest::{self, Digest};
+use crate::fs::records::{self, Records};
+use crate::fs::{self, Program, Stamp, stamp_of};
+
+/// What is kept of the last export into one folder.
+#[derive(Debug, Serialize, Deserialize)]
+struct Record {
+    program: Program,
+    inputs: Digest,
+    /// The digest of every file the export left (its `.hanji-export`
+    /// included) with its stamp: see `files_digest`.
+    files: Digest,
+    problems: Vec<Diagnostic>,
+    left_out: Vec<PathBuf>,
+    /// How many copies of images the site has.
+    image_copies: usize,
+}
+
+/// Where the last export into `out` is kept.
+pub struct Last {
+    file: PathBuf,
+}
+
+impl Last {
+    /// For exports into `out` (absolute), under `cache_dir`.
+    pub fn of(cache_dir: &Path, out: &Path) -> Last {
+        Last { file: Records::new(cache_dir, "exports", out).beside("last.bin") }
+    }
+
+    /// What the last export told, if it was made by this Hanji from
+    /// `inputs` and every file it left in `out` (`files`, as its
+    /// `.hanji-export` names them) is as it left it.
+    pub fn unchanged(&self, inputs: Digest, out: &Path, files: &BTreeSet<String>) -> Option<Summary> {
+        let record: Record = records::decode(&fs::read(&self.file).ok()?)?;
+        if record.inputs != inputs || record.program != Program::this() || files.is_empty() {
+            return None;
+        }
+        let stamps: Vec<(&str, Option<Stamp>)> =
+            files.par_iter().map(|file| (file.as_str(), stamp_of(&out.join(file)))).collect();
+        if files_digest(stamps.into_iter(), stamp_of(&out.join(MARKER))) != record.files {
+            return None;
+        }
+        Some(Summary {
+            unchanged: files.len(),
+            problems: record.problems,
+            left_out: record.left_out,
+            image_copies: (0, record.image_copies),
+            ..Summary::default()
+        })
+    }
+
+    /// Keeps this export: made from `inputs`, it left `files` (sorted, with
+    /// their stamps) and told `summary`. Only a cache: if it cannot be
+    /// written, the next export is made as usual.
+    pub fn save<'f>(
+        &self,
+        inputs: Digest,
+        files: impl Iterator<Item = (&'f str, Stamp)>,
+        out: &Path,
+        summary: &Summary,
+    ) {
+        let files = files_digest(files.map(|(file, stamp)| (file, Some(stamp))), stamp_of(&out.join(MARKER)));
+        let (made, reused) = summary.image_copies;
+        let record = Record {
+            program: Program::this(),
+            inputs,
+            files,
+            problems: summary.problems.clone(),
+            left_out: summary.left_out.clone(),
+            image_copies: made + reused,
+        };
+        match records::encode(&record) {
+            Some(bytes) if fs::write_atomically(&self.file, &bytes).is_ok() => {}
+            _ => self.forget(),
+        }
+    }
+
+    /// Forgets the last export (one is under way): until it is kept again,
+    /// the next export is made as usual.
+    pub fn forget(&self) {
+        let _ = fs::remove_file(&self.file);
+    }
+}
+
+/// The digest of the files of a site, in the order of their names, with
+/// their stamps (None for one that is not there), and the stamp of its
+/// `.hanji-export`.
+fn files_digest<'f>(files: impl Iterator<Item = (&'f str, Option<Stamp>)>, marker: Option<Stamp>) -> Digest {
+    use std::hash::Hash;
+    let mut digester = digest::Digester::default();
+    for file in files {
+        file.hash(&mut digester);
+    }
+    marker.hash(&mut digester);
+    digester.digest()
+}
