@@ -7,6 +7,7 @@
 //! two seconds of when its entry was kept is read again.
 
 use std::collections::HashMap;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -33,11 +34,22 @@ struct Entry {
     parsed: Parsed,
 }
 
-/// Where an entry was kept (shard, record), and what it holds until taken.
-struct Found {
-    at: (usize, usize),
+/// The start of an entry: which file, at which stamp. Read alone on
+/// opening; what was read from the file only for the files taken.
+#[derive(Debug, Deserialize)]
+struct Key {
+    path: PathBuf,
     stamp: Stamp,
-    parsed: Option<Parsed>,
+}
+
+/// Where an entry was kept (shard, record).
+#[derive(Debug, Clone, Copy)]
+pub struct At(usize, usize);
+
+/// An entry found on opening, and whether this run took it.
+struct Found {
+    at: At,
+    stamp: Stamp,
     trusted: bool,
 }
 
@@ -46,7 +58,8 @@ pub struct Kept {
     records: Records,
     program: Program,
     shards: Vec<Option<Shard<Head>>>,
-    found: HashMap<PathBuf, Found>,
+    /// By the file's path (its bytes: hashing a path by its parts costs more).
+    found: HashMap<OsString, Found>,
     /// The entries of the files read in this run.
     fresh: Vec<(PathBuf, Vec<u8>)>,
 }
@@ -59,28 +72,45 @@ impl Kept {
         let program = Program::this();
         let shards: Vec<Option<Shard<Head>>> =
             records.read::<Head>().into_iter().map(|shard| shard.filter(|s| s.head.program == program)).collect();
-        let found = shards
+        let found: Vec<(OsString, Found)> = shards
             .par_iter()
             .enumerate()
             .flat_map_iter(|(n, shard)| {
                 let entries = shard.iter().flat_map(|shard| shard.records().enumerate().map(move |r| (shard, r)));
                 entries.filter_map(move |(shard, (i, bytes))| {
-                    let entry: Entry = records::decode(bytes)?;
-                    let racy = entry.stamp.is_racy(shard.head.kept_at);
-                    let found = Found { at: (n, i), stamp: entry.stamp, parsed: Some(entry.parsed), trusted: false };
-                    (!racy).then_some((entry.path, found))
+                    let key: Key = records::decode(bytes)?;
+                    let racy = key.stamp.is_racy(shard.head.kept_at);
+                    let found = Found { at: At(n, i), stamp: key.stamp, trusted: false };
+                    (!racy).then_some((key.path.into_os_string(), found))
                 })
             })
             .collect();
-        Kept { records, program, shards, found, fresh: Vec::new() }
+        let mut by_path = HashMap::with_capacity(found.len());
+        by_path.extend(found);
+        Kept { records, program, shards, found: by_path, fresh: Vec::new() }
     }
 
-    /// What was read from the file at `path` (relative to the blog), if it
-    /// has not changed since; None if it must be read again.
-    pub fn take(&mut self, path: &Path, stamp: Stamp) -> Option<Parsed> {
-        let found = self.found.get_mut(path).filter(|found| found.stamp == stamp)?;
+    /// Where what was read from the file at `path` (relative to the blog)
+    /// is kept, if the file has not changed since; None if it must be read
+    /// again. Taken entries are kept for next time.
+    pub fn take(&mut self, path: &Path, stamp: Stamp) -> Option<At> {
+        let found = self.found.get_mut(path.as_os_str()).filter(|found| found.stamp == stamp)?;
         found.trusted = true;
-        found.parsed.take()
+        Some(found.at)
+    }
+
+    /// What was read from the file whose entry is `at` (on any thread);
+    /// None if the entry cannot be read after all (then `distrust` it).
+    pub fn parsed(&self, at: At) -> Option<Parsed> {
+        let bytes = self.shards.get(at.0)?.as_ref()?.record(at.1)?;
+        records::decode::<Entry>(bytes).map(|entry| entry.parsed)
+    }
+
+    /// Not to be kept: the entry of `path` could not be read.
+    pub fn distrust(&mut self, path: &Path) {
+        if let Some(found) = self.found.get_mut(path.as_os_str()) {
+            found.trusted = false;
+        }
     }
 
     /// Keeps an entry [`entry_of`] made for next time.
@@ -92,18 +122,19 @@ impl Kept {
     /// entry was not taken (the file changed or is gone).
     pub fn save(self) {
         let mut changed = [false; SHARDS];
-        let untrusted = self.found.iter().filter(|(_, found)| !found.trusted).map(|(path, _)| path);
-        for path in untrusted.chain(self.fresh.iter().map(|(path, _)| path)) {
-            changed[Records::shard_of(path.as_os_str().as_encoded_bytes())] = true;
+        let untrusted = self.found.iter().filter(|(_, found)| !found.trusted).map(|(path, _)| path.as_os_str());
+        for path in untrusted.chain(self.fresh.iter().map(|(path, _)| path.as_os_str())) {
+            changed[Records::shard_of(path.as_encoded_bytes())] = true;
         }
         // Entries left out as racy are read again and come back fresh.
         let mut shards: Vec<Option<Vec<&[u8]>>> = changed.iter().map(|c| c.then(Vec::new)).collect();
         let kept = self.found.iter().filter(|(_, found)| found.trusted).filter_map(|(path, found)| {
             let shard = self.shards[found.at.0].as_ref()?;
-            Some((path, shard.record(found.at.1)?))
+            Some((path.as_os_str(), shard.record(found.at.1)?))
         });
-        for (path, bytes) in kept.chain(self.fresh.iter().map(|(path, bytes)| (path, bytes.as_slice()))) {
-            if let Some(shard) = &mut shards[Records::shard_of(path.as_os_str().as_encoded_bytes())] {
+        let fresh = self.fresh.iter().map(|(path, bytes)| (path.as_os_str(), bytes.as_slice()));
+        for (path, bytes) in kept.chain(fresh) {
+            if let Some(shard) = &mut shards[Records::shard_of(path.as_encoded_bytes())] {
                 shard.push(bytes);
             }
         }

@@ -104,34 +104,45 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Blog, LoadError> 
     let mut assets = BTreeSet::new();
     let layout = &config.layout;
     let statics = layout.static_dirs.iter().map(|dir| dir.folder.as_path());
-    for folder in std::iter::once(config.posts_dir.as_path()).chain(statics) {
-        for entry in fs::walk(root, folder, &mut problems) {
-            let in_posts = folder == config.posts_dir;
-            if in_posts && file::is_post(layout, &entry) {
-                post_paths.push(entry);
-            } else if !(in_posts && file::is_section(&entry)) {
-                assets.insert(entry);
+    let walk = || {
+        for folder in std::iter::once(config.posts_dir.as_path()).chain(statics) {
+            for entry in fs::walk(root, folder, &mut problems) {
+                let in_posts = folder == config.posts_dir;
+                if in_posts && file::is_post(layout, &entry) {
+                    post_paths.push(entry);
+                } else if !(in_posts && file::is_section(&entry)) {
+                    assets.insert(entry);
+                }
             }
         }
-    }
+    };
+    // What was kept is read while the folder is walked.
+    let open_kept = || match (&options.cache_dir, options.without_texts) {
+        (Some(cache_dir), true) => Some(Kept::open(cache_dir, &fs::absolute(root).unwrap_or_else(|_| root.into()))),
+        _ => None,
+    };
+    let ((), kept) = rayon::join(walk, open_kept);
     post_paths.extend(pages(root, layout, &mut problems));
     // A file export would fail to copy, found now so that `check` names it.
     problems.extend(fs::unreadable_files(root, &assets));
     problems.extend(other_sections(root, &config));
     let (read, total) = (AtomicUsize::new(0), post_paths.len());
     options.progress.report(0, total);
-    let parsed = match (&options.cache_dir, options.without_texts) {
-        (Some(cache_dir), true) => {
-            let kept = read_posts_kept(root, &post_paths, cache_dir);
+    let parsed = match kept {
+        Some(kept) => {
+            let parsed = read_posts_kept(root, &post_paths, kept);
             options.progress.report(total, total);
-            kept
+            parsed
         }
-        (_, without_texts) => post_paths
+        None => post_paths
             .par_iter()
             .map(|path| {
                 let parsed = read_post(root, path);
                 options.progress.report(read.fetch_add(1, Ordering::Relaxed) + 1, total);
-                if without_texts { Parsed { post: parsed.post.map(Post::without_text), ..parsed } } else { parsed }
+                match options.without_texts {
+                    true => Parsed { post: parsed.post.map(Post::without_text), ..parsed },
+                    false => parsed,
+                }
             })
             .collect(),
     };
@@ -143,19 +154,29 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Blog, LoadError> 
     Ok(Blog { root: root.to_path_buf(), config, library, assets, templates, shortcodes, problems, schedule })
 }
 
-/// The posts at `paths`, without their texts: what was kept from an earlier
-/// run for the files whose stamp is the same, and the others read anew (and
-/// kept for next time).
-fn read_posts_kept(root: &Path, paths: &[PathBuf], cache_dir: &Path) -> Vec<Parsed> {
-    let absolute = fs::absolute(root).unwrap_or_else(|_| root.to_path_buf());
-    let mut kept = Kept::open(cache_dir, &absolute);
+/// The posts at `paths`, without their texts: what was `kept` from an
+/// earlier run for the files whose stamp is the same, and the others read
+/// anew (and kept for next time).
+fn read_posts_kept(root: &Path, paths: &[PathBuf], mut kept: Kept) -> Vec<Parsed> {
     let stamps: Vec<Option<Stamp>> = paths.par_iter().map(|path| fs::stamp_of(&root.join(path))).collect();
-    let mut found = Vec::with_capacity(paths.len());
+    let mut taken = Vec::with_capacity(paths.len());
     let mut missing = Vec::new();
     for (path, stamp) in paths.iter().zip(stamps) {
         match stamp.and_then(|stamp| kept.take(path, stamp)) {
-            Some(parsed) => found.push(parsed),
+            Some(at) => taken.push((path, stamp, at)),
             None => missing.push((path, stamp)),
+        }
+    }
+    let entries: Vec<Option<Parsed>> = taken.par_iter().map(|(_, _, at)| kept.parsed(*at)).collect();
+    let mut found = Vec::with_capacity(paths.len());
+    for ((path, stamp, _), parsed) in taken.into_iter().zip(entries) {
+        match parsed {
+            Some(parsed) => found.push(parsed),
+            // An entry that cannot be read after all: the file is read.
+            None => {
+                kept.distrust(path);
+                missing.push((path, stamp));
+            }
         }
     }
     let read: Vec<(Parsed, Option<Vec<u8>>)> = missing

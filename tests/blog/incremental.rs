@@ -371,6 +371,36 @@ fn an_unchanged_blog_exports_as_it_did_and_a_touched_site_is_made_again() {
     assert_eq!(site(&out), site(&cold_out));
 }
 
+/// What was read from each post, kept in the cache, damaged (every shard
+/// cut short, or its records' tails overwritten): the posts are read again
+/// and the site after an edit is the first export of the blog as it is.
+#[test]
+fn damaged_records_of_the_posts_read_are_read_again() {
+    let blog = tempfile::tempdir().unwrap();
+    let places = tempfile::tempdir().unwrap();
+    let (out, cache) = (places.path().join("site"), places.path().join("cache"));
+    first_blog(blog.path());
+    export(blog.path(), &out, Some(&cache));
+    std::thread::sleep(Duration::from_millis(2100));
+    let shards: Vec<String> = files(&cache).into_iter().filter(|f| f.starts_with("posts/")).collect();
+    assert!(!shards.is_empty(), "{:?}", files(&cache));
+    for (n, shard) in shards.iter().enumerate() {
+        let path = cache.join(shard);
+        let mut bytes = fs::read(&path).unwrap();
+        match n % 2 {
+            0 => bytes.truncate(bytes.len() / 2),
+            _ => bytes.iter_mut().rev().take(8).for_each(|b| *b = 0xff),
+        }
+        fs::write(&path, bytes).unwrap();
+    }
+    let post = blog.path().join("posts/post-3.md");
+    fs::write(&post, fs::read_to_string(&post).unwrap().replace("title: \"", "title: \"New: ")).unwrap();
+    export(blog.path(), &out, Some(&cache));
+    let cold_out = places.path().join("cold");
+    export(blog.path(), &cold_out, None);
+    assert_eq!(site(&out), site(&cold_out));
+}
+
 /// A photo a post shows, changed in place (another width), then the image
 /// settings changed, then the photo no longer shown, then shown again: each
 /// export from what was kept is the cold export of the blog as it is (the
