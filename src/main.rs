@@ -248,7 +248,7 @@ fn export(
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     };
-    let options = hanji::ExportOptions { force, cache_dir: hanji::cache_dir() };
+    let options = hanji::ExportOptions { force, cache_dir: hanji::cache_dir(), process_ends: true };
     let summary = match hanji::export(blog, out, &options, &progress) {
         Ok(summary) => summary,
         Err(ExportError::Refused { message, hint }) => {
@@ -272,6 +272,8 @@ fn export(
     }
     eprintln!("{}", summary.line(out));
     let failed = summary.errors() > 0 || (strict && !summary.problems.is_empty());
+    // The process ends: its problems are not freed one by one (see `process_ends`).
+    std::mem::forget(summary);
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 

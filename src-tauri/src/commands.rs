@@ -334,7 +334,7 @@ fn export_to(open: &Arc<OpenBlog>, out: &Path, progress: &Channel<ExportProgress
         }
     };
     let blog = open.session.blog();
-    let options = ExportOptions { force: false, cache_dir: hanji::cache_dir() };
+    let options = ExportOptions { cache_dir: hanji::cache_dir(), ..ExportOptions::default() };
     let summary = hanji::export(&blog, out, &options, &report)?;
     let out = std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf());
     let line = summary.line(&out);

@@ -19,16 +19,24 @@ use crate::digest::{self, Digest};
 use crate::fs::records::{self, Records};
 use crate::fs::{self, Program, Stamp, stamp_of};
 
-/// What is kept of the last export into one folder.
-#[derive(Debug, Serialize, Deserialize)]
-struct Record {
+/// What names the last export into one folder: read first, and the rest
+/// of the record only if it is the export asked for.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Key {
     program: Program,
     inputs: Digest,
     /// The digest of every file the export left (its `.hanji-export`
     /// included) with its stamp: see `files_digest`.
     files: Digest,
-    problems: Vec<Diagnostic>,
-    left_out: Vec<PathBuf>,
+}
+
+/// What is kept of the last export into one folder: what names it, and
+/// what it told.
+#[derive(Debug, Serialize, Deserialize)]
+struct Record<P = Vec<Diagnostic>, L = Vec<PathBuf>> {
+    key: Key,
+    problems: P,
+    left_out: L,
     /// How many copies of images the site has.
     image_copies: usize,
 }
@@ -48,15 +56,17 @@ impl Last {
     /// `inputs` and every file it left in `out` (`files`, as its
     /// `.hanji-export` names them) is as it left it.
     pub fn unchanged(&self, inputs: Digest, out: &Path, files: &BTreeSet<String>) -> Option<Summary> {
-        let record: Record = records::decode(&fs::read(&self.file).ok()?)?;
-        if record.inputs != inputs || record.program != Program::this() || files.is_empty() {
+        let bytes = fs::read(&self.file).ok()?;
+        let key: Key = records::decode(&bytes)?;
+        if key.inputs != inputs || key.program != Program::this() || files.is_empty() {
             return None;
         }
         let stamps: Vec<(&str, Option<Stamp>)> =
             files.par_iter().map(|file| (file.as_str(), stamp_of(&out.join(file)))).collect();
-        if files_digest(stamps.into_iter(), stamp_of(&out.join(MARKER))) != record.files {
+        if files_digest(stamps.into_iter(), stamp_of(&out.join(MARKER))) != key.files {
             return None;
         }
+        let record: Record = records::decode(&bytes)?;
         Some(Summary {
             unchanged: files.len(),
             problems: record.problems,
@@ -79,11 +89,9 @@ impl Last {
         let files = files_digest(files.map(|(file, stamp)| (file, Some(stamp))), stamp_of(&out.join(MARKER)));
         let (made, reused) = summary.image_copies;
         let record = Record {
-            program: Program::this(),
-            inputs,
-            files,
-            problems: summary.problems.clone(),
-            left_out: summary.left_out.clone(),
+            key: Key { program: Program::this(), inputs, files },
+            problems: summary.problems.as_slice(),
+            left_out: summary.left_out.as_slice(),
             image_copies: made + reused,
         };
         match records::encode(&record) {

@@ -5,6 +5,7 @@
 //! what this one left.
 
 use std::collections::{HashMap, HashSet};
+use std::ffi::OsStr;
 use std::io;
 use std::path::Path;
 use std::sync::Mutex;
@@ -68,24 +69,25 @@ impl<'a> Writes<'a> {
 
 /// An update of the index under way, given each post's prose as its page
 /// is rendered.
-pub struct Updating<'s, 'k> {
-    site: &'s Site<'s>,
+pub struct Updating<'s, 'a, 'k> {
+    site: &'s Site<'a>,
     update: Update<'k>,
-    posts: Vec<&'s Post>,
-    numbers: HashMap<&'s Path, usize>,
+    posts: Vec<&'a Post>,
+    /// By the post's path (its bytes: hashing a path by its parts costs more).
+    numbers: HashMap<&'a OsStr, usize>,
 }
 
-impl<'s, 'k> Updating<'s, 'k> {
-    pub fn new(site: &'s Site<'s>, kept: &'k mut KeptIndex, write: &'k Write<'k>) -> Updating<'s, 'k> {
+impl<'s, 'a, 'k> Updating<'s, 'a, 'k> {
+    pub fn new(site: &'s Site<'a>, kept: &'k mut KeptIndex, write: &'k Write<'k>) -> Updating<'s, 'a, 'k> {
         let posts: Vec<&Post> = site.search_posts().collect();
-        let numbers = posts.iter().enumerate().map(|(n, post)| (post.path.as_path(), n)).collect();
+        let numbers = posts.iter().enumerate().map(|(n, post)| (post.path.as_os_str(), n)).collect();
         let ids = posts.iter().map(|post| post.path.to_string_lossy().into_owned()).collect();
         Updating { site, update: kept.update(ids, write), posts, numbers }
     }
 
     /// A rendered post's prose (a page, an About page, is not in the search).
     pub fn put(&self, post: &Post, text: String) {
-        if let Some(&n) = self.numbers.get(post.path.as_path()) {
+        if let Some(&n) = self.numbers.get(post.path.as_os_str()) {
             self.update.put(n, self.site.search_entry(self.posts[n], text));
         }
     }

@@ -247,7 +247,7 @@ pub fn publish(
     let started = Instant::now();
     let work = work_folder(&options.cache_dir, &blog.root);
     let site_dir = work.join("site");
-    let export_options = ExportOptions { force: false, cache_dir: Some(options.cache_dir.clone()) };
+    let export_options = ExportOptions { cache_dir: Some(options.cache_dir.clone()), ..ExportOptions::default() };
     let exported =
         export::export(blog, &site_dir, &export_options, &|done, total| progress(Progress::Exporting { done, total }))
             .map_err(|error| match error {

@@ -250,7 +250,7 @@ fn export_at(blog: &Path, out: &Path, cache: Option<&Path>, now: &str) -> hanji:
         ..Default::default()
     };
     let loaded = hanji::load_with(blog, &options).unwrap();
-    let options = hanji::ExportOptions { force: false, cache_dir: cache.map(Path::to_path_buf) };
+    let options = hanji::ExportOptions { cache_dir: cache.map(Path::to_path_buf), ..Default::default() };
     hanji::export(&loaded, out, &options, &|_, _| {}).unwrap()
 }
 
