@@ -9,7 +9,7 @@
 //! blog as it is then.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use proptest::prelude::*;
@@ -330,45 +330,78 @@ fn a_body_edit_renders_only_its_post() {
     assert!(retagged.rendered > 1 && retagged.rendered < first.rendered - (posts_shown - 1), "{}", retagged.line(&out));
 }
 
+/// The test blog (`first_blog`) and the folders it is exported into: the
+/// site and the cache, and beside them the first exports to compare with.
+struct Exports {
+    blog: tempfile::TempDir,
+    places: tempfile::TempDir,
+    out: PathBuf,
+    cache: PathBuf,
+}
+
+impl Exports {
+    fn new() -> Exports {
+        let (blog, places) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        first_blog(blog.path());
+        let (out, cache) = (places.path().join("site"), places.path().join("cache"));
+        Exports { blog, places, out, cache }
+    }
+
+    fn post(&self, name: &str) -> PathBuf {
+        self.blog.path().join("posts").join(name)
+    }
+
+    /// An export into the site, with what the cache keeps.
+    fn export(&self) -> hanji::ExportSummary {
+        export(self.blog.path(), &self.out, Some(&self.cache))
+    }
+
+    /// Asserts that the site is the first export of the blog as it is.
+    fn assert_first_export(&self, after: &str) {
+        let cold = self.places.path().join("cold");
+        if cold.exists() {
+            fs::remove_dir_all(&cold).unwrap();
+        }
+        export(self.blog.path(), &cold, None);
+        assert_eq!(site(&self.out), site(&cold), "after {after}");
+    }
+}
+
 /// An export of a blog that did not change, into a site that did not
 /// either, writes nothing and tells what the last one told, its problems
 /// too. A file of the site changed by hand is made again, and a damaged
 /// record of the last export only makes the next export an incremental one.
 #[test]
 fn an_unchanged_blog_exports_as_it_did_and_a_touched_site_is_made_again() {
-    let blog = tempfile::tempdir().unwrap();
-    let places = tempfile::tempdir().unwrap();
-    let (out, cache) = (places.path().join("site"), places.path().join("cache"));
-    first_blog(blog.path());
-    let post = blog.path().join("posts/post-0.md");
+    let exports = Exports::new();
+    let (out, cache) = (&exports.out, &exports.cache);
+    let post = exports.post("post-0.md");
     fs::write(&post, fs::read_to_string(&post).unwrap() + "\n[a missing one](nowhere.md)\n").unwrap();
-    let first = export(blog.path(), &out, Some(&cache));
+    let first = exports.export();
     assert!(first.problems.iter().any(|p| p.message.contains("nowhere.md")), "{:?}", first.problems);
     let stamps = |out: &Path| -> Vec<(String, std::time::SystemTime)> {
         files(out).into_iter().map(|f| (f.clone(), fs::metadata(out.join(&f)).unwrap().modified().unwrap())).collect()
     };
-    let before = stamps(&out);
+    let before = stamps(out);
 
-    let again = export(blog.path(), &out, Some(&cache));
-    assert_eq!((again.written, again.rendered, again.removed), (0, 0, 0), "{}", again.line(&out));
+    let again = exports.export();
+    assert_eq!((again.written, again.rendered, again.removed), (0, 0, 0), "{}", again.line(out));
     assert_eq!(again.files(), first.files());
     assert_eq!((&again.problems, &again.left_out), (&first.problems, &first.left_out));
-    assert_eq!(stamps(&out), before, "nothing written");
+    assert_eq!(stamps(out), before, "nothing written");
 
     fs::write(out.join("index.html"), "changed by hand\n").unwrap();
-    let mended = export(blog.path(), &out, Some(&cache));
-    assert_eq!((mended.written, mended.rendered), (1, 1), "{}", mended.line(&out));
-    let cold_out = places.path().join("cold");
-    export(blog.path(), &cold_out, None);
-    assert_eq!(site(&out), site(&cold_out));
+    let mended = exports.export();
+    assert_eq!((mended.written, mended.rendered), (1, 1), "{}", mended.line(out));
+    exports.assert_first_export("a page changed by hand");
 
-    let records: Vec<String> = files(&cache).into_iter().filter(|f| f.ends_with("last.bin")).collect();
+    let records: Vec<String> = files(cache).into_iter().filter(|f| f.ends_with("last.bin")).collect();
     assert_eq!(records.len(), 1, "one record of the last export into one folder: {records:?}");
     fs::write(cache.join(&records[0]), b"not a record").unwrap();
-    let after = export(blog.path(), &out, Some(&cache));
-    assert_eq!((after.written, after.rendered), (0, 0), "{}", after.line(&out));
+    let after = exports.export();
+    assert_eq!((after.written, after.rendered), (0, 0), "{}", after.line(out));
     assert_eq!(after.problems, first.problems);
-    assert_eq!(site(&out), site(&cold_out));
+    exports.assert_first_export("the last export's record damaged");
 }
 
 /// What was read from each post, kept in the cache, damaged (every shard
@@ -376,16 +409,13 @@ fn an_unchanged_blog_exports_as_it_did_and_a_touched_site_is_made_again() {
 /// and the site after an edit is the first export of the blog as it is.
 #[test]
 fn damaged_records_of_the_posts_read_are_read_again() {
-    let blog = tempfile::tempdir().unwrap();
-    let places = tempfile::tempdir().unwrap();
-    let (out, cache) = (places.path().join("site"), places.path().join("cache"));
-    first_blog(blog.path());
-    export(blog.path(), &out, Some(&cache));
+    let exports = Exports::new();
+    exports.export();
     std::thread::sleep(Duration::from_millis(2100));
-    let shards: Vec<String> = files(&cache).into_iter().filter(|f| f.starts_with("posts/")).collect();
-    assert!(!shards.is_empty(), "{:?}", files(&cache));
+    let shards: Vec<String> = files(&exports.cache).into_iter().filter(|f| f.starts_with("posts/")).collect();
+    assert!(!shards.is_empty(), "{:?}", files(&exports.cache));
     for (n, shard) in shards.iter().enumerate() {
-        let path = cache.join(shard);
+        let path = exports.cache.join(shard);
         let mut bytes = fs::read(&path).unwrap();
         match n % 2 {
             0 => bytes.truncate(bytes.len() / 2),
@@ -393,12 +423,10 @@ fn damaged_records_of_the_posts_read_are_read_again() {
         }
         fs::write(&path, bytes).unwrap();
     }
-    let post = blog.path().join("posts/post-3.md");
+    let post = exports.post("post-3.md");
     fs::write(&post, fs::read_to_string(&post).unwrap().replace("title: \"", "title: \"New: ")).unwrap();
-    export(blog.path(), &out, Some(&cache));
-    let cold_out = places.path().join("cold");
-    export(blog.path(), &cold_out, None);
-    assert_eq!(site(&out), site(&cold_out));
+    exports.export();
+    exports.assert_first_export("a title edited");
 }
 
 /// A photo a post shows, changed in place (another width), then the image
@@ -456,19 +484,14 @@ fn a_photo_and_the_image_settings_changed_are_exported_as_a_first_export_would()
 /// would.
 #[test]
 fn the_search_files_of_a_touched_site_are_made_again() {
-    let blog = tempfile::tempdir().unwrap();
-    let places = tempfile::tempdir().unwrap();
-    let (out, cache) = (places.path().join("site"), places.path().join("cache"));
-    first_blog(blog.path());
-    export(blog.path(), &out, Some(&cache));
-    let group = out.join("search/posts/0.js");
-    assert!(group.is_file() && out.join("search/index.js").is_file());
+    let exports = Exports::new();
+    exports.export();
+    let group = exports.out.join("search/posts/0.js");
+    assert!(group.is_file() && exports.out.join("search/index.js").is_file());
     fs::remove_file(&group).unwrap();
-    fs::write(out.join("search/index.js"), "hanjiSearch.index({});\n").unwrap();
-    let post = blog.path().join("posts/post-1.md");
+    fs::write(exports.out.join("search/index.js"), "hanjiSearch.index({});\n").unwrap();
+    let post = exports.post("post-1.md");
     fs::write(&post, fs::read_to_string(&post).unwrap() + "\n새 문단, a new paragraph.\n").unwrap();
-    export(blog.path(), &out, Some(&cache));
-    let cold_out = places.path().join("cold");
-    export(blog.path(), &cold_out, None);
-    assert_eq!(site(&out), site(&cold_out));
+    exports.export();
+    exports.assert_first_export("the search's files touched");
 }
