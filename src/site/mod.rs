@@ -90,6 +90,21 @@ pub struct RenderedPost {
     pub reading_minutes: usize,
 }
 
+/// A shown tag: as pages show it, as the library has it (with its posts'
+/// files), and its shown posts newest first, looked up when first asked for
+/// (the preview's home and tags pages show only the tags' counts).
+struct SiteTag<'a> {
+    info: TagInfo,
+    tag: Tag,
+    posts: OnceLock<Vec<&'a Post>>,
+}
+
+impl<'a> SiteTag<'a> {
+    fn posts(&self, library: &'a Library, drafts: bool) -> &[&'a Post] {
+        self.posts.get_or_init(|| tag_posts(library, &self.tag, drafts))
+    }
+}
+
 pub struct Site<'a> {
     pub config: &'a Config,
     pub library: &'a Library,
@@ -107,8 +122,8 @@ pub struct Site<'a> {
     /// Each shown post's place in `posts`, by its file's path (as bytes:
     /// hashing a `Path` takes it apart, and this is asked for every list entry).
     position: HashMap<&'a [u8], usize>,
-    /// Shown tags, most used first, with their shown posts newest first.
-    tags: Vec<(TagInfo, Vec<&'a Post>)>,
+    /// Shown tags, most used first.
+    tags: Vec<SiteTag<'a>>,
     tag_index: HashMap<String, usize>,
     /// Shown categories, as `tags`.
     categories: Vec<(TagInfo, Vec<&'a Post>)>,
@@ -150,15 +165,11 @@ impl<'a> Site<'a> {
     ) -> Self {
         let (pages, posts): (Vec<&Post>, Vec<&Post>) =
             library.posts().filter(|p| shown(library, p, options)).partition(|p| p.page);
-        let tags: Vec<(TagInfo, Vec<&Post>)> = library
+        let addresses = Addresses::new(config, library);
+        let tags: Vec<SiteTag> = library
             .tags(options.drafts)
-            .iter()
-            .map(|tag| {
-                (
-                    TagInfo::of(tag, options.drafts, &Addresses::new(config, library)),
-                    tag_posts(library, tag, options.drafts),
-                )
-            })
+            .into_iter()
+            .map(|tag| SiteTag { info: TagInfo::of(&tag, options.drafts, &addresses), tag, posts: OnceLock::new() })
             .collect();
         let categories: Vec<(TagInfo, Vec<&Post>)> = library
             .categories(options.drafts)
@@ -207,10 +218,10 @@ impl<'a> Site<'a> {
         theme: &'a Theme,
         options: SiteOptions,
         posts: Vec<&'a Post>,
-        tags: Vec<(TagInfo, Vec<&'a Post>)>,
+        tags: Vec<SiteTag<'a>>,
     ) -> Self {
         let position = posts.iter().enumerate().map(|(i, p)| (p.path.as_os_str().as_encoded_bytes(), i)).collect();
-        let tag_index = tags.iter().enumerate().map(|(i, (t, _))| (t.slug.clone(), i)).collect();
+        let tag_index = tags.iter().enumerate().map(|(i, t)| (t.info.slug.clone(), i)).collect();
         let lang = config.locale.split(['-', '_']).next().unwrap_or("en").to_string();
         // The pages in the navigation: not one at the address of a page of the
         // theme's own (a Jekyll blog's `tags.md`), which the export leaves out.
@@ -309,11 +320,11 @@ impl<'a> Site<'a> {
             pages.extend(addresses.aliases(post).into_iter().map(|alias| Page::Alias(post.path.clone(), alias)));
         }
         pages.push(Page::Tags);
-        for (tag, posts) in &self.tags {
-            for n in 1..=self.page_count(posts.len()) {
-                pages.push(Page::Tag(tag.slug.clone(), n));
+        for tag in &self.tags {
+            for n in 1..=self.page_count(tag.posts(self.library, self.options.drafts).len()) {
+                pages.push(Page::Tag(tag.info.slug.clone(), n));
             }
-            pages.push(Page::TagFeed(tag.slug.clone()));
+            pages.push(Page::TagFeed(tag.info.slug.clone()));
         }
         if !self.categories.is_empty() {
             pages.push(Page::Categories);
@@ -556,7 +567,8 @@ impl<'a> Site<'a> {
                 template("home.html", info, values)
             }
             Page::Tag(slug, n) => match self.tag_index.get(slug).map(|i| &self.tags[*i]) {
-                Some((tag, posts)) => {
+                Some(SiteTag { info: tag, .. }) => {
+                    let posts = self.tag_posts(slug);
                     let description = format!("{} ({})", tag.name, tag.count);
                     let info = self.page_info("tag", &path, &tag.title, &description, &tag.feed);
                     let values = Values::List {
@@ -605,7 +617,7 @@ impl<'a> Site<'a> {
             },
             Page::Tags => {
                 let info = self.page_info("tags", &path, "Tags", &self.config.description, &self.info.feed);
-                template("tags.html", info, Values::Tags(self.tags.iter().map(|(t, _)| t).collect()))
+                template("tags.html", info, Values::Tags(self.tags.iter().map(|t| &t.info).collect()))
             }
             Page::Post(file) => match self.library.post(file) {
                 Some(post) => Body::Post(Box::new(self.post_plan(post, path))),
@@ -626,7 +638,8 @@ impl<'a> Site<'a> {
             }
             Page::Feed => Body::Feed(self.feed(&self.posts, &path, &self.config.title, "")),
             Page::TagFeed(slug) => match self.tag_index.get(slug).map(|i| &self.tags[*i]) {
-                Some((tag, posts)) => {
+                Some(SiteTag { info: tag, .. }) => {
+                    let posts = self.tag_posts(slug);
                     let title = format!("{} · {}", tag.title, self.config.title);
                     Body::Feed(self.feed(posts, &path, &title, &tag.path))
                 }
@@ -862,7 +875,8 @@ impl<'a> Site<'a> {
             return related::RelatedIndex::of_post(self.library, post).related(self.library, post, limit);
         }
         let index = self.related.get_or_init(|| {
-            let tags = self.tags.iter().map(|(tag, posts)| (tag.slug.as_str(), posts.as_slice()));
+            let drafts = self.options.drafts;
+            let tags = self.tags.iter().map(|tag| (tag.info.slug.as_str(), tag.posts(self.library, drafts)));
             related::RelatedIndex::new(self.library, tags)
         });
         index.related(self.library, post, limit)
@@ -984,9 +998,17 @@ impl<'a> Site<'a> {
         posts.iter().skip((n - 1) * per_page).take(per_page).map(|p| self.summary_of(p)).collect()
     }
 
+    /// The shown posts of the tag `slug`, newest first (none for a tag not shown).
+    fn tag_posts(&self, slug: &str) -> &[&'a Post] {
+        match self.tag_index.get(slug) {
+            Some(&i) => self.tags[i].posts(self.library, self.options.drafts),
+            None => &[],
+        }
+    }
+
     /// The digest of every tag as the sidebar shows them.
     fn tags_digest(&self) -> Digest {
-        *self.tags_digest.get_or_init(|| digest::of(&self.tags.iter().map(|(t, _)| t).collect::<Vec<_>>()))
+        *self.tags_digest.get_or_init(|| digest::of(&self.tags.iter().map(|t| &t.info).collect::<Vec<_>>()))
     }
 
     /// The sidebar's HTML, as a value for the page's template.
@@ -995,7 +1017,7 @@ impl<'a> Site<'a> {
         if let Some(html) = self.sidebars.lock().expect("sidebar cache").get(&key) {
             return Ok(html.clone());
         }
-        let tags = self.tags_value.get_or_init(|| v(&self.tags.iter().map(|(t, _)| t).collect::<Vec<&TagInfo>>()));
+        let tags = self.tags_value.get_or_init(|| v(&self.tags.iter().map(|t| &t.info).collect::<Vec<&TagInfo>>()));
         let context = context! { site => self.info_value(), root => root, tags => tags.clone(), current => current };
         let html = Value::from_safe_string(self.theme.render("sidebar.html", context)?);
         self.sidebars.lock().expect("sidebar cache").insert(key, html.clone());
@@ -1029,12 +1051,10 @@ impl<'a> Site<'a> {
             |path: &str, lastmod: String| SitemapEntry { url: url::absolute(&self.config.base_url, path), lastmod };
         let mut entries = vec![entry("", newest.clone()), entry("tags/", newest)];
         entries.extend(self.posts.iter().chain(&self.pages).map(|p| entry(&self.addresses().post(p), date(p))));
-        entries.extend(
-            self.tags
-                .iter()
-                .chain(&self.categories)
-                .map(|(t, posts)| entry(&t.path, posts.first().map(|p| date(p)).unwrap_or_default())),
-        );
+        let newest = |posts: &[&Post]| posts.first().map(|p| date(p)).unwrap_or_default();
+        let tags = self.tags.iter().map(|t| (&t.info, self.tag_posts(&t.info.slug)));
+        let categories = self.categories.iter().map(|(t, posts)| (t, posts.as_slice()));
+        entries.extend(tags.chain(categories).map(|(t, posts)| entry(&t.path, newest(posts))));
         // A series' newest part is its last.
         entries.extend(
             self.series
