@@ -23,6 +23,12 @@ fn order(post: &Post) -> Order {
     (Reverse(post.date), File(post.path.clone()))
 }
 
+/// The library's order of posts (`Library::posts`), as `Order` has it:
+/// newest first, then by file.
+pub fn newest_first(a: &Post, b: &Post) -> std::cmp::Ordering {
+    b.date.cmp(&a.date).then_with(|| crate::text::path_order(&a.path, &b.path))
+}
+
 /// A post's file as the library keys it: hashed, compared and ordered by its
 /// bytes (ordered folder by folder, as `text::path_order` says). The
 /// library's paths are as the loader made them (relative, without `.` or a

@@ -119,9 +119,6 @@ pub struct Site<'a> {
     summaries: Vec<OnceLock<Listed>>,
     /// Shown pages (an About page), which no list shows.
     pages: Vec<&'a Post>,
-    /// Each shown post's place in `posts`, by its file's path (as bytes:
-    /// hashing a `Path` takes it apart, and this is asked for every list entry).
-    position: HashMap<&'a [u8], usize>,
     /// Shown tags, most used first.
     tags: Vec<SiteTag<'a>>,
     tag_index: HashMap<String, usize>,
@@ -220,7 +217,6 @@ impl<'a> Site<'a> {
         posts: Vec<&'a Post>,
         tags: Vec<SiteTag<'a>>,
     ) -> Self {
-        let position = posts.iter().enumerate().map(|(i, p)| (p.path.as_os_str().as_encoded_bytes(), i)).collect();
         let tag_index = tags.iter().enumerate().map(|(i, t)| (t.info.slug.clone(), i)).collect();
         let lang = config.locale.split(['-', '_']).next().unwrap_or("en").to_string();
         // The pages in the navigation: not one at the address of a page of the
@@ -256,7 +252,6 @@ impl<'a> Site<'a> {
             summaries: posts.iter().map(|_| OnceLock::new()).collect(),
             posts,
             pages: Vec::new(),
-            position,
             tags,
             tag_index,
             categories: Vec::new(),
@@ -723,9 +718,9 @@ impl<'a> Site<'a> {
     /// What a post's page is made from: the post at `path`, as lists show
     /// it, with its neighbours.
     pub fn post_plan<'p>(&'p self, post: &'p Post, path: String) -> PostPlan<'p> {
-        let (newer, older) = match self.position.get(post.path.as_os_str().as_encoded_bytes()) {
+        let (newer, older) = match self.position_of(post) {
             _ if post.page => (None, None),
-            Some(&i) => (i.checked_sub(1).and_then(|i| self.posts.get(i)).copied(), self.posts.get(i + 1).copied()),
+            Some(i) => (i.checked_sub(1).and_then(|i| self.posts.get(i)).copied(), self.posts.get(i + 1).copied()),
             // Without the lists (`for_posts`), or a post not shown: as the library orders them.
             None => self.library.neighbours(&post.path, |p| !p.page && shown(self.library, p, self.options)),
         };
@@ -975,10 +970,16 @@ impl<'a> Site<'a> {
     /// How lists show `post`: made once per post.
     fn summary_of<'p>(&'p self, post: &'p Post) -> Cow<'p, Listed> {
         let listed = || Listed::new(PostSummary::of(post, &self.dates, &self.addresses()));
-        match self.position.get(post.path.as_os_str().as_encoded_bytes()) {
-            Some(&i) if std::ptr::eq(self.posts[i], post) => Cow::Borrowed(self.summaries[i].get_or_init(listed)),
+        match self.position_of(post) {
+            Some(i) if std::ptr::eq(self.posts[i], post) => Cow::Borrowed(self.summaries[i].get_or_init(listed)),
             _ => Cow::Owned(listed()),
         }
+    }
+
+    /// `post`'s place among the shown posts, if it is one of them (as its
+    /// date and file place it: `posts` is in the library's order).
+    fn position_of(&self, post: &Post) -> Option<usize> {
+        self.posts.binary_search_by(|shown| crate::content::library::newest_first(shown, post)).ok()
     }
 
     /// A link to `post` (a neighbour), from how lists show it.
