@@ -49,18 +49,24 @@ impl Blog {
         &self.config.layout
     }
 
-    /// The digest of the blog as read: its folder, settings, templates and
-    /// shortcodes, every post (all that is known of it, and its text), the
-    /// names of the files beside the posts, every problem, and when it was
-    /// read. Equal digests, equal sites (with the files beside the posts as
-    /// they were).
-    pub fn digest(&self) -> Digest {
+    /// The digest of all that is known of each post but its text
+    /// (`Post::facts_digest`), in the library's order.
+    pub fn facts(&self) -> Vec<Digest> {
         use rayon::prelude::*;
         let posts: Vec<&crate::content::Post> = self.library.posts().collect();
-        let posts: Vec<(Digest, Digest)> =
-            posts.par_iter().map(|post| (post.facts_digest(), post.text_digest())).collect();
+        posts.par_iter().map(|post| post.facts_digest()).collect()
+    }
+
+    /// The digest of the blog as read, given its posts' `facts`: its folder,
+    /// settings, templates and shortcodes, every post (all that is known of
+    /// it, and its text), the names of the files beside the posts, every
+    /// problem, and when it was read. Equal digests, equal sites (with the
+    /// files beside the posts as they were).
+    pub fn digest(&self, facts: &[Digest]) -> Digest {
+        let texts: Vec<Digest> = self.library.posts().map(|post| post.text_digest()).collect();
         let config = format!("{:?} {:?}", self.config, self.schedule);
-        digest::of(&(&self.root, config, posts, &self.assets, &self.templates, &self.shortcodes, self.diagnostics()))
+        let settings = (&self.root, config, &self.assets, &self.templates, &self.shortcodes);
+        digest::of(&(settings, facts, texts, self.diagnostics()))
     }
 
     /// Every problem known without rendering, sorted by file and line.

@@ -170,7 +170,8 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
     // The site is made from the blog and the files beside its posts: when
     // they and the site are as the last export left them, so is the rest.
     let stamps: Vec<_> = blog.assets.par_iter().map(|asset| stamp_of(&blog.root.join(asset))).collect();
-    let inputs = digest::of(&(blog.digest(), &stamps));
+    let facts = blog.facts();
+    let inputs = digest::of(&(blog.digest(&facts), &stamps));
     let last = options.cache_dir.as_deref().map(|dir| Last::of(dir, &out));
     if let Some(mut summary) = last.as_ref().and_then(|last| last.unchanged(inputs, &out, &previous.files)) {
         summary.elapsed = started.elapsed();
@@ -209,7 +210,7 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
         || Head {
             program: Program::this(),
             links: digest::of(&(site.links_digest(), stamps)),
-            facts: site.facts_digest(),
+            facts: site.facts_digest(&facts),
         },
     );
     summary.problems.extend(placed.problems);

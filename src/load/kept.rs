@@ -85,9 +85,7 @@ impl Kept {
                 })
             })
             .collect();
-        let mut by_path = HashMap::with_capacity(found.len());
-        by_path.extend(found);
-        Kept { records, program, shards, found: by_path, fresh: Vec::new() }
+        Kept { records, program, shards, found: found.into_iter().collect(), fresh: Vec::new() }
     }
 
     /// Where what was read from the file at `path` (relative to the blog)

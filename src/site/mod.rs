@@ -99,12 +99,6 @@ struct SiteTag<'a> {
     posts: OnceLock<Vec<&'a Post>>,
 }
 
-impl<'a> SiteTag<'a> {
-    fn posts(&self, library: &'a Library, drafts: bool) -> &[&'a Post] {
-        self.posts.get_or_init(|| tag_posts(library, &self.tag, drafts))
-    }
-}
-
 pub struct Site<'a> {
     pub config: &'a Config,
     pub library: &'a Library,
@@ -316,7 +310,7 @@ impl<'a> Site<'a> {
         }
         pages.push(Page::Tags);
         for tag in &self.tags {
-            for n in 1..=self.page_count(tag.posts(self.library, self.options.drafts).len()) {
+            for n in 1..=self.page_count(self.posts_tagged(tag).len()) {
                 pages.push(Page::Tag(tag.info.slug.clone(), n));
             }
             pages.push(Page::TagFeed(tag.info.slug.clone()));
@@ -420,13 +414,11 @@ impl<'a> Site<'a> {
     }
 
     /// The digest of what the site's pages are made from but the posts'
-    /// texts: what every page shares and all that is known of every post
-    /// (`Post::facts_digest`). With it and the links' (`links_digest`) as
-    /// they were, a page can differ only if it is the page of a post whose
-    /// text changed.
-    pub fn facts_digest(&self) -> Digest {
-        let posts: Vec<&Post> = self.library.posts().collect();
-        let facts: Vec<Digest> = posts.par_iter().map(|post| post.facts_digest()).collect();
+    /// texts: what every page shares and `facts`, the digest of all that is
+    /// known of every post (`Post::facts_digest`, in the library's order).
+    /// With it and the links' (`links_digest`) as they were, a page can
+    /// differ only if it is the page of a post whose text changed.
+    pub fn facts_digest(&self, facts: &[Digest]) -> Digest {
         digest::of(&(self.shared_digest(), facts))
     }
 
@@ -561,9 +553,8 @@ impl<'a> Site<'a> {
                 };
                 template("home.html", info, values)
             }
-            Page::Tag(slug, n) => match self.tag_index.get(slug).map(|i| &self.tags[*i]) {
-                Some(SiteTag { info: tag, .. }) => {
-                    let posts = self.tag_posts(slug);
+            Page::Tag(slug, n) => match self.tag(slug) {
+                Some((tag, posts)) => {
                     let description = format!("{} ({})", tag.name, tag.count);
                     let info = self.page_info("tag", &path, &tag.title, &description, &tag.feed);
                     let values = Values::List {
@@ -632,9 +623,8 @@ impl<'a> Site<'a> {
                 template("404.html", info, Values::None)
             }
             Page::Feed => Body::Feed(self.feed(&self.posts, &path, &self.config.title, "")),
-            Page::TagFeed(slug) => match self.tag_index.get(slug).map(|i| &self.tags[*i]) {
-                Some(SiteTag { info: tag, .. }) => {
-                    let posts = self.tag_posts(slug);
+            Page::TagFeed(slug) => match self.tag(slug) {
+                Some((tag, posts)) => {
                     let title = format!("{} · {}", tag.title, self.config.title);
                     Body::Feed(self.feed(posts, &path, &title, &tag.path))
                 }
@@ -870,8 +860,7 @@ impl<'a> Site<'a> {
             return related::RelatedIndex::of_post(self.library, post).related(self.library, post, limit);
         }
         let index = self.related.get_or_init(|| {
-            let drafts = self.options.drafts;
-            let tags = self.tags.iter().map(|tag| (tag.info.slug.as_str(), tag.posts(self.library, drafts)));
+            let tags = self.tags.iter().map(|tag| (tag.info.slug.as_str(), self.posts_tagged(tag)));
             related::RelatedIndex::new(self.library, tags)
         });
         index.related(self.library, post, limit)
@@ -999,12 +988,15 @@ impl<'a> Site<'a> {
         posts.iter().skip((n - 1) * per_page).take(per_page).map(|p| self.summary_of(p)).collect()
     }
 
-    /// The shown posts of the tag `slug`, newest first (none for a tag not shown).
-    fn tag_posts(&self, slug: &str) -> &[&'a Post] {
-        match self.tag_index.get(slug) {
-            Some(&i) => self.tags[i].posts(self.library, self.options.drafts),
-            None => &[],
-        }
+    /// The shown tag `slug` with its shown posts, newest first.
+    fn tag(&self, slug: &str) -> Option<(&TagInfo, &[&'a Post])> {
+        let tag = &self.tags[*self.tag_index.get(slug)?];
+        Some((&tag.info, self.posts_tagged(tag)))
+    }
+
+    /// The shown posts of `tag`, newest first, looked up the first time.
+    fn posts_tagged<'t>(&self, tag: &'t SiteTag<'a>) -> &'t [&'a Post] {
+        tag.posts.get_or_init(|| tag_posts(self.library, &tag.tag, self.options.drafts))
     }
 
     /// The digest of every tag as the sidebar shows them.
@@ -1053,7 +1045,7 @@ impl<'a> Site<'a> {
         let mut entries = vec![entry("", newest.clone()), entry("tags/", newest)];
         entries.extend(self.posts.iter().chain(&self.pages).map(|p| entry(&self.addresses().post(p), date(p))));
         let newest = |posts: &[&Post]| posts.first().map(|p| date(p)).unwrap_or_default();
-        let tags = self.tags.iter().map(|t| (&t.info, self.tag_posts(&t.info.slug)));
+        let tags = self.tags.iter().map(|t| (&t.info, self.posts_tagged(t)));
         let categories = self.categories.iter().map(|(t, posts)| (t, posts.as_slice()));
         entries.extend(tags.chain(categories).map(|(t, posts)| entry(&t.path, newest(posts))));
         // A series' newest part is its last.
