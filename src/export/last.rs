@@ -96,14 +96,17 @@ impl Last {
         };
         match records::encode(&record) {
             Some(bytes) if fs::write_atomically(&self.file, &bytes).is_ok() => {}
-            _ => self.forget(),
+            _ => {
+                self.forget();
+            }
         }
     }
 
     /// Forgets the last export (one is under way): until it is kept again,
-    /// the next export is made as usual.
-    pub fn forget(&self) {
-        let _ = fs::remove_file(&self.file);
+    /// the next export is made as usual. False if there was none to forget
+    /// (the last one did not end, or it was never kept).
+    pub fn forget(&self) -> bool {
+        fs::remove_file(&self.file).unwrap_or(false)
     }
 }
 

@@ -177,8 +177,10 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
         summary.elapsed = started.elapsed();
         return Ok(summary);
     }
-    if let Some(last) = &last {
-        last.forget();
+    // An export that did not end may have left a temp file beside the page
+    // it was writing.
+    if !last.as_ref().is_some_and(Last::forget) {
+        fs::clean_temp_files(&out);
     }
 
     let mut summary = Summary { problems: blog.diagnostics(), ..Summary::default() };

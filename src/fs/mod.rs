@@ -293,23 +293,49 @@ pub fn version_of(bytes: &[u8]) -> String {
     format!("{:016x}-{}", hasher.finish(), bytes.len())
 }
 
-/// The end of the names of the temp files saves write (hidden, beside the post).
+/// The end of the names of the temp files Hanji writes (hidden, beside the
+/// file they become: `.index.html.Xq3aZ1.hanji-tmp`).
 const TEMP_SUFFIX: &str = ".hanji-tmp";
 
-/// Removes the temp files a save that was killed halfway left behind (the
-/// post itself was never touched by it). Called when the app opens a blog.
+/// Whether a file of this name is a temp file Hanji was writing: one left
+/// behind was never renamed over the file it was for.
+pub fn is_temp_file(name: &std::ffi::OsStr) -> bool {
+    let name = name.as_encoded_bytes();
+    name.starts_with(b".") && name.ends_with(TEMP_SUFFIX.as_bytes())
+}
+
+/// Removes the temp files that a save, an export or a publish killed
+/// halfway left under `root` (what they were writing was never touched by
+/// them). Called when the app opens a blog, by an export that follows one
+/// which did not end, and by a publish to a folder.
 pub fn clean_temp_files(root: &Path) -> Vec<PathBuf> {
-    let hidden = |name: &std::ffi::OsStr| name.to_string_lossy().starts_with('.');
+    let hidden = |name: &std::ffi::OsStr| name.as_encoded_bytes().starts_with(b".");
     let left: Vec<_> = walkdir::WalkDir::new(root)
         .into_iter()
         // Not into hidden folders (`.git`), nor along symlinks.
         .filter_entry(|e| e.depth() == 0 || e.file_type().is_file() || !hidden(e.file_name()))
         .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file() && hidden(e.file_name()))
-        .filter(|e| e.file_name().to_string_lossy().ends_with(TEMP_SUFFIX))
+        .filter(|e| e.file_type().is_file() && is_temp_file(e.file_name()))
         .map(|e| e.into_path())
         .collect();
     left.into_iter().filter(|file| fs::remove_file(file).is_ok()).collect()
+}
+
+/// A new temp file in `folder` for `file`: hidden and named after it, so a
+/// watcher ignores it and a person who finds one after a crash knows what
+/// it was. Made 0666 less the umask, as a new file would be (a temp file is
+/// otherwise the owner's only, and a web server running as another user
+/// could not serve the page).
+fn temp_file_for(file: &Path, folder: &Path) -> io::Result<tempfile::NamedTempFile> {
+    let name = file.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+    // At most 100 bytes of it, so that a name near the system's limit of
+    // 255 still leaves room for the temp file's own.
+    let name = &name[..crate::text::floor_char_boundary(&name, name.len().min(100))];
+    tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(TEMP_SUFFIX)
+        .permissions(Permissions::from_mode(0o666))
+        .tempfile_in(folder)
 }
 
 /// Replaces `file` with `bytes` so that, whatever happens meanwhile (a crash,
@@ -330,16 +356,9 @@ pub fn write_atomically(file: &Path, bytes: &[u8]) -> io::Result<()> {
         _ => Path::new("."),
     };
     fs::create_dir_all(folder)?;
-    // Hidden and named after the post, so a watcher ignores it and a person
-    // who finds one after a crash knows what it was. Made 0666 less the
-    // umask, as a new file would be; an existing file's permissions are kept.
-    let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let mut temp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(TEMP_SUFFIX)
-        .permissions(Permissions::from_mode(0o666))
-        .tempfile_in(folder)?;
+    let mut temp = temp_file_for(file, folder)?;
     temp.write_all(bytes)?;
+    // An existing file's permissions are kept.
     if let Ok(meta) = fs::metadata(file) {
         temp.as_file().set_permissions(meta.permissions())?;
     }
@@ -359,20 +378,11 @@ pub fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<bool> {
         return Ok(false);
     }
     let folder = path.parent().unwrap_or(Path::new("."));
-    // Readable by everyone, as the user's umask allows (a temp file would be
-    // the owner's only, and a web server running as another user could not
-    // serve the page).
-    let temp_in = |folder| {
-        tempfile::Builder::new()
-            .prefix(".hanji-")
-            .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
-            .tempfile_in(folder)
-    };
     // Most folders are there already: make one only when it is missing.
-    let mut temp = match temp_in(folder) {
+    let mut temp = match temp_file_for(path, folder) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             fs::create_dir_all(folder)?;
-            temp_in(folder)
+            temp_file_for(path, folder)
         }
         made => made,
     }?;

@@ -1,6 +1,7 @@
 //! A folder target: a mounted drive, a synced folder. Each file is
 //! replaced at once (a temp file, then a rename), so a reader sees the old
-//! file or the new one, never half of one.
+//! file or the new one, never half of one; the temp file of a publish
+//! killed halfway is removed by the next.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -106,6 +107,9 @@ impl Remote for Folder {
     }
 
     fn finish(&mut self, record: &[u8], _message: &str, _progress: &dyn Fn(Progress)) -> Result<(), PublishError> {
+        // What a publish that was stopped halfway through writing a file
+        // left beside it.
+        fs::clean_temp_files(&self.root);
         fs::write_atomically(&self.root.join(RECORD), record).map_err(|e| self.fault("write", RECORD, &e))
     }
 }

@@ -435,7 +435,8 @@ fn site_files(dir: &Path, hashes_file: &Path) -> Result<Vec<SiteFile>, PublishEr
         .into_par_iter()
         .filter_map(|(path, size)| {
             let site_path = path.to_string_lossy().replace('\\', "/");
-            if site_path == MARKER || site_path.split('/').any(|part| part.starts_with(".hanji-")) {
+            let hanjis_own = |part: &str| part.starts_with(".hanji-") || fs::is_temp_file(part.as_ref());
+            if site_path == MARKER || site_path.split('/').any(hanjis_own) {
                 return None; // the export's own record, and its temp files
             }
             let full = dir.join(&path);

@@ -723,3 +723,41 @@ fn an_open_graph_image_with_a_korean_name_is_encoded_once() {
     let page = read(out.path().join("posts/a/index.html"));
     assert!(page.contains("content=\"https://me.github.io/blog/posts/a/%EC%B0%A8%ED%8A%B8.png\""), "{page}");
 }
+
+/// A publish to a folder killed while it wrote a page left that page's
+/// temp file on the target, and the next publish, which finished the site,
+/// left it there too (CI saw `page/54/.hanji-4QJLto`). An export killed so
+/// left one in its folder, which a copy of that folder then published. A
+/// publish to a folder, and an export after one that did not end, now
+/// remove the temp files Hanji left; a hidden file of the author's stays.
+#[test]
+fn a_killed_publish_or_export_leaves_no_temp_file_behind() {
+    let target = tempfile::tempdir().unwrap();
+    let blog = BlogTest::empty()
+        .write("posts/a.md", "---\ntitle: A\ndate: 2026-11-01\n---\nA.\n")
+        .write("hanji.toml", format!("[publish.site]\nkind = \"folder\"\npath = {:?}\n", target.path()));
+    // What a write killed before its rename leaves: see `fs::temp_file_for`.
+    let left_by_a_kill = ".index.html.k1LL3d.hanji-tmp";
+    let authors = ".index.html.swp";
+    let publish = blog.hanji(&["publish", "--quiet"]);
+    assert_eq!(publish.code(), 0, "{}", publish.stderr());
+    for file in [left_by_a_kill, authors] {
+        std::fs::write(target.path().join("posts/a").join(file), "half a page").unwrap();
+    }
+    std::fs::write(blog.path().join("posts/a.md"), "---\ntitle: A\ndate: 2026-11-01\n---\nA, again.\n").unwrap();
+    let publish = blog.hanji(&["publish", "--quiet"]);
+    assert_eq!(publish.code(), 0, "{}", publish.stderr());
+    assert!(!target.path().join("posts/a").join(left_by_a_kill).exists(), "the temp file is removed");
+    assert!(target.path().join("posts/a").join(authors).exists(), "the author's file stays");
+
+    let out = tempfile::tempdir().unwrap();
+    assert_eq!(export(&blog, out.path(), &[]).code(), 0);
+    std::fs::write(out.path().join("posts/a").join(left_by_a_kill), "half a page").unwrap();
+    // The killed export forgot the last one's record when it began.
+    let new_cache = tempfile::tempdir().unwrap();
+    let cache = new_cache.path().to_str().unwrap();
+    let again =
+        blog.hanji_with(&[("HANJI_CACHE_DIR", cache)], &["export", "--quiet", "--out", out.path().to_str().unwrap()]);
+    assert_eq!(again.code(), 0, "{}", again.stderr());
+    assert!(!out.path().join("posts/a").join(left_by_a_kill).exists(), "the export's temp file is removed");
+}
