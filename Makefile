@@ -73,10 +73,13 @@ ui/node_modules/.package-lock.json: ui/package-lock.json
 
 # The exported sample blog must have zero errors in the Nu HTML Checker, and
 # so must a site with comments and analytics (tests/fixtures/services).
+# The CLI is the one `unit` builds (`cargo run` would build it and its
+# dependencies once more, with the features of the core alone).
 html: $(VNU)
+	$(CARGO) test --workspace --locked --no-run --quiet
 	rm -rf .cache/sample-site .cache/services-site
-	$(CARGO) run --quiet -- export content --out .cache/sample-site --quiet
-	$(CARGO) run --quiet -- export tests/fixtures/services --out .cache/services-site --quiet
+	$(TARGET_DIR)/debug/hanji export content --out .cache/sample-site --quiet
+	$(TARGET_DIR)/debug/hanji export tests/fixtures/services --out .cache/services-site --quiet
 	java -jar $(VNU) --errors-only --skip-non-html .cache/sample-site .cache/services-site
 	@echo "Nu HTML Checker: no errors in $$(find .cache/sample-site .cache/services-site -name '*.html' | wc -l) pages"
 
