@@ -96,9 +96,7 @@ impl Last {
         };
         match records::encode(&record) {
             Some(bytes) if fs::write_atomically(&self.file, &bytes).is_ok() => {}
-            _ => {
-                self.forget();
-            }
+            _ => _ = self.forget(),
         }
     }
 

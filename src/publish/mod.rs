@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 use crate::blog::Blog;
 use crate::config::{PublishTarget, TargetKind};
 use crate::diagnostics::{Diagnostic, Severity};
-use crate::export::{self, ExportError, ExportOptions, MARKER};
+use crate::export::{self, ExportError, ExportOptions};
 use crate::fs;
 use crate::site::routes::Addresses;
 
@@ -436,8 +436,8 @@ fn site_files(dir: &Path, hashes_file: &Path) -> Result<Vec<SiteFile>, PublishEr
         .filter_map(|(path, size)| {
             let site_path = path.to_string_lossy().replace('\\', "/");
             let hanjis_own = |part: &str| part.starts_with(".hanji-") || fs::is_temp_file(part.as_ref());
-            if site_path == MARKER || site_path.split('/').any(hanjis_own) {
-                return None; // the export's own record, and its temp files
+            if site_path.split('/').any(hanjis_own) {
+                return None; // the export's own record (`.hanji-export`), and temp files
             }
             let full = dir.join(&path);
             let stamp = fs::stamp_of(&full);
