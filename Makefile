@@ -13,7 +13,7 @@ MOTO := .cache/moto/bin/moto_server
 # Lighthouse 12.2 (13 needs Node 22).
 LIGHTHOUSE := .cache/lighthouse/node_modules/lighthouse/cli/index.js
 
-.PHONY: run test deps app-deps ui-deps ui test-deps e2e-deps lint style unit ui-test html a11y e2e package package-test bench fuzz
+.PHONY: run test deps app-deps ui-deps ui test-deps e2e-deps lint unit ui-test html a11y e2e package package-test bench fuzz
 
 # The desktop app on the sample blog.
 run: deps app-deps ui
@@ -23,22 +23,21 @@ run: deps app-deps ui
 # crates: clippy-driver is rustc with Clippy's lints, so the dependencies are
 # compiled once, for the tests, and not once more for `cargo clippy`'s check
 # (14 of a cold make test's 42 min). Every cargo command of make test builds
-# so (the variables below reach every step it runs), so they share one build.
-test: export RUSTC_WORKSPACE_WRAPPER = $(shell command -v clippy-driver || echo clippy-driver)
-test: export CLIPPY_ARGS = -D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
-test: deps app-deps test-deps e2e-deps ui style unit ui-test html a11y e2e package-test
+# so (the variables reach every step it runs), and so shares that build.
+# Compiled in full, the dependencies tell Clippy more than a check does:
+# `cargo clippy` alone can miss a lint that make lint reports.
+test lint: export RUSTC_WORKSPACE_WRAPPER = $(shell command -v clippy-driver || echo clippy-driver)
+test lint: export CLIPPY_ARGS = -D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
+test: deps app-deps test-deps e2e-deps ui lint unit ui-test html a11y e2e package-test
 
-# Format, Clippy's lints and the UI's type checks.
-lint: style
-	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
-
-style: ui-deps
+# Format, the UI's type checks, and Clippy's lints on every target (the
+# benchmarks too) as the tests' build compiles them.
+lint: ui
 	$(CARGO) fmt --all --check
 	cd ui && npm run --silent check
-
-# Every target (the benchmarks too, so that make test lints them), then the tests.
-unit:
 	$(CARGO) test --workspace --all-targets --locked --no-run
+
+unit:
 	$(CARGO) test --workspace --locked
 
 # The UI's own logic (vitest).

@@ -146,7 +146,7 @@ impl Rules {
     /// time written (or at midnight). An offset written with it is not
     /// applied, as no date of a post is shifted (see `front_matter::date`).
     pub fn moment_of(&self, date: PostDate) -> jiff::Timestamp {
-        let civil = date.date.to_datetime(date.time.unwrap_or(jiff::civil::Time::midnight()));
+        let civil = date.date.to_datetime(date.time.unwrap_or_default()); // midnight when it has no time
         // A time the clocks skip (a daylight saving gap) comes just after it.
         self.time_zone
             .to_timestamp(civil)

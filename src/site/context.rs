@@ -377,7 +377,7 @@ impl FeedItem {
 /// The date as written, at the time written (or midnight), in UTC's format:
 /// the calendar date is never shifted.
 pub fn rfc2822(date: PostDate) -> String {
-    let time = date.time.unwrap_or(jiff::civil::Time::midnight());
+    let time = date.time.unwrap_or_default(); // midnight
     let moment = date.date.to_datetime(time);
     format!("{} +0000", moment.strftime("%a, %d %b %Y %H:%M:%S"))
 }
