@@ -20,14 +20,13 @@ run: deps app-deps ui
 	$(CARGO) run --quiet -p hanji-app -- content
 
 # Clippy's lints are checked as the tests' build compiles the workspace's
-# crates: clippy-driver is rustc with Clippy's lints, so the dependencies are
-# compiled once, for the tests, and not once more for `cargo clippy`'s check
-# (14 of a cold make test's 42 min). Every cargo command of make test builds
-# so (the variables reach every step it runs), and so shares that build.
+# crates (.ci/rustc-with-clippy: clippy-driver, which is rustc with Clippy's
+# lints), so the dependencies are not checked once more for `cargo clippy`
+# besides their build for the tests. Every cargo command of make test builds
+# so (the variable reaches every step it runs), and so shares that build.
 # Compiled in full, the dependencies tell Clippy more than a check does:
 # `cargo clippy` alone can miss a lint that make lint reports.
-test lint: export RUSTC_WORKSPACE_WRAPPER = $(shell command -v clippy-driver || echo clippy-driver)
-test lint: export CLIPPY_ARGS = -D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
+test lint: export RUSTC_WORKSPACE_WRAPPER = $(CURDIR)/.ci/rustc-with-clippy
 test: deps app-deps test-deps e2e-deps ui lint unit ui-test html a11y e2e package-test
 
 # Format, the UI's type checks, and Clippy's lints on every target (the
@@ -143,7 +142,7 @@ e2e-deps:
 	  { $(APT) update -q && $(APT) install -y -q xvfb xauth webkit2gtk-driver; }
 	@fc-list 2>/dev/null | grep -qi nanum || { $(APT) update -q && $(APT) install -y -q fonts-nanum; }
 	@command -v tauri-driver >/dev/null || \
-	  env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS $(CARGO) install tauri-driver --version 2.1.0 --locked
+	  env -u RUSTC_WORKSPACE_WRAPPER $(CARGO) install tauri-driver --version 2.1.0 --locked
 
 # What the tests need besides: the test of `hanji serve`'s live reload drives
 # a headless Chromium; the differential tests build fixture blogs with the
