@@ -39,18 +39,33 @@ impl<'a> RelatedIndex<'a> {
     where
         'a: 't,
     {
-        let mut index =
-            RelatedIndex { posts: Vec::new(), numbers: HashMap::new(), series: Vec::new(), tags: HashMap::new() };
-        for (slug, posts) in tags {
-            let mut members: Vec<u32> = posts
-                .iter()
-                .filter(|post| !post.draft && !post.has_errors && !post.page)
-                .map(|post| index.number(library, post))
-                .collect();
-            members.sort_unstable();
-            index.tags.insert(slug.to_string(), (weight(members.len()), members));
+        let shown = |post: &&&'a Post| !post.draft && !post.has_errors && !post.page;
+        let tags: Vec<(&str, &[&'a Post])> = tags.into_iter().collect();
+        // Posts are numbered in the order ties rank in (newer first, then by
+        // file): a tag's posts, sorted by number, are visited best first.
+        let mut posts: Vec<&'a Post> = Vec::new();
+        let mut numbers: HashMap<&'a Path, u32> = HashMap::new();
+        for post in tags.iter().flat_map(|(_, posts)| posts.iter().filter(shown)) {
+            numbers.entry(&post.path).or_insert_with(|| {
+                posts.push(post);
+                0
+            });
         }
-        index
+        posts.sort_by(|x, y| ties(x, y));
+        for (number, post) in posts.iter().enumerate() {
+            numbers.insert(&post.path, number as u32);
+        }
+        let series = posts.iter().map(|post| library.series_slug_of(post)).collect();
+        let tags = tags
+            .into_iter()
+            .map(|(slug, posts)| {
+                let mut members: Vec<u32> =
+                    posts.iter().filter(shown).map(|post| numbers[post.path.as_path()]).collect();
+                members.sort_unstable();
+                (slug.to_string(), (weight(members.len()), members))
+            })
+            .collect();
+        RelatedIndex { posts, numbers, series, tags }
     }
 
     /// The index of `post`'s own tags only, from the library: enough for
@@ -65,17 +80,6 @@ impl<'a> RelatedIndex<'a> {
             })
             .collect();
         Self::new(library, tags.iter().map(|(slug, posts)| (slug.as_str(), posts.as_slice())))
-    }
-
-    fn number(&mut self, library: &Library, post: &'a Post) -> u32 {
-        if let Some(&number) = self.numbers.get(post.path.as_path()) {
-            return number;
-        }
-        let number = self.posts.len() as u32;
-        self.posts.push(post);
-        self.numbers.insert(&post.path, number);
-        self.series.push(library.series_slug_of(post));
-        number
     }
 
     /// Up to `limit` posts related to `post`, closest first (ties: the
@@ -96,24 +100,22 @@ impl<'a> RelatedIndex<'a> {
             let shared = tags.iter().filter(|(_, members)| members.binary_search(&number).is_ok());
             shared.fold(0.0, |score, (weight, _)| score + weight)
         };
-        let order = |(a, x): &(f64, &Post), (b, y): &(f64, &Post)| {
-            b.partial_cmp(a)
-                .unwrap_or(Ordering::Equal)
-                .then_with(|| y.date.cmp(&x.date))
-                .then_with(|| x.path.cmp(&y.path))
-        };
+        // Closest first; on a tie, the lower number (see `new`).
+        let order =
+            |(a, x): &(f64, u32), (b, y): &(f64, u32)| b.partial_cmp(a).unwrap_or(Ordering::Equal).then(x.cmp(y));
         // Rarest (heaviest) first: a post none of the tags visited so far
         // has scores at most the weights of the tags still to visit.
         let mut visits: Vec<usize> = (0..tags.len()).collect();
         visits.sort_by_key(|&n| (tags[n].1.len(), n));
         let mut still_to_visit: f64 = tags.iter().map(|(weight, _)| weight).sum();
+        let mut visited = vec![false; tags.len()];
         SEEN.with(|seen| {
             let mut seen = seen.borrow_mut();
             let size = seen.len().max(self.posts.len());
             seen.resize(size, false);
             let mut touched = Vec::new();
             // The best `limit`, kept in order as the candidates come.
-            let mut best: Vec<(f64, &'a Post)> = Vec::with_capacity(limit + 1);
+            let mut best: Vec<(f64, u32)> = Vec::with_capacity(limit + 1);
             for n in visits {
                 // Sums added in another order may differ in their last bits:
                 // a margin keeps the bound above any of them.
@@ -122,7 +124,27 @@ impl<'a> RelatedIndex<'a> {
                 }
                 let (weight, members) = tags[n];
                 still_to_visit -= weight;
+                // The most a post first met in this tag can score: this tag's
+                // and the later ones' weights, added as `score_of` adds them
+                // (a sum of more of the same terms, in the same order, is
+                // never less in floating point).
+                let most = tags
+                    .iter()
+                    .zip(&visited)
+                    .filter(|(_, visited)| !**visited)
+                    .fold(0.0, |score, ((weight, _), _)| score + weight);
+                visited[n] = true;
                 for &number in members {
+                    // The rest of this tag's posts rank after this one: once
+                    // none could pass the last kept, none is looked at. (A
+                    // post passed over in an earlier tag could not pass it
+                    // then, and the kept only get closer.)
+                    if best.len() == limit {
+                        let (last, last_number) = best[limit - 1];
+                        if last > most || (last == most && last_number < number) {
+                            break;
+                        }
+                    }
                     if std::mem::replace(&mut seen[number as usize], true) {
                         continue;
                     }
@@ -131,7 +153,7 @@ impl<'a> RelatedIndex<'a> {
                     if excluded {
                         continue;
                     }
-                    let candidate = (score_of(number), self.posts[number as usize]);
+                    let candidate = (score_of(number), number);
                     if best.len() == limit && order(&candidate, &best[limit - 1]) != Ordering::Less {
                         continue;
                     }
@@ -143,9 +165,14 @@ impl<'a> RelatedIndex<'a> {
             for number in touched {
                 seen[number as usize] = false;
             }
-            best.into_iter().map(|(_, post)| post).collect()
+            best.into_iter().map(|(_, number)| self.posts[number as usize]).collect()
         })
     }
+}
+
+/// The order of posts whose scores tie: the newer first, then by file.
+fn ties(x: &Post, y: &Post) -> Ordering {
+    y.date.cmp(&x.date).then_with(|| x.path.cmp(&y.path))
 }
 
 thread_local! {
