@@ -4,9 +4,10 @@
 //! another part of its series (its page lists those already).
 
 use std::cmp::Ordering;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
+use crate::content::library::newest_first;
 use crate::content::{Library, Post};
 
 /// What a shared tag counts: less the more posts have it. A tag of two posts
@@ -41,20 +42,19 @@ impl<'a> RelatedIndex<'a> {
     {
         let shown = |post: &&&'a Post| !post.draft && !post.has_errors && !post.page;
         let tags: Vec<(&str, &[&'a Post])> = tags.into_iter().collect();
-        // Posts are numbered in the order ties rank in (newer first, then by
-        // file): a tag's posts, sorted by number, are visited best first.
-        let mut posts: Vec<&'a Post> = Vec::new();
-        let mut numbers: HashMap<&'a Path, u32> = HashMap::new();
-        for post in tags.iter().flat_map(|(_, posts)| posts.iter().filter(shown)) {
-            numbers.entry(&post.path).or_insert_with(|| {
-                posts.push(post);
-                0
-            });
-        }
-        posts.sort_by(|x, y| ties(x, y));
-        for (number, post) in posts.iter().enumerate() {
-            numbers.insert(&post.path, number as u32);
-        }
+        // Posts are numbered in the order ties rank in, the library's (newer
+        // first, then by file): a tag's posts, sorted by number, are visited
+        // best first.
+        let mut once = HashSet::new();
+        let mut posts: Vec<&'a Post> = tags
+            .iter()
+            .flat_map(|(_, posts)| posts.iter().filter(shown))
+            .copied()
+            .filter(|post| once.insert(&post.path))
+            .collect();
+        posts.sort_by(|x, y| newest_first(x, y));
+        let numbers: HashMap<&'a Path, u32> =
+            posts.iter().enumerate().map(|(number, post)| (post.path.as_path(), number as u32)).collect();
         let series = posts.iter().map(|post| library.series_slug_of(post)).collect();
         let tags = tags
             .into_iter()
@@ -168,11 +168,6 @@ impl<'a> RelatedIndex<'a> {
             best.into_iter().map(|(_, number)| self.posts[number as usize]).collect()
         })
     }
-}
-
-/// The order of posts whose scores tie: the newer first, then by file.
-fn ties(x: &Post, y: &Post) -> Ordering {
-    y.date.cmp(&x.date).then_with(|| x.path.cmp(&y.path))
 }
 
 thread_local! {
