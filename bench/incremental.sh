@@ -50,6 +50,8 @@ results=$BENCH_DIR/incremental.tsv # kind, wall s, user s, sys s, peak KB, pages
 # One export, timed: appends its line to the results.
 timed() {
     local kind=$1 log=$BENCH_DIR/incremental.log
+    # What the last export wrote reaches the disk first, not during this one.
+    sync
     /usr/bin/time -f '%e %U %S %M' -o "$BENCH_DIR/time.txt" "$hanji" export "$corpus" --out "$out" >"$log" 2>&1
     local rendered
     rendered=$(sed -n 's/.*; \([0-9]*\) pages\? rendered.*/\1/p' "$log" | tail -1)

@@ -2,9 +2,10 @@
 //! one post at a time. Pure: it never touches the disk.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use super::file::{self, PostFile};
@@ -272,14 +273,26 @@ impl Library {
         Self { rules, ..Self::default() }
     }
 
-    /// A library of these files, as loading a folder makes it.
-    pub fn from_parsed(rules: Rules, files: impl IntoIterator<Item = Parsed>) -> Self {
+    /// A library of these files, as loading a folder makes it: as if each
+    /// were inserted in turn, but with the blog's rules applied, and its
+    /// lists made, on every core.
+    pub fn from_parsed(rules: Rules, files: Vec<Parsed>) -> Self {
         let mut library = Self::new(rules);
-        let files = files.into_iter();
+        let files: Vec<Parsed> = files.into_par_iter().map(|parsed| library.rules.apply(parsed)).collect();
+        let mut once = HashSet::with_capacity(files.len());
+        if !files.iter().all(|parsed| once.insert(parsed.path.as_os_str())) {
+            // A file given twice: the later one replaces the earlier.
+            for parsed in files {
+                library.insert_applied(parsed);
+            }
+            return library;
+        }
+        let posts: Vec<&Post> = files.iter().filter_map(|parsed| parsed.post.as_ref()).collect();
+        library.index(&posts, true);
         // Room for every post at once: a post is large, and moved whenever the map grows.
-        library.posts.reserve(files.size_hint().0);
+        library.posts.reserve(posts.len());
         for parsed in files {
-            library.insert(parsed);
+            library.keep(parsed);
         }
         library
     }
@@ -298,13 +311,25 @@ impl Library {
 
     /// Puts what was read from one file in the library, replacing what was there.
     pub fn insert(&mut self, parsed: Parsed) {
-        self.remove(&parsed.path);
         let parsed = self.rules.apply(parsed);
+        self.insert_applied(parsed);
+    }
+
+    /// `insert`, the blog's rules applied already.
+    fn insert_applied(&mut self, parsed: Parsed) {
+        self.remove(&parsed.path);
+        if let Some(post) = &parsed.post {
+            self.index(&[post], false);
+        }
+        self.keep(parsed);
+    }
+
+    /// Keeps a file's post and problems, its post indexed already.
+    fn keep(&mut self, parsed: Parsed) {
         if !parsed.problems.is_empty() {
             self.problems.insert(parsed.path.clone(), parsed.problems);
         }
         if let Some(post) = parsed.post {
-            self.index(&post);
             self.posts.insert(File(parsed.path), post);
         }
     }
@@ -340,23 +365,42 @@ impl Library {
         }
     }
 
-    fn index(&mut self, post: &Post) {
-        let key = order(post);
-        self.newest_first.insert(key.clone());
-        let paths = self.slugs.entry(post.slug.clone()).or_default();
-        paths.insert(post.path.clone());
-        if paths.len() == 2 {
-            self.shared_slugs += 1;
+    /// Puts `posts` (not in the library) in its lists: the order, the
+    /// slugs and the pages, then the tags, categories and series; both at
+    /// once, on two cores, if `at_once` (a blog read whole: one post put in
+    /// by the app waits for no other thread).
+    fn index(&mut self, posts: &[&Post], at_once: bool) {
+        let Library { newest_first, slugs, shared_slugs, pages, tags, categories, series, rules, .. } = self;
+        let mut order_and_slugs = || {
+            for post in posts {
+                newest_first.insert(order(post));
+                let paths = slugs.entry(post.slug.clone()).or_default();
+                paths.insert(post.path.clone());
+                if paths.len() == 2 {
+                    *shared_slugs += 1;
+                }
+                if post.page {
+                    pages.insert(post.path.clone());
+                }
+            }
+        };
+        let rule = rules.layout.term_slugs;
+        let mut terms = || {
+            // A page is in no tag's list.
+            for post in posts.iter().filter(|post| !post.page) {
+                let key = order(post);
+                tags.add(post, &post.tags, &key, rule);
+                categories.add(post, &post.categories, &key, rule);
+                series.add(post, &series_of(post), &key, rule);
+            }
+        };
+        match at_once {
+            true => _ = rayon::join(order_and_slugs, terms),
+            false => {
+                order_and_slugs();
+                terms();
+            }
         }
-        // A page is in no tag's list.
-        if post.page {
-            self.pages.insert(post.path.clone());
-            return;
-        }
-        let rule = self.rules.layout.term_slugs;
-        self.tags.add(post, &post.tags, &key, rule);
-        self.categories.add(post, &post.categories, &key, rule);
-        self.series.add(post, &series_of(post), &key, rule);
     }
 
     fn unindex(&mut self, post: &Post) {
@@ -712,7 +756,7 @@ fn slug_clash(slug: &str, others: &[&Path], path: &Path) -> Diagnostic {
 /// A library of posts given as (path, text), for tests.
 #[cfg(test)]
 pub(crate) fn of_texts(files: &[(&str, &str)]) -> Library {
-    Library::from_parsed(Rules::default(), files.iter().map(|(p, t)| Post::parse(Path::new(p), t)))
+    Library::from_parsed(Rules::default(), files.iter().map(|(p, t)| Post::parse(Path::new(p), t)).collect())
 }
 
 #[cfg(test)]
@@ -734,6 +778,38 @@ mod tests {
     const A: &str = "---\ntitle: A\ndate: 2026-07-17\ntags: [nccl, cuda]\n---\nA body\n";
     const B: &str = "---\ntitle: B\ndate: 2026-05-16\ntags: [nccl]\n---\nB body\n";
     const C: &str = "---\ntitle: C\ndate: 2026-06-01\ntags: [NCCL, rust]\ndraft: true\n---\n";
+
+    #[test]
+    fn a_library_made_at_once_is_the_one_inserting_each_file_makes() {
+        let files = [
+            ("posts/a.md", A),
+            ("posts/b.md", B),
+            ("posts/c.md", C),
+            ("posts/d.md", "---\ntitle: D\ndate: 2026-02-01\ncategories: [GPU]\nseries: Kernels\n---\n"),
+            ("posts/e.md", "---\ntitle: E\ndate: 2026-02-02\nslug: a\nseries: Kernels\ntags: [nccl]\n---\n"),
+            ("posts/f.md", "---\ntitle: [unclosed\n---\n"),
+            ("pages/about.md", "---\ntitle: About\ntags: [nccl]\n---\n"),
+        ];
+        let rules = Rules::default();
+        let at_once = Library::from_parsed(rules.clone(), files.iter().map(|(p, t)| parsed(p, t)).collect());
+        let mut one_by_one = Library::new(rules.clone());
+        for (path, text) in files {
+            one_by_one.insert(parsed(path, text));
+        }
+        assert_eq!(at_once, one_by_one);
+        assert!(at_once.shares_slug(Path::new("posts/e.md")));
+        assert!(at_once.pages().count() == 1 && at_once.problems.contains_key(Path::new("posts/f.md")));
+
+        // A file given twice: the later one is the one kept, as inserting them makes it.
+        let twice = [("posts/a.md", A), ("posts/b.md", B), ("posts/a.md", C)];
+        let at_once = Library::from_parsed(rules.clone(), twice.iter().map(|(p, t)| parsed(p, t)).collect());
+        let mut one_by_one = Library::new(rules);
+        for (path, text) in twice {
+            one_by_one.insert(parsed(path, text));
+        }
+        assert_eq!(at_once, one_by_one);
+        assert!(at_once.post(Path::new("posts/a.md")).unwrap().draft);
+    }
 
     #[test]
     fn tags_most_used_first_ties_by_name() {

@@ -9,6 +9,7 @@
 //! only all together: a missing or damaged shard makes the next export a full
 //! one, never a wrong one.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -123,9 +124,10 @@ impl State {
         }
     }
 
-    /// Keeps `made` (every file of this export) under `head` for next time,
-    /// writing the shards that differ from what was kept.
-    pub fn save(&self, head: &Head, made: &[std::borrow::Cow<Made>]) {
+    /// Keeps `made` (every file of this export: borrowed, a record of this
+    /// state kept as it was) under `head` for next time, writing the shards
+    /// that differ from what was kept.
+    pub fn save(&self, head: &Head, made: &[Cow<Made>]) {
         let Some(records) = &self.records else { return };
         let shard_of = |file: &str| Records::shard_of(file.as_bytes());
         let mut changed = [self.head.as_ref() != Some(head); SHARDS];
@@ -135,7 +137,9 @@ impl State {
         }
         for entry in made {
             counts[shard_of(&entry.file)] -= 1;
-            if self.made.get(&entry.file) != Some(&**entry) {
+            // A record borrowed from this state is the one kept for its file.
+            let kept = matches!(entry, Cow::Borrowed(_)) || self.made.get(&entry.file) == Some(&**entry);
+            if !kept {
                 changed[shard_of(&entry.file)] = true;
             }
         }

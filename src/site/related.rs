@@ -5,7 +5,7 @@
 
 use std::cmp::Ordering;
 use std::collections::{BTreeSet, HashMap, HashSet};
-use std::path::Path;
+use std::ffi::OsStr;
 
 use crate::content::library::newest_first;
 use crate::content::{Library, Post};
@@ -24,7 +24,8 @@ pub fn weight(posts_with_tag: usize) -> f64 {
 /// rank among the closest (`related`).
 pub struct RelatedIndex<'a> {
     posts: Vec<&'a Post>,
-    numbers: HashMap<&'a Path, u32>,
+    /// By the post's path (its bytes: hashing a path by its parts costs more).
+    numbers: HashMap<&'a OsStr, u32>,
     /// The slug of each post's series, if it is in one.
     series: Vec<Option<String>>,
     /// By slug: the tag's weight, and its published posts' numbers, sorted.
@@ -50,17 +51,17 @@ impl<'a> RelatedIndex<'a> {
             .iter()
             .flat_map(|(_, posts)| posts.iter().filter(shown))
             .copied()
-            .filter(|post| once.insert(&post.path))
+            .filter(|post| once.insert(post.path.as_os_str()))
             .collect();
         posts.sort_by(|x, y| newest_first(x, y));
-        let numbers: HashMap<&'a Path, u32> =
-            posts.iter().enumerate().map(|(number, post)| (post.path.as_path(), number as u32)).collect();
+        let numbers: HashMap<&'a OsStr, u32> =
+            posts.iter().enumerate().map(|(number, post)| (post.path.as_os_str(), number as u32)).collect();
         let series = posts.iter().map(|post| library.series_slug_of(post)).collect();
         let tags = tags
             .into_iter()
             .map(|(slug, posts)| {
                 let mut members: Vec<u32> =
-                    posts.iter().filter(shown).map(|post| numbers[post.path.as_path()]).collect();
+                    posts.iter().filter(shown).map(|post| numbers[post.path.as_os_str()]).collect();
                 members.sort_unstable();
                 (slug.to_string(), (weight(members.len()), members))
             })
@@ -89,7 +90,7 @@ impl<'a> RelatedIndex<'a> {
         if limit == 0 || post.page {
             return Vec::new();
         }
-        let own = self.numbers.get(post.path.as_path()).copied();
+        let own = self.numbers.get(post.path.as_os_str()).copied();
         let series = library.series_slug_of(post);
         let slugs: BTreeSet<String> = library.tag_slugs_of(post).collect();
         // The post's tags in the order of their slugs (the order scores add
@@ -181,6 +182,7 @@ thread_local! {
 mod tests {
     use super::*;
     use crate::content::library::of_texts;
+    use std::path::Path;
 
     fn titles(posts: &[&Post]) -> Vec<String> {
         posts.iter().map(|p| p.title.clone()).collect()
