@@ -467,7 +467,7 @@ fn read_highlights(site: &Site, cache_dir: Option<&Path>, planned: &[Planned]) -
     let (to_render, kept) = (posts(false), posts(true));
     let file = cache_dir.map(|dir| dir.join("highlight.bin")).filter(|_| to_render > 0)?;
     if let Ok(bytes) = fs::read(&file) {
-        site.highlights().add_from_bytes(&bytes);
+        site.highlights().add_from_bytes(bytes);
     }
     if kept > 0 {
         // The code of the posts not rendered now stays in the cache.

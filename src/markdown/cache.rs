@@ -4,6 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
+use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, RwLock};
 
@@ -20,11 +21,21 @@ type Key = u128;
 #[derive(Default)]
 pub struct HighlightCache {
     entries: RwLock<HashMap<Key, Arc<str>>>,
+    /// Entries read back (`add_from_bytes`), left in the bytes read until
+    /// a page asks for one: an export that renders one post reads a large
+    /// blog's cache without making an entry of each of its blocks.
+    read: RwLock<Vec<ReadBack>>,
     /// Keys looked up since the cache was made: only these are saved, so the
     /// file holds what the blog uses now and does not grow without end.
     used: Mutex<HashSet<Key>>,
     /// Whether anything was highlighted anew.
     added: AtomicBool,
+}
+
+/// Bytes a cache was saved as, and where each entry's HTML is in them.
+struct ReadBack {
+    bytes: Vec<u8>,
+    at: HashMap<Key, Range<usize>>,
 }
 
 impl HighlightCache {
@@ -41,14 +52,33 @@ impl HighlightCache {
         if let Some(html) = self.entries.read().expect("highlight cache").get(&key) {
             return Some(html.clone());
         }
+        if let Some(html) = self.read_back(key) {
+            let html: Arc<str> = html.into();
+            self.entries.write().expect("highlight cache").insert(key, html.clone());
+            return Some(html);
+        }
         let html: Arc<str> = highlight::highlight(lang, code)?.into();
         self.entries.write().expect("highlight cache").insert(key, html.clone());
         self.added.store(true, std::sync::atomic::Ordering::Relaxed);
         Some(html)
     }
 
+    /// The HTML of `key` in the bytes read back, if it is there (and text).
+    fn read_back(&self, key: Key) -> Option<String> {
+        let read = self.read.read().expect("highlight cache");
+        let found = read.iter().find_map(|read| Some(&read.bytes[read.at.get(&key)?.clone()]))?;
+        String::from_utf8(found.to_vec()).ok()
+    }
+
+    /// Every key known, read back or not.
+    fn keys(&self) -> HashSet<Key> {
+        let mut keys: HashSet<Key> = self.entries.read().expect("highlight cache").keys().copied().collect();
+        keys.extend(self.read.read().expect("highlight cache").iter().flat_map(|read| read.at.keys()));
+        keys
+    }
+
     pub fn len(&self) -> usize {
-        self.entries.read().expect("highlight cache").len()
+        self.keys().len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -59,63 +89,67 @@ impl HighlightCache {
     /// them; anything unreadable gives an empty cache.
     pub fn from_bytes(bytes: &[u8]) -> Self {
         let cache = Self::new();
-        cache.add_from_bytes(bytes);
+        cache.add_from_bytes(bytes.to_vec());
         cache
     }
 
     /// Whether anything was highlighted anew (or `keep_all` was not asked
     /// and some entries went unused): what is saved would differ.
     pub fn is_changed(&self) -> bool {
-        let entries = self.entries.read().expect("highlight cache");
-        let used = self.used.lock().expect("highlight cache");
-        self.added.load(std::sync::atomic::Ordering::Relaxed) || used.len() != entries.len()
+        self.added.load(std::sync::atomic::Ordering::Relaxed)
+            || self.used.lock().expect("highlight cache").len() != self.len()
     }
 
     /// Saves every entry, used or not (see `to_bytes`): when only some of a
     /// blog's posts are rendered, the others' code stays.
     pub fn keep_all(&self) {
-        let entries = self.entries.read().expect("highlight cache");
-        self.used.lock().expect("highlight cache").extend(entries.keys());
+        let keys = self.keys();
+        self.used.lock().expect("highlight cache").extend(keys);
     }
 
     /// Adds the entries in `bytes` (as `to_bytes` wrote them); anything
     /// unreadable adds nothing.
-    pub fn add_from_bytes(&self, bytes: &[u8]) {
+    pub fn add_from_bytes(&self, bytes: Vec<u8>) {
         let Some(mut rest) = bytes.strip_prefix(MAGIC) else { return };
-        let mut entries = HashMap::new();
-        let mut take = |n: usize| -> Option<&[u8]> {
+        let mut at = HashMap::new();
+        let mut take = |n: usize| -> Option<Range<usize>> {
             let (head, tail) = rest.split_at_checked(n)?;
             rest = tail;
-            Some(head)
+            let start = bytes.len() - tail.len() - head.len();
+            Some(start..start + n)
         };
-        let version_len = u32::from_le_bytes(take(4).and_then(|b| b.try_into().ok()).unwrap_or_default());
-        if take(version_len as usize) != Some(HIGHLIGHT_VERSION.as_bytes()) {
+        let version_len = take(4).map(|r| u32::from_le_bytes(bytes[r].try_into().expect("4 bytes")));
+        if take(version_len.unwrap_or_default() as usize).map(|r| &bytes[r]) != Some(HIGHLIGHT_VERSION.as_bytes()) {
             return;
         }
         while let Some(key) = take(16) {
-            let key = Key::from_le_bytes(key.try_into().expect("16 bytes"));
-            let Some(len) = take(4).map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes"))) else { break };
-            let Some(html) = take(len as usize).and_then(|b| std::str::from_utf8(b).ok()) else { break };
-            entries.insert(key, Arc::from(html));
+            let key = Key::from_le_bytes(bytes[key].try_into().expect("16 bytes"));
+            let Some(len) = take(4).map(|r| u32::from_le_bytes(bytes[r].try_into().expect("4 bytes"))) else { break };
+            let Some(html) = take(len as usize) else { break };
+            at.insert(key, html);
         }
-        self.entries.write().expect("highlight cache").extend(entries);
+        self.read.write().expect("highlight cache").push(ReadBack { bytes, at });
     }
 
     /// The entries used since this cache was made, to be read back by
     /// [`HighlightCache::from_bytes`].
     pub fn to_bytes(&self) -> Vec<u8> {
         let entries = self.entries.read().expect("highlight cache");
+        let read = self.read.read().expect("highlight cache");
         let used = self.used.lock().expect("highlight cache");
+        let html_of = |key: &Key| match entries.get(key) {
+            Some(html) => Some(html.as_bytes()),
+            None => read.iter().find_map(|read| Some(&read.bytes[read.at.get(key)?.clone()])),
+        };
         let mut bytes = MAGIC.to_vec();
         bytes.extend((HIGHLIGHT_VERSION.len() as u32).to_le_bytes());
         bytes.extend(HIGHLIGHT_VERSION.as_bytes());
-        let mut keys: Vec<&Key> = used.iter().filter(|k| entries.contains_key(k)).collect();
-        keys.sort();
-        for key in keys {
-            let html = &entries[key];
+        let mut keys: Vec<(&Key, &[u8])> = used.iter().filter_map(|key| Some((key, html_of(key)?))).collect();
+        keys.sort_unstable_by_key(|(key, _)| **key);
+        for (key, html) in keys {
             bytes.extend(key.to_le_bytes());
             bytes.extend((html.len() as u32).to_le_bytes());
-            bytes.extend(html.as_bytes());
+            bytes.extend(html);
         }
         bytes
     }
@@ -165,6 +199,27 @@ mod tests {
         let new = HighlightCache::from_bytes(&old.to_bytes());
         new.highlight("rust", "let b = 2;\n");
         assert_eq!(HighlightCache::from_bytes(&new.to_bytes()).len(), 1);
+    }
+
+    #[test]
+    fn entries_read_back_and_not_used_are_kept_when_asked() {
+        let old = HighlightCache::new();
+        old.highlight("rust", "let a = 1;\n");
+        old.highlight("rust", "let b = 2;\n");
+        let new = HighlightCache::from_bytes(&old.to_bytes());
+        new.highlight("rust", "let b = 2;\n");
+        assert!(new.is_changed(), "one entry unused: the file would lose it");
+        new.keep_all();
+        assert!(!new.is_changed());
+        assert_eq!(new.to_bytes(), old.to_bytes());
+        // Read back, an entry that is not text is highlighted again.
+        let mut bytes = old.to_bytes();
+        let at = bytes.windows(3).position(|w| w == b"let").expect("the code is in the file");
+        bytes[at] = 0xff;
+        let broken = HighlightCache::from_bytes(&bytes);
+        assert!(broken.highlight("rust", "let a = 1;\n").unwrap().contains("let"));
+        assert!(broken.highlight("rust", "let b = 2;\n").unwrap().contains("let"));
+        assert!(broken.is_changed());
     }
 
     #[test]
