@@ -62,8 +62,9 @@ pub const MARKER: &str = ".hanji-export";
 
 /// What `.hanji-export` holds.
 #[derive(Debug, Default, serde::Serialize)]
-struct Record {
-    files: BTreeSet<String>,
+struct Record<'a> {
+    /// Sorted.
+    files: Vec<&'a str>,
     /// The name of the export the search index kept in the cache is of.
     #[serde(skip_serializing_if = "Option::is_none")]
     search: Option<String>,
@@ -262,19 +263,22 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
         })
         .collect();
 
+    // The pages' problems, cloned on every core: a large blog's pages kept
+    // as they were have tens of thousands.
+    summary.problems.par_extend(outcomes.par_iter().flat_map_iter(|outcome| match outcome {
+        Outcome::Kept(Made { from: From::Page { problems, .. }, .. })
+        | Outcome::Written { made: Made { from: From::Page { problems, .. }, .. }, .. } => problems.iter().cloned(),
+        _ => [].iter().cloned(),
+    }));
     let mut made = Vec::with_capacity(outcomes.len() + copied.len());
     for outcome in outcomes.into_iter().chain(copied) {
         match outcome {
             Outcome::Kept(kept) => {
-                if let From::Page { problems, .. } = &kept.from {
-                    summary.problems.extend(problems.iter().cloned());
-                }
                 summary.unchanged += 1;
                 made.push(Cow::Borrowed(kept));
             }
             Outcome::Written { made: new, written } => {
-                if let From::Page { problems, .. } = &new.from {
-                    summary.problems.extend(problems.iter().cloned());
+                if let From::Page { .. } = &new.from {
                     summary.rendered += 1;
                 }
                 if written {
@@ -327,7 +331,12 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
         }
     }
 
-    let files: BTreeSet<String> = made.iter().map(|m| m.file.clone()).collect();
+    // In the order of their names, once: the folder's record, the files
+    // removed and the last export's stamps are in that order.
+    let mut sorted: Vec<(&str, fs::Stamp)> = made.iter().map(|m| (m.file.as_str(), m.stamp)).collect();
+    sorted.par_sort_unstable_by_key(|(file, _)| *file);
+    sorted.dedup_by_key(|(file, _)| *file);
+    let files: Vec<&str> = sorted.iter().map(|(file, _)| *file).collect();
     summary.removed = remove_stale(&out, &previous.files, &files)?;
     summary.problems.par_sort();
     summary.problems.dedup();
@@ -350,8 +359,7 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
                 let _ = fs::write_if_changed(&file, &site.highlights().to_bytes());
             }
             if let Some(last) = &last {
-                let stamps: BTreeMap<&str, fs::Stamp> = made.iter().map(|m| (m.file.as_str(), m.stamp)).collect();
-                last.save(inputs, stamps.into_iter(), &out, &summary);
+                last.save(inputs, sorted.iter().copied(), &out, &summary);
             }
         },
     );
@@ -742,10 +750,10 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, ExportError> {
 }
 
 /// Removes the files the previous export wrote that this one did not, and
-/// the folders that leaves empty. Nothing else.
-fn remove_stale(out: &Path, previous: &BTreeSet<String>, current: &BTreeSet<String>) -> Result<usize, ExportError> {
+/// the folders that leaves empty. Nothing else. `current` is sorted.
+fn remove_stale(out: &Path, previous: &BTreeSet<String>, current: &[&str]) -> Result<usize, ExportError> {
     let mut removed = 0;
-    for file in previous.difference(current) {
+    for file in previous.iter().filter(|file| current.binary_search(&file.as_str()).is_err()) {
         let path = out.join(file);
         match fs::remove_file(&path) {
             Ok(true) => removed += 1,
