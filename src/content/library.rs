@@ -276,8 +276,9 @@ impl Library {
     /// A library of these files, as loading a folder makes it: as if each
     /// were inserted in turn, but with the blog's rules applied, and its
     /// lists made, on every core.
-    pub fn from_parsed(rules: Rules, files: Vec<Parsed>) -> Self {
+    pub fn from_parsed(rules: Rules, files: impl IntoIterator<Item = Parsed>) -> Self {
         let mut library = Self::new(rules);
+        let files: Vec<Parsed> = files.into_iter().collect();
         let files: Vec<Parsed> = files.into_par_iter().map(|parsed| library.rules.apply(parsed)).collect();
         let mut once = HashSet::with_capacity(files.len());
         if !files.iter().all(|parsed| once.insert(parsed.path.as_os_str())) {
@@ -756,7 +757,7 @@ fn slug_clash(slug: &str, others: &[&Path], path: &Path) -> Diagnostic {
 /// A library of posts given as (path, text), for tests.
 #[cfg(test)]
 pub(crate) fn of_texts(files: &[(&str, &str)]) -> Library {
-    Library::from_parsed(Rules::default(), files.iter().map(|(p, t)| Post::parse(Path::new(p), t)).collect())
+    Library::from_parsed(Rules::default(), files.iter().map(|(p, t)| Post::parse(Path::new(p), t)))
 }
 
 #[cfg(test)]
@@ -791,7 +792,7 @@ mod tests {
             ("pages/about.md", "---\ntitle: About\ntags: [nccl]\n---\n"),
         ];
         let rules = Rules::default();
-        let at_once = Library::from_parsed(rules.clone(), files.iter().map(|(p, t)| parsed(p, t)).collect());
+        let at_once = Library::from_parsed(rules.clone(), files.iter().map(|(p, t)| parsed(p, t)));
         let mut one_by_one = Library::new(rules.clone());
         for (path, text) in files {
             one_by_one.insert(parsed(path, text));
@@ -802,7 +803,7 @@ mod tests {
 
         // A file given twice: the later one is the one kept, as inserting them makes it.
         let twice = [("posts/a.md", A), ("posts/b.md", B), ("posts/a.md", C)];
-        let at_once = Library::from_parsed(rules.clone(), twice.iter().map(|(p, t)| parsed(p, t)).collect());
+        let at_once = Library::from_parsed(rules.clone(), twice.iter().map(|(p, t)| parsed(p, t)));
         let mut one_by_one = Library::new(rules);
         for (path, text) in twice {
             one_by_one.insert(parsed(path, text));
