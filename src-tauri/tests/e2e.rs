@@ -871,14 +871,31 @@ fn publish_sets_up_a_folder_and_sends_only_what_changed(session: &Session, blog:
     );
     assert!(target.join("tags/nccl/index.html").exists() && target.join(".hanji-publish.json").exists());
     let _ = sent;
+    let published = stamps_in(target);
     session.click(&session.find("[data-testid=publish-close]"));
     // Again: nothing changed, nothing sent.
     session.click(&session.find("[data-testid=publish]"));
     wait("the targets", Duration::from_secs(20), || session.try_find("[data-testid=publish-start]"));
     session.click(&session.find("[data-testid=publish-start]"));
     wait("the second summary", Duration::from_secs(60), || session.try_find("[data-testid=publish-sent]"));
-    assert_eq!(session.texts("[data-testid=publish-sent]").join(""), "0 (0 B)");
+    let again = stamps_in(target);
+    let sent_again: Vec<&PathBuf> =
+        again.iter().filter(|(file, stamp)| published.get(*file) != Some(stamp)).map(|(file, _)| file).collect();
+    assert_eq!(session.texts("[data-testid=publish-sent]").join(""), "0 (0 B)", "sent again: {sent_again:?}");
     session.click(&session.find("[data-testid=publish-close]"));
+}
+
+/// Every file below `dir` with its size and modification time.
+fn stamps_in(dir: &Path) -> std::collections::BTreeMap<PathBuf, (u64, std::time::SystemTime)> {
+    let mut stamps = std::collections::BTreeMap::new();
+    for entry in std::fs::read_dir(dir).unwrap().map(|e| e.unwrap()) {
+        let meta = entry.metadata().unwrap();
+        match meta.is_dir() {
+            true => stamps.extend(stamps_in(&entry.path())),
+            false => _ = stamps.insert(entry.path(), (meta.len(), meta.modified().unwrap())),
+        }
+    }
+    stamps
 }
 
 fn walk_count(dir: &Path) -> usize {
