@@ -456,7 +456,9 @@ pub fn stamp_of(path: &Path) -> Option<Stamp> {
 
 /// The running Hanji, as what it keeps between runs names it: its version
 /// and its binary's stamp, so that another build (which may read or render
-/// otherwise) trusts nothing kept by this one.
+/// otherwise) trusts nothing kept by this one. Not the binary's change time:
+/// a hard link to it (`perf record` makes one) or a change of its
+/// permissions moves that, and the binary is the same.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Program {
     version: String,
@@ -466,6 +468,7 @@ pub struct Program {
 impl Program {
     pub fn this() -> Program {
         let binary = std::env::current_exe().ok().and_then(|exe| stamp_of(&exe));
+        let binary = binary.map(|stamp| Stamp { changed: 0, ..stamp });
         Program { version: env!("CARGO_PKG_VERSION").to_string(), binary }
     }
 }

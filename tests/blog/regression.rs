@@ -761,3 +761,27 @@ fn a_killed_publish_or_export_leaves_no_temp_file_behind() {
     assert_eq!(again.code(), 0, "{}", again.stderr());
     assert!(!out.path().join("posts/a").join(left_by_a_kill).exists(), "the export's temp file is removed");
 }
+
+/// What an export keeps is trusted only by the Hanji that kept it, known by
+/// its binary's stamp, change time included: a hard link to the binary
+/// (`perf record` makes one to profile it) or a chmod made the next export
+/// render every page again. The binary's change time no longer counts.
+#[test]
+fn a_hard_link_to_hanji_does_not_make_the_next_export_a_full_one() {
+    let blog = BlogTest::empty()
+        .write("posts/a.md", "---\ntitle: A\ndate: 2026-11-01\ntags: [nccl]\n---\nA.\n")
+        .write("posts/b.md", "---\ntitle: B\ndate: 2026-11-02\ntags: [nccl]\n---\nB.\n");
+    let out = tempfile::tempdir().unwrap();
+    let out_arg = out.path().to_str().unwrap();
+    let first = blog.hanji(&["export", "--out", out_arg]);
+    assert_eq!(first.code(), 0, "{}", first.stderr());
+    // The binary's change time moves, as a hard link moves it.
+    let binary = Path::new(env!("CARGO_BIN_EXE_hanji"));
+    let beside = tempfile::tempdir_in(binary.parent().unwrap()).unwrap();
+    std::fs::hard_link(binary, beside.path().join("hanji")).unwrap();
+    // Past the clock's grain, as an author's next export would be.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    let again = blog.hanji(&["export", "--out", out_arg]);
+    assert_eq!(again.code(), 0, "{}", again.stderr());
+    assert!(again.stderr().contains("; 0 pages rendered"), "the blog did not change: {}", again.stderr());
+}
