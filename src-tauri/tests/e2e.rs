@@ -48,15 +48,19 @@ struct Session {
 
 impl Session {
     fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        self.try_call(method, path, body).unwrap_or_else(|e| panic!("{method} {path}: {e}"))
+    }
+
+    /// `call`, giving the driver's error rather than failing the test.
+    fn try_call(&self, method: &str, path: &str, body: Option<Value>) -> Result<Value, ureq::Error> {
         let url = format!("{}{path}", self.base);
         let response = match (method, body) {
             ("GET", _) => self.agent.get(&url).call(),
             ("DELETE", _) => self.agent.delete(&url).call(),
             (_, body) => self.agent.post(&url).send_json(body.unwrap_or(json!({}))),
         };
-        let mut response = response.unwrap_or_else(|e| panic!("{method} {path}: {e}"));
-        let value: Value = response.body_mut().read_json().expect("a JSON answer");
-        value["value"].clone()
+        let value: Value = response?.body_mut().read_json()?;
+        Ok(value["value"].clone())
     }
 
     fn try_find(&self, css: &str) -> Option<String> {
@@ -187,12 +191,21 @@ impl Session {
         });
     }
 
+    /// Saves what the window shows. Never fails the test: it runs as a
+    /// failed test unwinds, and a second panic then would abort before the
+    /// app, the driver and Xvfb are ended.
     fn save_screenshot(&self) {
-        let shot = self.call("GET", "/screenshot", None);
+        let shot = match self.try_call("GET", "/screenshot", None) {
+            Ok(shot) => shot,
+            Err(error) => return eprintln!("no screenshot: {error}"),
+        };
         if let Some(png) = shot.as_str().and_then(|b| base64::engine::general_purpose::STANDARD.decode(b).ok()) {
-            std::fs::create_dir_all(self.screenshot.parent().unwrap()).unwrap();
-            std::fs::write(&self.screenshot, png).unwrap();
-            eprintln!("screenshot: {}", self.screenshot.display());
+            let written = std::fs::create_dir_all(self.screenshot.parent().unwrap())
+                .and_then(|()| std::fs::write(&self.screenshot, png));
+            match written {
+                Ok(()) => eprintln!("screenshot: {}", self.screenshot.display()),
+                Err(error) => eprintln!("no screenshot: {}: {error}", self.screenshot.display()),
+            }
         }
     }
 }
