@@ -38,6 +38,13 @@ struct ReadBack {
     at: HashMap<Key, Range<usize>>,
 }
 
+impl ReadBack {
+    /// The bytes of `key`'s HTML in the first of `read` that has it.
+    fn find<'r>(read: &'r [ReadBack], key: &Key) -> Option<&'r [u8]> {
+        read.iter().find_map(|read| Some(&read.bytes[read.at.get(key)?.clone()]))
+    }
+}
+
 impl HighlightCache {
     pub fn new() -> Self {
         Self::default()
@@ -66,8 +73,7 @@ impl HighlightCache {
     /// The HTML of `key` in the bytes read back, if it is there (and text).
     fn read_back(&self, key: Key) -> Option<String> {
         let read = self.read.read().expect("highlight cache");
-        let found = read.iter().find_map(|read| Some(&read.bytes[read.at.get(&key)?.clone()]))?;
-        String::from_utf8(found.to_vec()).ok()
+        String::from_utf8(ReadBack::find(&read, &key)?.to_vec()).ok()
     }
 
     /// Every key known, read back or not.
@@ -139,7 +145,7 @@ impl HighlightCache {
         let used = self.used.lock().expect("highlight cache");
         let html_of = |key: &Key| match entries.get(key) {
             Some(html) => Some(html.as_bytes()),
-            None => read.iter().find_map(|read| Some(&read.bytes[read.at.get(key)?.clone()])),
+            None => ReadBack::find(&read, key),
         };
         let mut bytes = MAGIC.to_vec();
         bytes.extend((HIGHLIGHT_VERSION.len() as u32).to_le_bytes());
