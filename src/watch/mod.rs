@@ -519,7 +519,10 @@ mod tests {
         watch.signals.send(Signal::Events(Err(vec![error]))).unwrap();
         next(&updates, |u| matches!(u, Update::Notice { message } if message.contains("max_user_watches")));
         assert_eq!(watch.state(), WatchState::Polling);
-        std::fs::write(dir.path().join("posts/b.md"), "---\ntitle: B\ndate: 2026-01-02\n---\n").unwrap();
+        // Written whole, then put in place: a poll between creating the file
+        // and writing it would find it empty, added without a post.
+        std::fs::write(dir.path().join("b.md.tmp"), "---\ntitle: B\ndate: 2026-01-02\n---\n").unwrap();
+        std::fs::rename(dir.path().join("b.md.tmp"), dir.path().join("posts/b.md")).unwrap();
         next(&updates, |u| matches!(u, Update::Changed(set) if !set.added.is_empty()));
         assert_eq!(watch.blog().read().unwrap().library.len(), 2);
     }
