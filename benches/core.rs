@@ -33,11 +33,11 @@ fn render(c: &mut Criterion) {
     let mut group = c.benchmark_group("render");
     group.bench_function(format!("one {} byte post", post.source().len()), |b| {
         let options = Options { first_line: post.body_line, source_lines: true, ..Options::default() };
-        b.iter(|| markdown::render(post.body(), &options))
+        b.iter(|| markdown::render(&post.body(), &options))
     });
     group.bench_function(format!("one {} byte post, highlighted", post.source().len()), |b| {
         let options = Options { first_line: post.body_line, source_lines: true, highlight: true, ..Options::default() };
-        b.iter(|| markdown::render(post.body(), &options))
+        b.iter(|| markdown::render(&post.body(), &options))
     });
     group.finish();
 }

@@ -50,7 +50,7 @@ pub fn check(blog: &Blog) -> Vec<Diagnostic> {
                 pictures: Some(&pictures),
                 ..Options::default()
             };
-            let mut problems = markdown::render(post.body(), &options).problems;
+            let mut problems = markdown::render(&post.body(), &options).problems;
             problems.extend(cover_problem(post, &links, &pictures));
             problems.into_iter().map(|p| p.in_file(&post.path)).collect()
         })

@@ -61,7 +61,9 @@ pub use slug::{slug, tag_slug};
 // Reading, checking, exporting, serving.
 pub use check::{HeldPost, NextExport, check, next_export};
 pub use export::{ExportError, ExportOptions, Summary as ExportSummary, export};
-pub use load::{LoadError, LoadOptions, Progress as LoadProgress, load, load_with, read_config as read_settings};
+pub use load::{
+    LoadError, LoadOptions, Progress as LoadProgress, Texts as LoadTexts, load, load_with, read_config as read_settings,
+};
 pub use serve::{ServeError, ServeOptions, Server};
 
 // Publishing: the site sent to a target, and the keychain its secrets are in.

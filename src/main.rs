@@ -163,7 +163,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             // The posts' texts are read again page by page, and what was read
             // from each file is kept between exports: see `hanji::load_with`.
             let options = hanji::LoadOptions {
-                without_texts: true,
+                texts: hanji::LoadTexts::LetGo,
                 cache_dir: hanji::cache_dir(),
                 schedule: schedule(future)?,
                 ..Default::default()

@@ -194,7 +194,7 @@ pub fn post_preview(blog: &Blog, theme: &Theme, images: Option<&Catalog>, path: 
                     let text = "The theme could not render this post.";
                     let page = problem_page("Template error", text, std::slice::from_ref(&problem));
                     problems.push(problem);
-                    (page, counts_of(post.body()))
+                    (page, counts_of(&post.body()))
                 }
             }
         }
@@ -203,12 +203,12 @@ pub fn post_preview(blog: &Blog, theme: &Theme, images: Option<&Catalog>, path: 
             // post, unless it is too big to be one.
             let counted = match &parsed.post {
                 Some(post) => post.body(),
-                None if text.len() as u64 > MAX_POST_BYTES => "",
-                None => text,
+                None if text.len() as u64 > MAX_POST_BYTES => "".into(),
+                None => text.into(),
             };
             let title = format!("{} has errors", path.display());
             let page = problem_page(&title, "The post is left out of the site until they are fixed.", &problems);
-            (page, counts_of(counted))
+            (page, counts_of(&counted))
         }
     };
     problems.sort();
@@ -336,7 +336,7 @@ mod tests {
         let mut compared = 0;
         for post in blog.library.posts().filter(|p| !p.has_errors) {
             let whole = site.render(&Page::Post(post.path.clone())).unwrap().text;
-            let preview = post_preview(&blog, &theme, None, &post.path, post.source()).html;
+            let preview = post_preview(&blog, &theme, None, &post.path, &post.source()).html;
             assert_eq!(preview, whole, "{}", post.path.display());
             compared += 1;
         }

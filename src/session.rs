@@ -513,7 +513,7 @@ fn outside_writes(set: &ChangeSet) -> Vec<&crate::watch::FileChange> {
 fn keep_outside_writes(history: &History, limits: &Mutex<history::Limits>, root: &Path, set: &ChangeSet, blog: &Blog) {
     for change in outside_writes(set) {
         let (Some(previous), Some(post)) = (&change.replaced, blog.library.post(&change.path)) else { continue };
-        let replaced = Replaced { previous, next: post.source(), cause: &Cause::Outside };
+        let replaced = Replaced { previous, next: &post.source(), cause: &Cause::Outside };
         keep_version(history, limits, root, &change.path, replaced);
     }
 }

@@ -359,7 +359,11 @@ impl Library {
     pub fn rename(&mut self, from: &Path, to: &Path) -> bool {
         match self.remove(from) {
             Some(post) => {
-                self.insert(Post::parse(to, post.source()));
+                let mut parsed = Post::parse(to, &post.source());
+                if post.is_packed() {
+                    parsed.post = parsed.post.map(Post::packed);
+                }
+                self.insert(parsed);
                 true
             }
             None => false,

@@ -5,6 +5,7 @@ pub mod file;
 pub mod front_matter;
 pub mod library;
 pub mod post;
+mod text;
 
 pub use front_matter::PostDate;
 pub use library::{Library, Rules, Tag, TagCount};

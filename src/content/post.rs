@@ -1,13 +1,14 @@
 //! A post: its front matter read into typed fields, its body, and what is
 //! derived from them (slug, URL, summary). Parsed from a string; reads no file.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use super::file::{MAX_POST_BYTES, PostFile};
 use super::front_matter::{self, Dialect, Format, PostDate};
+use super::text::Text;
 use crate::diagnostics::{Diagnostic, Problem, Severity};
 use crate::digest::{self, Digest};
 use crate::markdown;
@@ -58,9 +59,10 @@ pub struct Post {
     pub has_errors: bool,
     /// 1-based line of the file where the body starts.
     pub body_line: usize,
-    /// The file's whole text; None once it is let go (`without_text`).
+    /// The file's whole text, packed or not (`packed`); None once it is
+    /// let go (`without_text`).
     #[serde(skip)]
-    source: Option<Arc<str>>,
+    source: Option<Text>,
     body_start: usize,
     /// The digest of the text, which names it while it is let go.
     text_digest: Digest,
@@ -174,7 +176,7 @@ impl Post {
             page: false,
             has_errors,
             body_line: document.body_line,
-            source: Some(text.into()),
+            source: Some(Text::whole(text)),
             body_start,
             text_digest: digest::of_bytes(text.as_bytes()),
             path: path.clone(),
@@ -183,16 +185,19 @@ impl Post {
     }
 
     /// The Markdown after the front matter.
-    pub fn body(&self) -> &str {
-        &self.source()[self.body_start..]
+    pub fn body(&self) -> Cow<'_, str> {
+        match self.source() {
+            Cow::Borrowed(source) => Cow::Borrowed(&source[self.body_start..]),
+            Cow::Owned(mut source) => Cow::Owned(source.split_off(self.body_start)),
+        }
     }
 
     /// The whole text of the file, as it was read. Only a post loaded for an
     /// export has let it go (`without_text`), and the export gives it back
     /// before it renders the post (`with_text`): asking a post without its
     /// text for it is a bug, and stops rather than render an empty post.
-    pub fn source(&self) -> &str {
-        self.source.as_deref().expect("the text of a post loaded without it")
+    pub fn source(&self) -> Cow<'_, str> {
+        self.source.as_ref().expect("the text of a post loaded without it").get()
     }
 
     /// Whether the post holds its text (see `without_text`).
@@ -264,7 +269,20 @@ impl Post {
         if digest::of_bytes(text.as_bytes()) != self.text_digest {
             return None;
         }
-        Some(Post { source: Some(text.into()), ..self.clone() })
+        Some(Post { source: Some(Text::whole(text)), ..self.clone() })
+    }
+
+    /// The post with its text packed, to be held by the thousand for long
+    /// (the app, `hanji serve`): all stays, the text takes half the room or
+    /// less, and is unpacked when asked for.
+    pub fn packed(mut self) -> Post {
+        self.source = self.source.map(Text::packed);
+        self
+    }
+
+    /// Whether the post holds its text packed (see `packed`).
+    pub fn is_packed(&self) -> bool {
+        self.source.as_ref().is_some_and(Text::is_packed)
     }
 
     /// What its file is: see `content::file`.
@@ -293,7 +311,7 @@ impl Post {
     /// Where `cover` is written in the file, for problems with its image
     /// (the first line of a post held without its text).
     pub fn cover_line(&self) -> (usize, usize) {
-        self.source.as_deref().map_or((1, 1), |source| key_line(source, "cover"))
+        self.source.as_ref().map_or((1, 1), |source| key_line(&source.get(), "cover"))
     }
 
     /// The image the post shows above its text: `cover: a.jpg`, or

@@ -63,18 +63,42 @@ impl std::fmt::Debug for Progress {
 /// How a blog is read.
 #[derive(Debug, Clone, Default)]
 pub struct LoadOptions {
-    /// Let go of each post's text once it is read (see `Post::without_text`):
-    /// an export holds only what lists and addresses need, and reads a post
-    /// again when it renders its page.
-    pub without_texts: bool,
+    /// What each post holds of its text once it is read.
+    pub texts: Texts,
     /// Where what was read from each post file is kept between runs
     /// (`fs::cache_dir()`), so that only the files that changed since are
-    /// read again; None reads every file. Only with `without_texts`.
+    /// read again; None reads every file. Only with `Texts::LetGo`.
     pub cache_dir: Option<PathBuf>,
     /// Who hears how far reading the posts has come.
     pub progress: Progress,
     /// The clock scheduled posts are judged by, and `--future`.
     pub schedule: Schedule,
+}
+
+/// What a post read holds of its file's text.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Texts {
+    /// The text as it is: a blog read once (`check`, `hanji new`).
+    #[default]
+    Whole,
+    /// Packed (see `Post::packed`): a blog held open for long, by the app
+    /// and `hanji serve`.
+    Packed,
+    /// None (see `Post::without_text`): an export holds only what lists
+    /// and addresses need, and reads a post again when it renders its page.
+    LetGo,
+}
+
+impl Texts {
+    /// `parsed` holding what these texts say.
+    pub fn held(self, parsed: Parsed) -> Parsed {
+        let post = match self {
+            Texts::Whole => return parsed,
+            Texts::Packed => parsed.post.map(Post::packed),
+            Texts::LetGo => parsed.post.map(Post::without_text),
+        };
+        Parsed { post, ..parsed }
+    }
 }
 
 /// Reads the blog in `root`. Only a missing or unreadable folder is an error:
@@ -117,8 +141,10 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Blog, LoadError> 
         }
     };
     // What was kept is read while the folder is walked.
-    let open_kept = || match (&options.cache_dir, options.without_texts) {
-        (Some(cache_dir), true) => Some(Kept::open(cache_dir, &fs::absolute(root).unwrap_or_else(|_| root.into()))),
+    let open_kept = || match (&options.cache_dir, options.texts) {
+        (Some(cache_dir), Texts::LetGo) => {
+            Some(Kept::open(cache_dir, &fs::absolute(root).unwrap_or_else(|_| root.into())))
+        }
         _ => None,
     };
     let ((), kept) = rayon::join(walk, open_kept);
@@ -139,10 +165,7 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Blog, LoadError> 
             .map(|path| {
                 let parsed = read_post(root, path);
                 options.progress.report(read.fetch_add(1, Ordering::Relaxed) + 1, total);
-                match options.without_texts {
-                    true => Parsed { post: parsed.post.map(Post::without_text), ..parsed },
-                    false => parsed,
-                }
+                options.texts.held(parsed)
             })
             .collect(),
     };
@@ -186,7 +209,7 @@ fn read_posts_kept(root: &Path, paths: &[PathBuf], mut kept: Kept) -> Vec<Parsed
             // Kept only if the file is as it was before it was read.
             let line = stamp.filter(|before| fs::stamp_of(&root.join(path)) == Some(*before));
             let line = line.and_then(|stamp| kept::entry_of(path, stamp, &parsed));
-            (Parsed { post: parsed.post.map(Post::without_text), ..parsed }, line)
+            (Texts::LetGo.held(parsed), line)
         })
         .collect();
     for (parsed, line) in read {

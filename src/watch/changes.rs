@@ -20,6 +20,7 @@ use crate::content::post::Parsed;
 use crate::content::{Library, Post, TagCount};
 use crate::detect;
 use crate::diagnostics::Diagnostic;
+use crate::digest::Digest;
 use crate::fs::{self, OwnWrites};
 use crate::load::{self, LoadError};
 use crate::site::Page;
@@ -183,7 +184,9 @@ pub fn apply(blog: &mut Blog, batch: &Batch, own: &OwnWrites) -> Result<ChangeSe
     // slugs must be known before, to take the picture of how things were.
     let read: Vec<(PathBuf, Option<Parsed>)> = posts
         .par_iter()
-        .map(|path| (path.clone(), present.contains(path).then(|| load::read_post(&root, path))))
+        .map(|path| {
+            (path.clone(), present.contains(path).then(|| load::Texts::Packed.held(load::read_post(&root, path))))
+        })
         .collect();
     let mut slugs = BTreeSet::new();
     let mut tags = BTreeSet::new();
@@ -261,7 +264,8 @@ pub fn apply(blog: &mut Blog, batch: &Batch, own: &OwnWrites) -> Result<ChangeSe
 
 /// Reads the whole folder again and says what changed since `blog` was read.
 pub fn rescan(blog: &mut Blog, own: &OwnWrites) -> Result<ChangeSet, LoadError> {
-    let options = load::LoadOptions { schedule: blog.schedule, ..load::LoadOptions::default() };
+    let options =
+        load::LoadOptions { texts: load::Texts::Packed, schedule: blog.schedule, ..load::LoadOptions::default() };
     let fresh = load::load_with(&blog.root, &options)?;
     let all = Path::new("");
     let mut files = blog.library.files_under(all);
@@ -392,7 +396,7 @@ fn diff(change: &Change) -> ChangeSet {
     let mut removed = Vec::new();
     let external = |path: &Path| {
         let read = || match library.post(path) {
-            Some(post) => Some(post.source().as_bytes().to_vec()),
+            Some(post) => Some(post.source().into_owned().into_bytes()),
             None => fs::read_file(root, path).ok(),
         };
         FileChange { path: path.to_path_buf(), external: !own.recognise(path, read), replaced: None }
@@ -405,7 +409,7 @@ fn diff(change: &Change) -> ChangeSet {
             (true, true) if old_post != new_post || before.problems.get(file) != after.problems.get(file) => {
                 let mut change = external(file);
                 if change.external {
-                    change.replaced = old_post.map(|post| post.source().to_string());
+                    change.replaced = old_post.map(|post| post.source().into_owned());
                 }
                 set.changed.push(change);
             }
@@ -414,16 +418,17 @@ fn diff(change: &Change) -> ChangeSet {
         stale_post(&mut set.stale, change, file);
     }
 
-    // A post removed at one path and added at another with the same text moved.
-    let mut moved_from: HashMap<&str, Vec<&PathBuf>> = HashMap::new();
+    // A post removed at one path and added at another with the same text
+    // (the same digest) moved.
+    let mut moved_from: HashMap<Digest, Vec<&PathBuf>> = HashMap::new();
     for file in &removed {
         if let Some(post) = old(file) {
-            moved_from.entry(post.source()).or_default().push(file);
+            moved_from.entry(post.text_digest()).or_default().push(file);
         }
     }
     let mut renamed_from = BTreeSet::new();
     for file in added {
-        let from = library.post(file).and_then(|p| moved_from.get_mut(p.source())).and_then(Vec::pop);
+        let from = library.post(file).and_then(|p| moved_from.get_mut(&p.text_digest())).and_then(Vec::pop);
         match from {
             Some(from) => {
                 renamed_from.insert(from);

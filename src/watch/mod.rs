@@ -130,7 +130,9 @@ impl Watch {
         progress: &load::Progress,
         on_update: impl FnMut(&Update) + Send + 'static,
     ) -> Result<Watch, WatchError> {
+        // A watched blog is held open for long: its texts are packed.
         let load_options = load::LoadOptions {
+            texts: load::Texts::Packed,
             progress: progress.clone(),
             schedule: options.schedule,
             ..load::LoadOptions::default()
@@ -525,6 +527,29 @@ mod tests {
         std::fs::rename(dir.path().join("b.md.tmp"), dir.path().join("posts/b.md")).unwrap();
         next(&updates, |u| matches!(u, Update::Changed(set) if !set.added.is_empty()));
         assert_eq!(watch.blog().read().unwrap().library.len(), 2);
+    }
+
+    #[test]
+    fn a_watched_blog_holds_its_texts_packed_and_gives_them_whole() {
+        let (dir, watch, updates) = watched();
+        let text = |path: &str| {
+            let blog = watch.blog().read().unwrap();
+            let post = blog.library.post(Path::new(path)).expect("the post");
+            assert!(post.is_packed(), "{path} held whole");
+            post.source().into_owned()
+        };
+        assert_eq!(text("posts/a.md"), std::fs::read_to_string(dir.path().join("posts/a.md")).unwrap());
+        // Read again after a change, and after the folder is read again.
+        let changed = "---\ntitle: A again\ndate: 2026-01-01\n---\n\n한국어 본문, and more.\n";
+        std::fs::write(dir.path().join("posts/a.md"), changed).unwrap();
+        let update = next(&updates, |u| matches!(u, Update::Changed(set) if !set.changed.is_empty()));
+        let Update::Changed(set) = update else { unreachable!() };
+        assert_eq!(set.changed[0].replaced.as_deref(), Some("---\ntitle: A\ndate: 2026-01-01\n---\n"));
+        assert_eq!(text("posts/a.md"), changed);
+        let overflow = DebouncedEvent::new(Event::new(EventKind::Other).set_flag(Flag::Rescan), Instant::now());
+        watch.signals.send(Signal::Events(Ok(vec![overflow]))).unwrap();
+        next(&updates, |u| matches!(u, Update::Notice { message } if message.contains("read again")));
+        assert_eq!(text("posts/a.md"), changed);
     }
 
     #[test]

@@ -244,7 +244,7 @@ const LATER: &str = "2027-01-01T00:00:00Z";
 fn export_at(blog: &Path, out: &Path, cache: Option<&Path>, now: &str) -> hanji::ExportSummary {
     let schedule = hanji::Schedule { clock: hanji::Clock::Fixed(now.parse().unwrap()), future: false };
     let options = hanji::LoadOptions {
-        without_texts: true,
+        texts: hanji::LoadTexts::LetGo,
         cache_dir: cache.map(Path::to_path_buf),
         schedule,
         ..Default::default()

@@ -411,7 +411,7 @@ fn the_apps_preview_has_no_search_and_no_script() {
     let blog = BlogTest::sample().load();
     let theme = hanji::Theme::new(&blog.templates).0;
     for post in blog.library.posts() {
-        let preview = hanji::post_preview(&blog, &theme, None, &post.path, post.source());
+        let preview = hanji::post_preview(&blog, &theme, None, &post.path, &post.source());
         assert!(!preview.html.contains("<script") && !preview.html.contains("search-link"), "{}", post.path.display());
     }
     let options = hanji::SiteOptions { drafts: true, source_lines: false, search: false, services: false };
