@@ -8,6 +8,8 @@
 #
 # Environment:
 #   BENCH_DIR   work folder: corpora, outputs, logs    (default /tmp/hanji-bench)
+#   OUT_DIR     where both tools write their sites     (default $BENCH_DIR)
+#               e.g. /dev/shm/hanji-bench times the tools, not the disk
 #   RUNS        runs of each tool per corpus size      (default 5)
 #   SIZES       corpus sizes, space-separated          (default "1000 10000")
 #   HUGO_SITE   the Hugo site (config + layouts)       (default bench/hugo-site)
@@ -21,6 +23,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
 BENCH_DIR=${BENCH_DIR:-/tmp/hanji-bench}
+OUT_DIR=${OUT_DIR:-$BENCH_DIR}
 RUNS=${RUNS:-5}
 SIZES=${SIZES:-1000 10000}
 HUGO_SITE=${HUGO_SITE:-$here/hugo-site}
@@ -74,7 +77,7 @@ rev=$(cd "$repo" && git rev-parse --short HEAD 2>/dev/null || echo 'unknown comm
 # Hanji takes the folder as the blog (posts from posts/); Hugo takes it as
 # --contentDir, where posts/ is its `posts` section.
 
-mkdir -p "$BENCH_DIR"
+mkdir -p "$BENCH_DIR" "$OUT_DIR"
 for n in $SIZES; do
     corpus=$BENCH_DIR/corpus-$n
     if [ ! -f "$corpus/.complete" ]; then
@@ -143,8 +146,8 @@ fi
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 for n in $SIZES; do
     corpus=$BENCH_DIR/corpus-$n
-    out_h=$BENCH_DIR/out-hanji-$n
-    out_g=$BENCH_DIR/out-hugo-$n
+    out_h=$OUT_DIR/out-hanji-$n
+    out_g=$OUT_DIR/out-hugo-$n
     say "$n posts: $RUNS runs, alternating hanji and hugo"
     for ((r = 1; r <= RUNS; r++)); do
         # Everything from scratch: empty output, empty highlight cache.
@@ -159,7 +162,7 @@ for n in $SIZES; do
         timed "$n" hugo "$r" hugo "${hugo_args[@]}" --contentDir "$corpus" -d "$out_g"
     done
     for tool in hanji hugo; do
-        out=$BENCH_DIR/out-$tool-$n
+        out=$OUT_DIR/out-$tool-$n
         printf '%s\t%s\t%s\t%s\n' "$n" "$tool" "$(find "$out" -type f | wc -l)" \
             "$(find "$out" -type f -name '*.html' | wc -l)" >>"$counts"
     done
@@ -172,6 +175,7 @@ cpu=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 echo "date:    $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "machine: $(nproc) cores, ${cpu:-unknown CPU}, $(awk '/MemTotal/ {printf "%.0f GB", $2/1048576}' /proc/meminfo) RAM"
 echo "load:    $load_start before the runs, $load_end after (1, 5, 15-minute averages)"
+echo "sites:   written under $OUT_DIR ($(df --output=fstype "$OUT_DIR" | tail -1))"
 echo "hanji:   $("$hanji" --version), built from $rev"
 echo "hugo:    $(hugo version | cut -d' ' -f1-2)${HUGO_CONFIG:+ with --config $HUGO_CONFIG}"
 echo "runs:    $RUNS of each, alternating; hanji and hugo start from an empty output folder every run"
