@@ -356,7 +356,7 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
         || {
             if let Some(file) = highlights_file.filter(|_| site.highlights().is_changed()) {
                 // Only a cache: if it cannot be written, the next export highlights again.
-                let _ = fs::write_if_changed(&file, &site.highlights().to_bytes());
+                let _ = fs::write_streamed(&file, |out| site.highlights().write_to(out));
             }
             if let Some(last) = &last {
                 last.save(inputs, sorted.iter().copied(), &out, &summary);

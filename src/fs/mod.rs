@@ -377,18 +377,34 @@ pub fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<bool> {
     {
         return Ok(false);
     }
+    let mut temp = temp_file_beside(path)?;
+    temp.write_all(bytes)?;
+    temp.persist(path).map_err(|e| e.error)?;
+    Ok(true)
+}
+
+/// Writes `path` anew with what `write` puts in it, replacing the old at
+/// once (temp file, then rename), without holding it all in memory first:
+/// a cache's file of tens of megabytes.
+pub fn write_streamed(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
+    let mut out = io::BufWriter::with_capacity(1 << 16, temp_file_beside(path)?);
+    write(&mut out)?;
+    let temp = out.into_inner().map_err(io::IntoInnerError::into_error)?;
+    temp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// A temp file in `path`'s folder, to be renamed to `path`; the folder is
+/// made if missing (most are there already: it is made only then).
+fn temp_file_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
     let folder = path.parent().unwrap_or(Path::new("."));
-    // Most folders are there already: make one only when it is missing.
-    let mut temp = match temp_file_for(path, folder) {
+    match temp_file_for(path, folder) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             fs::create_dir_all(folder)?;
             temp_file_for(path, folder)
         }
         made => made,
-    }?;
-    temp.write_all(bytes)?;
-    temp.persist(path).map_err(|e| e.error)?;
-    Ok(true)
+    }
 }
 
 /// Makes `folder` and the folders above it that are missing.

@@ -139,7 +139,17 @@ impl HighlightCache {
 
     /// The entries used since this cache was made, to be read back by
     /// [`HighlightCache::from_bytes`].
+    #[cfg(test)]
     pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        self.write_to(&mut bytes).expect("writing to memory");
+        bytes
+    }
+
+    /// Writes [`HighlightCache::to_bytes`] to `out` as they are made: a
+    /// large blog's are tens of megabytes, which an export need not hold
+    /// at once.
+    pub fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let entries = self.entries.read().expect("highlight cache");
         let read = self.read.read().expect("highlight cache");
         let used = self.used.lock().expect("highlight cache");
@@ -147,17 +157,17 @@ impl HighlightCache {
             Some(html) => Some(html.as_bytes()),
             None => ReadBack::find(&read, key),
         };
-        let mut bytes = MAGIC.to_vec();
-        bytes.extend((HIGHLIGHT_VERSION.len() as u32).to_le_bytes());
-        bytes.extend(HIGHLIGHT_VERSION.as_bytes());
+        out.write_all(MAGIC)?;
+        out.write_all(&(HIGHLIGHT_VERSION.len() as u32).to_le_bytes())?;
+        out.write_all(HIGHLIGHT_VERSION.as_bytes())?;
         let mut keys: Vec<(&Key, &[u8])> = used.iter().filter_map(|key| Some((key, html_of(key)?))).collect();
         keys.sort_unstable_by_key(|(key, _)| **key);
         for (key, html) in keys {
-            bytes.extend(key.to_le_bytes());
-            bytes.extend((html.len() as u32).to_le_bytes());
-            bytes.extend(html);
+            out.write_all(&key.to_le_bytes())?;
+            out.write_all(&(html.len() as u32).to_le_bytes())?;
+            out.write_all(html)?;
         }
-        bytes
+        Ok(())
     }
 }
 
