@@ -146,19 +146,14 @@ impl State {
         for (n, count) in counts.iter().enumerate() {
             changed[n] |= *count != 0;
         }
-        // A page whose problems name a file that is not UTF-8 is not kept,
-        // and is rendered again next time.
-        let encoded: Vec<(usize, Vec<u8>)> = made
-            .par_iter()
-            .filter(|entry| changed[shard_of(&entry.file)])
-            .filter_map(|entry| Some((shard_of(&entry.file), records::encode(&**entry)?)))
-            .collect();
-        let mut shards: Vec<Option<Vec<&[u8]>>> = changed.iter().map(|c| c.then(Vec::new)).collect();
-        for (n, bytes) in &encoded {
-            if let Some(shard) = &mut shards[*n] {
-                shard.push(bytes);
+        // A page whose problems name a file that is not UTF-8 is not kept
+        // (see `write_encoding`), and is rendered again next time.
+        let mut shards: Vec<Option<Vec<&Made>>> = changed.iter().map(|c| c.then(Vec::new)).collect();
+        for entry in made {
+            if let Some(shard) = &mut shards[shard_of(&entry.file)] {
+                shard.push(&**entry);
             }
         }
-        records.write(head, shards);
+        records.write_encoding(head, shards);
     }
 }

@@ -67,6 +67,38 @@ impl Records {
     /// the same kind not used among the last [`FOLDERS`] are removed. A
     /// shard that cannot be written is removed, so that no stale one stays.
     pub fn write<H: Serialize + Sync>(&self, head: &H, shards: Vec<Option<Vec<&[u8]>>>) {
+        self.write_with(head, shards, |bytes, record| {
+            bytes.extend((record.len() as u32).to_le_bytes());
+            bytes.extend(*record);
+        });
+    }
+
+    /// [`Records::write`] of records not encoded yet: each is encoded into
+    /// its shard's file as that is made, so that a large export's records
+    /// are never all held as bytes at once. A record that cannot be encoded
+    /// (a path that is not UTF-8) is left out.
+    pub fn write_encoding<H: Serialize + Sync, T: Serialize + Sync>(&self, head: &H, shards: Vec<Option<Vec<&T>>>) {
+        self.write_with(head, shards, |bytes, record| {
+            let at = bytes.len();
+            bytes.extend([0; 4]);
+            match postcard::to_io(record, &mut *bytes) {
+                Ok(_) => {
+                    let len = (bytes.len() - at - 4) as u32;
+                    bytes[at..at + 4].copy_from_slice(&len.to_le_bytes());
+                }
+                Err(_) => bytes.truncate(at),
+            }
+        });
+    }
+
+    /// Writes each shard given, its head first and then each record as
+    /// `put` adds it to the shard's bytes.
+    fn write_with<H: Serialize + Sync, R: Sync>(
+        &self,
+        head: &H,
+        shards: Vec<Option<Vec<R>>>,
+        put: impl Fn(&mut Vec<u8>, &R) + Sync,
+    ) {
         super::mark_used(&self.folder);
         if let Some(kind) = self.folder.parent() {
             super::keep_newest_folders(kind, FOLDERS);
@@ -74,10 +106,11 @@ impl Records {
         let head = encode(head).expect("a head encodes");
         shards.into_par_iter().enumerate().for_each(|(n, records)| {
             let Some(records) = records else { return };
-            let mut bytes = Vec::with_capacity(records.iter().map(|r| r.len() + 4).sum::<usize>() + head.len() + 4);
-            for record in std::iter::once(head.as_slice()).chain(records) {
-                bytes.extend((record.len() as u32).to_le_bytes());
-                bytes.extend(record);
+            let mut bytes = Vec::with_capacity(head.len() + 4);
+            bytes.extend((head.len() as u32).to_le_bytes());
+            bytes.extend(&head);
+            for record in records {
+                put(&mut bytes, record);
             }
             let file = self.file(n);
             if super::write_if_changed(&file, &bytes).is_err() {
