@@ -580,6 +580,22 @@ mod tests {
     }
 
     #[test]
+    fn a_file_written_streamed_is_replaced_whole_or_not_at_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("cache/highlight.bin");
+        write_streamed(&file, |out: &mut dyn Write| out.write_all(b"first")).unwrap();
+        write_streamed(&file, |out: &mut dyn Write| out.write_all(b"second")).unwrap();
+        assert_eq!(fs::read(&file).unwrap(), b"second", "made with its folder, then replaced");
+        let failed = write_streamed(&file, |out: &mut dyn Write| {
+            out.write_all(b"half")?;
+            Err(io::Error::other("the disk is full"))
+        });
+        assert!(failed.is_err());
+        assert_eq!(fs::read(&file).unwrap(), b"second", "a failed write leaves the old file");
+        assert_eq!(fs::read_dir(dir.path().join("cache")).unwrap().count(), 1, "and no temp file");
+    }
+
+    #[test]
     fn a_stamp_written_close_to_a_time_is_racy() {
         let stamp = Stamp { len: 1, modified: 10_000_000_000, changed: 10_000_000_000, inode: 1 };
         assert!(stamp.is_racy(11_000_000_000), "a second after: the file could change again unseen");

@@ -154,3 +154,32 @@ fn read_shard<H: DeserializeOwned>(file: &Path) -> Option<Shard<H>> {
     spans.remove(0);
     Some(Shard { head, bytes, spans })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+
+    use super::*;
+
+    #[test]
+    fn records_encoded_as_written_read_back_as_given_bytes_are() {
+        let cache = tempfile::tempdir().unwrap();
+        let (given, encoded) =
+            (Records::new(cache.path(), "k", Path::new("a")), Records::new(cache.path(), "k", Path::new("b")));
+        let records: Vec<PathBuf> = ["posts/a.md", "posts/b.md", "posts/c.md"].map(PathBuf::from).to_vec();
+        let bytes: Vec<Vec<u8>> = records.iter().map(|r| encode(r).unwrap()).collect();
+        given.write(&"head", vec![Some(bytes.iter().map(Vec::as_slice).collect()), None]);
+        // A path that is not UTF-8 cannot be encoded: it is left out.
+        let odd = PathBuf::from(OsStr::from_bytes(b"posts/\xff.md"));
+        let with_odd: Vec<&PathBuf> = vec![&records[0], &odd, &records[1], &records[2]];
+        encoded.write_encoding(&"head", vec![Some(with_odd), None]);
+        assert_eq!(std::fs::read(given.file(0)).unwrap(), std::fs::read(encoded.file(0)).unwrap());
+        let shards = encoded.read::<String>();
+        let shard = shards[0].as_ref().expect("shard 0 written");
+        assert_eq!(shard.head, "head");
+        let read: Vec<PathBuf> = shard.records().map(|r| decode(r).unwrap()).collect();
+        assert_eq!(read, records);
+        assert!(shards[1].is_none(), "a shard not given is not written");
+    }
+}
