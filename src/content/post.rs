@@ -273,8 +273,8 @@ impl Post {
     }
 
     /// The post with its text packed, to be held by the thousand for long
-    /// (the app, `hanji serve`): all stays, the text takes half the room or
-    /// less, and is unpacked when asked for.
+    /// (the app, `hanji serve`): all stays, the text takes 40 to 60 % of the
+    /// room, and is unpacked when asked for.
     pub fn packed(mut self) -> Post {
         self.source = self.source.map(Text::packed);
         self
