@@ -188,7 +188,11 @@ impl Post {
     pub fn body(&self) -> Cow<'_, str> {
         match self.source() {
             Cow::Borrowed(source) => Cow::Borrowed(&source[self.body_start..]),
-            Cow::Owned(mut source) => Cow::Owned(source.split_off(self.body_start)),
+            Cow::Owned(mut source) => {
+                // The front matter taken off in place: no second copy of the body.
+                source.replace_range(..self.body_start, "");
+                Cow::Owned(source)
+            }
         }
     }
 

@@ -59,14 +59,15 @@ impl HighlightCache {
         if let Some(html) = self.entries.read().expect("highlight cache").get(&key) {
             return Some(html.clone());
         }
-        if let Some(html) = self.read_back(key) {
-            let html: Arc<str> = html.into();
-            self.entries.write().expect("highlight cache").insert(key, html.clone());
-            return Some(html);
-        }
-        let html: Arc<str> = highlight::highlight(lang, code)?.into();
+        let html: Arc<str> = match self.read_back(key) {
+            Some(html) => html.into(),
+            None => {
+                let html = highlight::highlight(lang, code)?;
+                self.added.store(true, std::sync::atomic::Ordering::Relaxed);
+                html.into()
+            }
+        };
         self.entries.write().expect("highlight cache").insert(key, html.clone());
-        self.added.store(true, std::sync::atomic::Ordering::Relaxed);
         Some(html)
     }
 

@@ -184,9 +184,7 @@ pub fn apply(blog: &mut Blog, batch: &Batch, own: &OwnWrites) -> Result<ChangeSe
     // slugs must be known before, to take the picture of how things were.
     let read: Vec<(PathBuf, Option<Parsed>)> = posts
         .par_iter()
-        .map(|path| {
-            (path.clone(), present.contains(path).then(|| load::Texts::Packed.held(load::read_post(&root, path))))
-        })
+        .map(|path| (path.clone(), present.contains(path).then(|| super::TEXTS.held(load::read_post(&root, path)))))
         .collect();
     let mut slugs = BTreeSet::new();
     let mut tags = BTreeSet::new();
@@ -264,8 +262,7 @@ pub fn apply(blog: &mut Blog, batch: &Batch, own: &OwnWrites) -> Result<ChangeSe
 
 /// Reads the whole folder again and says what changed since `blog` was read.
 pub fn rescan(blog: &mut Blog, own: &OwnWrites) -> Result<ChangeSet, LoadError> {
-    let options =
-        load::LoadOptions { texts: load::Texts::Packed, schedule: blog.schedule, ..load::LoadOptions::default() };
+    let options = load::LoadOptions { texts: super::TEXTS, schedule: blog.schedule, ..load::LoadOptions::default() };
     let fresh = load::load_with(&blog.root, &options)?;
     let all = Path::new("");
     let mut files = blog.library.files_under(all);

@@ -35,6 +35,10 @@ use batcher::Batcher;
 /// How often a watch that has nothing to do checks that the folder is there.
 const HEARTBEAT: Duration = Duration::from_millis(250);
 
+/// A watched blog is held open for long: its posts hold their texts packed,
+/// when it is first read, when a post is read again and when the folder is.
+const TEXTS: load::Texts = load::Texts::Packed;
+
 #[derive(Debug, Clone, Copy)]
 pub struct WatchOptions {
     /// Events on a path are held this long, so that a file written in chunks
@@ -130,9 +134,8 @@ impl Watch {
         progress: &load::Progress,
         on_update: impl FnMut(&Update) + Send + 'static,
     ) -> Result<Watch, WatchError> {
-        // A watched blog is held open for long: its texts are packed.
         let load_options = load::LoadOptions {
-            texts: load::Texts::Packed,
+            texts: TEXTS,
             progress: progress.clone(),
             schedule: options.schedule,
             ..load::LoadOptions::default()
