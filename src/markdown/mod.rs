@@ -196,7 +196,7 @@ pub fn summary_text(body: &str) -> Option<String> {
 
 /// The Markdown dialect of every Hanji post. Smart punctuation stays off: it
 /// would change what authors typed (`--` in commands, quotes in code-like text).
-fn parser_options() -> pulldown_cmark::Options {
+pub fn parser_options() -> pulldown_cmark::Options {
     use pulldown_cmark::Options as O;
     O::ENABLE_TABLES
         | O::ENABLE_FOOTNOTES
