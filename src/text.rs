@@ -1,5 +1,6 @@
 //! Positions in text: a byte offset as the line and column an author sees;
-//! and the order of paths, as lists of files show them.
+//! the order of paths, as lists of files show them; and percent-escapes
+//! read back (`%EB%B6%84` → `분`).
 
 use std::cmp::Ordering;
 use std::path::Path;
@@ -33,6 +34,26 @@ pub fn path_order(a: &Path, b: &Path) -> Ordering {
         Some(at) => a[at].cmp(&b[at]),
         None => a.len().cmp(&b.len()),
     }
+}
+
+/// `%EB%B6%84` → `분`; malformed escapes are left as they are.
+pub fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let hex = |b: &u8| (*b as char).to_digit(16);
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let (Some(h), Some(l)) = (bytes.get(i + 1).and_then(hex), bytes.get(i + 2).and_then(hex))
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
 }
 
 #[cfg(test)]

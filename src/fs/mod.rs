@@ -5,8 +5,10 @@
 //! removing; and `OwnWrites`, which remembers what Hanji itself did, so that
 //! the watcher tells it from changes made elsewhere.
 
+mod folder;
 pub mod own_writes;
 pub mod records;
+mod site_path;
 
 use std::fs::{self, File, Permissions};
 use std::hash::{DefaultHasher, Hasher};
@@ -17,7 +19,17 @@ use std::path::{Component, Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::diagnostics::{Diagnostic, Problem};
+pub use folder::{Durable, Folder, symlink_refused};
 pub use own_writes::OwnWrites;
+pub use site_path::{SitePath, Unsafe};
+
+/// Left in every folder Hanji exports to: the files of that export. It
+/// marks the folder as Hanji's; what may be removed from it is known from
+/// this machine's cache, never from this file (a blog may ship one).
+pub const EXPORT_RECORD: &str = ".hanji-export";
+
+/// Left in a folder Hanji publishes to: what each file sent was.
+pub const PUBLISH_RECORD: &str = ".hanji-publish.json";
 
 /// Why a text file was not read.
 #[derive(Debug, Clone, PartialEq)]
@@ -295,7 +307,7 @@ pub fn version_of(bytes: &[u8]) -> String {
 
 /// The end of the names of the temp files Hanji writes (hidden, beside the
 /// file they become: `.index.html.Xq3aZ1.hanji-tmp`).
-const TEMP_SUFFIX: &str = ".hanji-tmp";
+pub const TEMP_SUFFIX: &str = ".hanji-tmp";
 
 /// Whether a file of this name is a temp file Hanji was writing: one left
 /// behind was never renamed over the file it was for.

@@ -2,6 +2,8 @@
 //! from the site's top: `posts/a/`, `tags/분산-학습/page/2/`, `feed.xml`.
 //! Links are relative, so the site works under any base path and from `file://`.
 
+pub use crate::text::percent_decode;
+
 /// The file a site path is written to: `posts/a/` → `posts/a/index.html`.
 pub fn file_of(site_path: &str) -> String {
     format!("{site_path}{}", index_of(site_path))
@@ -73,26 +75,6 @@ fn encode_path_into(out: &mut String, path: &str) {
             out.extend(['%', HEX[usize::from(byte >> 4)] as char, HEX[usize::from(byte & 15)] as char]);
         }
     }
-}
-
-/// `%EB%B6%84` → `분`; malformed escapes are left as they are.
-pub fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let hex = |b: &u8| (*b as char).to_digit(16);
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && let (Some(h), Some(l)) = (bytes.get(i + 1).and_then(hex), bytes.get(i + 2).and_then(hex))
-        {
-            out.push((h * 16 + l) as u8);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
 }
 
 #[cfg(test)]
