@@ -13,7 +13,7 @@ set -euo pipefail
 seconds="${1:-20}"
 cd "$(dirname "$0")"
 
-targets=(front_matter markdown edit_round_trip)
+targets=(front_matter markdown edit_round_trip addresses)
 cargo +nightly fuzz build -O
 
 for target in "${targets[@]}"; do

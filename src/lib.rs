@@ -60,7 +60,7 @@ pub use slug::{slug, tag_slug};
 
 // Reading, checking, exporting, serving.
 pub use check::{HeldPost, NextExport, check, next_export};
-pub use export::{ExportError, ExportOptions, Summary as ExportSummary, export};
+pub use export::{ExportError, ExportOptions, Summary as ExportSummary, export, lock as lock_blog};
 pub use load::{
     LoadError, LoadOptions, Progress as LoadProgress, Texts as LoadTexts, load, load_with, read_config as read_settings,
 };
@@ -94,14 +94,17 @@ pub use search::kept::{KeptIndex, Update as SearchUpdate, Updated as SearchUpdat
 pub use search::tokens as search_tokens;
 
 // The app's editing session and what it does to the blog's files.
-pub use author::history::{Cause as VersionCause, History, Limits as HistoryLimits, Version};
+pub use author::history::{Cause as VersionCause, History, Limits as HistoryLimits, Replaced, Version};
 pub use author::journal::{Journal, Kept};
 pub use author::new_post::NewPost;
 pub use author::retag::RetagPlan;
 pub use author::settings::save_publish_target;
 pub use author::trash::TrashCan;
 pub use author::{AuthorError, inside, save_post};
-pub use fs::{OwnWrites, cache_dir, clean_temp_files, exists, read as read_bytes, version_of, write_atomically};
+pub use fs::{
+    OwnWrites, SitePath, cache_dir, clean_temp_files, config_dir, exists, read as read_bytes, version_of,
+    write_atomically,
+};
 pub use preview::{Answer, Fields, PostPreview, content_type, links_out_in_new_windows, post_preview};
 pub use session::{Opened, Session, SessionOptions};
 

@@ -83,6 +83,10 @@ enum Command {
         /// Trust the SSH server's host key (first check its fingerprint), then publish
         #[arg(long)]
         trust_host: bool,
+        /// Trust the SSH server's new key, whose fingerprint (SHA256:…) you
+        /// checked with its owner, in place of the one known for it
+        #[arg(long, value_name = "FINGERPRINT")]
+        trust_changed_host: Option<String>,
         /// No progress bar
         #[arg(long, short)]
         quiet: bool,
@@ -178,9 +182,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             code
         }
         Command::Serve { dir, bind, port, drafts, future } => serve(&dir, bind, port, drafts, future),
-        Command::Publish { dir, target, dry_run, verbose, trust_host, quiet } => {
+        Command::Publish { dir, target, dry_run, verbose, trust_host, trust_changed_host, quiet } => {
             let blog = load(&dir, false)?;
-            publish(&blog, &dir, target.as_deref(), PublishFlags { dry_run, verbose, trust_host, quiet })
+            let flags = PublishFlags { dry_run, verbose, trust_host, trust_changed_host, quiet };
+            publish(&blog, &dir, target.as_deref(), flags)
         }
     }
 }
@@ -192,6 +197,9 @@ fn serve(dir: &Path, bind: IpAddr, port: u16, drafts: bool, future: bool) -> any
     let server = hanji::Server::bind(dir, options, move |update| print_update(&shown, update))
         .with_context(|| format!("cannot serve the blog in `{}`", dir.display()))?;
     println!("Serving {} at {}", dir.display(), server.url());
+    if let Some(warning) = server.warning() {
+        eprintln!("{warning}");
+    }
     eprintln!("Pages reload when files change. Press Ctrl-C to stop.");
     server.run(async {
         let _ = tokio::signal::ctrl_c().await;
@@ -281,6 +289,7 @@ struct PublishFlags {
     dry_run: bool,
     verbose: bool,
     trust_host: bool,
+    trust_changed_host: Option<String>,
     quiet: bool,
 }
 
@@ -297,10 +306,15 @@ fn publish(blog: &hanji::Blog, dir: &Path, name: Option<&str>, flags: PublishFla
         eprintln!("error: Hanji has no cache folder to export into\n  hint: set HANJI_CACHE_DIR (or HOME)");
         return Ok(ExitCode::from(2));
     };
-    if flags.trust_host {
-        match hanji::trust_host(target) {
-            Ok(fingerprint) => eprintln!("trusted the server of `{}`: {fingerprint}", target.name),
-            Err(error) => return fail(&error),
+    if flags.trust_host || flags.trust_changed_host.is_some() {
+        if flags.dry_run {
+            // A dry run writes nothing, the known hosts included.
+            eprintln!("dry run: the server of `{}` is not trusted (nothing is written)", target.name);
+        } else {
+            match hanji::trust_host(target, flags.trust_changed_host.as_deref()) {
+                Ok(fingerprint) => eprintln!("trusted the server of `{}`: {fingerprint}", target.name),
+                Err(error) => return fail(&error),
+            }
         }
     }
     let terminal = io::stdin().is_terminal() && io::stderr().is_terminal();

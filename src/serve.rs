@@ -3,6 +3,12 @@
 //! watch keeps current, by `Site::render` (the export's code); served HTML
 //! pages get one small script that reloads them when a change makes them
 //! stale (server-sent events). The export never has that script.
+//!
+//! A web page the author visits must not read the served blog (its drafts
+//! too): requests whose `Host` names another site (DNS rebinding) are
+//! refused, the live-reload stream checks `Origin`, every answer carries
+//! security headers (a CSP under which only the server's own script runs),
+//! and at most one page or image per core is rendered at once.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -13,13 +19,14 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use axum::Router;
-use axum::extract::{Query, State};
-use axum::http::{StatusCode, Uri, header};
+use axum::extract::{Query, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
+use axum::middleware::Next;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use futures_util::Stream;
-use tokio::sync::{broadcast, watch};
+use tokio::sync::{Semaphore, broadcast, watch};
 
 use crate::session::{Session, SessionOptions};
 use crate::site::SiteOptions;
@@ -76,6 +83,7 @@ pub struct Server {
     listener: TcpListener,
     address: SocketAddr,
     preview: Arc<Preview>,
+    drafts: bool,
 }
 
 impl Server {
@@ -102,7 +110,20 @@ impl Server {
             },
         )?;
         let _ = preview.session.set(session);
-        Ok(Server { listener, address, preview })
+        Ok(Server { listener, address, preview, drafts: options.drafts })
+    }
+
+    /// What the author must know when the server is reachable from other
+    /// machines: None when it listens on this machine only.
+    pub fn warning(&self) -> Option<String> {
+        let ip = self.address.ip();
+        (!ip.is_loopback()).then(|| {
+            format!(
+                "WARNING: listening on {ip}, beyond this machine: anyone on your network can read this blog while it \
+                 is served{}. Use --bind 127.0.0.1 to keep it to this machine.",
+                if self.drafts { ", drafts included" } else { "" }
+            )
+        })
     }
 
     /// The address to open in a browser.
@@ -124,13 +145,19 @@ impl Server {
     /// (the live-reload streams too) and returns.
     pub fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), ServeError> {
         let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
-        let Server { listener, preview, .. } = self;
+        let Server { listener, preview, address, .. } = self;
         runtime.block_on(async move {
             listener.set_nonblocking(true)?;
             let listener = tokio::net::TcpListener::from_std(listener)?;
             let (stop, stopped) = watch::channel(false);
-            let state = Served { preview, stopped };
-            let app = Router::new().route(EVENTS, get(events)).fallback(get(page)).with_state(state);
+            let cores = std::thread::available_parallelism().map_or(2, usize::from);
+            let hosts = Hosts { bound: address.ip(), port: address.port() };
+            let state = Served { preview, stopped, hosts, renders: Arc::new(Semaphore::new(cores)) };
+            let app = Router::new()
+                .route(EVENTS, get(events))
+                .fallback(get(page))
+                .layer(axum::middleware::from_fn_with_state(state.clone(), guard))
+                .with_state(state);
             axum::serve(listener, app)
                 .with_graceful_shutdown(async move {
                     shutdown.await;
@@ -160,6 +187,92 @@ fn listen(bind: IpAddr, port: u16) -> io::Result<TcpListener> {
 struct Served {
     preview: Arc<Preview>,
     stopped: watch::Receiver<bool>,
+    hosts: Hosts,
+    /// One permit a core: pages and images rendered at once.
+    renders: Arc<Semaphore>,
+}
+
+/// The names the server answers to: the address it is bound to (any of
+/// this machine's, as an IP, when bound to all of them), and `localhost`,
+/// on its port. A name a page's own site resolved to this machine (DNS
+/// rebinding) is none of them.
+#[derive(Debug, Clone, Copy)]
+struct Hosts {
+    bound: IpAddr,
+    port: u16,
+}
+
+impl Hosts {
+    fn allows(&self, host: &str) -> bool {
+        let (name, port) = match host.rsplit_once(':') {
+            Some((name, port)) if !port.contains(']') => (name, port.parse::<u16>().ok()),
+            _ => (host, Some(80)),
+        };
+        if port != Some(self.port) {
+            return false;
+        }
+        let name = name.trim_start_matches('[').trim_end_matches(']').to_ascii_lowercase();
+        if name == "localhost" || name.ends_with(".localhost") {
+            return true;
+        }
+        match name.parse::<IpAddr>() {
+            Ok(ip) => self.bound.is_unspecified() || ip == self.bound || (self.bound.is_loopback() && ip.is_loopback()),
+            Err(_) => false,
+        }
+    }
+
+    /// Whether a request's `Origin` is this server (or it has none, as a
+    /// page of the same origin may not send one).
+    fn allows_origin(&self, headers: &HeaderMap) -> bool {
+        let Some(origin) = headers.get(header::ORIGIN) else { return true };
+        let origin = origin.to_str().unwrap_or_default();
+        origin.strip_prefix("http://").is_some_and(|host| !host.contains('/') && self.allows(host))
+    }
+}
+
+/// Refuses a request for another site's name, and gives every answer the
+/// security headers (a page's own CSP is set where it is rendered).
+async fn guard(State(served): State<Served>, request: Request, next: Next) -> Response {
+    let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
+    let mut response = if served.hosts.allows(host) {
+        next.run(request).await
+    } else {
+        let text = "hanji serve answers only requests for localhost or the address it listens on";
+        (StatusCode::MISDIRECTED_REQUEST, text).into_response()
+    };
+    let headers = response.headers_mut();
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    if !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
+        headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(NO_SCRIPT_CSP));
+    }
+    response
+}
+
+/// What a served page may load: its site's own files, images and media from
+/// anywhere, frames from HTTPS sites; scripts only the site's own and the
+/// live-reload one (by its nonce): a script written in a post does not run
+/// here (as in the app's preview), so nothing in a blog can read the
+/// served pages for another site.
+fn page_csp(nonce: &str) -> String {
+    format!(
+        "default-src 'self'; script-src 'self' 'nonce-{nonce}'; style-src 'self' 'unsafe-inline'; \
+         img-src 'self' data: https: http:; media-src 'self' https:; frame-src https:; connect-src 'self'; \
+         object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+    )
+}
+
+/// The CSP of every other answer: no script at all.
+const NO_SCRIPT_CSP: &str = "default-src 'self'; script-src 'none'; object-src 'none'; frame-ancestors 'none'";
+
+/// A fresh nonce for one page's live-reload script.
+fn nonce() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher
+        .write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos());
+    format!("{:016x}", hasher.finish())
 }
 
 /// What the server knows between requests.
@@ -276,11 +389,14 @@ impl Preview {
         if let Some(location) = answer.location {
             return (status, [(header::LOCATION, location)]).into_response();
         }
-        let body = match answer.is_html() {
-            true => with_live_reload(&String::from_utf8_lossy(&answer.body), site_path, version).into_bytes(),
-            false => answer.body,
-        };
-        (status, [(header::CONTENT_TYPE, answer.content_type)], body).into_response()
+        if !answer.is_html() {
+            return (status, [(header::CONTENT_TYPE, answer.content_type)], answer.body).into_response();
+        }
+        let nonce = nonce();
+        let body = with_live_reload(&String::from_utf8_lossy(&answer.body), site_path, version, &nonce);
+        let csp = page_csp(&nonce);
+        (status, [(header::CONTENT_TYPE, answer.content_type), (header::CONTENT_SECURITY_POLICY, csp.as_str())], body)
+            .into_response()
     }
 
     /// What the page at `site_path` shows, as the site is now.
@@ -292,9 +408,18 @@ impl Preview {
 async fn page(State(served): State<Served>, uri: Uri) -> Response {
     let path = percent_decode(uri.path().trim_start_matches('/'));
     let preview = served.preview.clone();
-    tokio::task::spawn_blocking(move || preview.respond(&path))
-        .await
-        .unwrap_or_else(|e| (StatusCode::INTERNAL_SERVER_ERROR, format!("rendering failed: {e}")).into_response())
+    // Requests wait their turn here: a burst of them (eight large images at
+    // once) renders a core's worth at a time, not all at once.
+    let Ok(permit) = served.renders.clone().acquire_owned().await else {
+        return (StatusCode::SERVICE_UNAVAILABLE, "stopping").into_response();
+    };
+    tokio::task::spawn_blocking(move || {
+        let response = preview.respond(&path);
+        drop(permit);
+        response
+    })
+    .await
+    .unwrap_or_else(|e| (StatusCode::INTERNAL_SERVER_ERROR, format!("rendering failed: {e}")).into_response())
 }
 
 #[derive(serde::Deserialize)]
@@ -305,10 +430,14 @@ struct Listen {
 
 /// The live-reload stream of one open page: one `reload` message when a
 /// change makes it stale (at once, if one did since it was rendered).
-async fn events(
-    State(served): State<Served>,
-    Query(listen): Query<Listen>,
-) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+async fn events(State(served): State<Served>, headers: HeaderMap, listen: Query<Listen>) -> Response {
+    if !served.hosts.allows_origin(&headers) {
+        return (StatusCode::FORBIDDEN, "the live-reload stream is for this server's own pages").into_response();
+    }
+    live_reload(served, listen.0).into_response()
+}
+
+fn live_reload(served: Served, listen: Listen) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
     // What the page shows, as the site is now: a later change is checked against it.
     let target = served.preview.target(&listen.path);
     let (receiver, stale) = {
@@ -338,11 +467,12 @@ async fn events(
     Sse::new(stream).keep_alive(KeepAlive::default())
 }
 
-/// The page with the script that reloads it, before `</body>`.
-fn with_live_reload(html: &str, site_path: &str, version: u64) -> String {
+/// The page with the script that reloads it, before `</body>`, allowed by
+/// its `nonce` (the page's CSP names it).
+fn with_live_reload(html: &str, site_path: &str, version: u64, nonce: &str) -> String {
     let path = serde_json::to_string(site_path).unwrap_or_default().replace("</", "<\\/");
     let script = format!(
-        "<script>\n// Hanji preview: reload when this page changes (hanji serve only, never exported).\n\
+        "<script nonce=\"{nonce}\">\n// Hanji preview: reload when this page changes (hanji serve only, never exported).\n\
          new EventSource(\"{EVENTS}?version={version}&path=\" + encodeURIComponent({path})).onmessage = () => location.reload();\n\
          </script>\n"
     );
@@ -355,8 +485,13 @@ fn with_live_reload(html: &str, site_path: &str, version: u64) -> String {
 /// A page of the server's own: why the blog cannot be shown; it reloads
 /// when the blog changes.
 fn problem_page(status: StatusCode, title: &str, text: &str, site_path: &str, version: u64) -> Response {
-    let body = with_live_reload(&crate::preview::problem_page(title, text, &[]), site_path, version);
-    (status, [(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response()
+    let nonce = nonce();
+    let body = with_live_reload(&crate::preview::problem_page(title, text, &[]), site_path, version, &nonce);
+    let headers = [
+        (header::CONTENT_TYPE, "text/html; charset=utf-8".to_string()),
+        (header::CONTENT_SECURITY_POLICY, page_csp(&nonce)),
+    ];
+    (status, headers, body).into_response()
 }
 
 #[cfg(test)]
@@ -365,12 +500,38 @@ mod tests {
 
     #[test]
     fn the_script_goes_before_the_end_of_the_body() {
-        let html = with_live_reload("<html><body><p>x</p></body></html>", "posts/a/", 7);
-        let script = html.find("<script>").unwrap();
+        let html = with_live_reload("<html><body><p>x</p></body></html>", "posts/a/", 7, "n0");
+        let script = html.find("<script nonce=\"n0\">").unwrap();
         assert!(script > html.find("<p>x</p>").unwrap() && script < html.find("</body>").unwrap());
         assert!(html.contains("version=7&path=\" + encodeURIComponent(\"posts/a/\")"));
-        assert!(with_live_reload("plain", "", 1).starts_with("plain<script>"));
-        assert!(!with_live_reload("x", "</script><b>", 1).contains("</script><b>"), "no way out of the script");
+        assert!(with_live_reload("plain", "", 1, "n").starts_with("plain<script nonce"));
+        assert!(!with_live_reload("x", "</script><b>", 1, "n").contains("</script><b>"), "no way out of the script");
+    }
+
+    #[test]
+    fn only_names_of_this_server_are_answered() {
+        let local = Hosts { bound: IpAddr::V4(Ipv4Addr::LOCALHOST), port: 4000 };
+        for host in ["localhost:4000", "127.0.0.1:4000", "LOCALHOST:4000", "[::1]:4000", "blog.localhost:4000"] {
+            assert!(local.allows(host), "{host}");
+        }
+        for host in
+            ["evil.example:4000", "localhost:4001", "localhost", "192.168.1.9:4000", "", "127.0.0.1.nip.io:4000"]
+        {
+            assert!(!local.allows(host), "{host}");
+        }
+        let everywhere = Hosts { bound: IpAddr::V4(Ipv4Addr::UNSPECIFIED), port: 4000 };
+        assert!(everywhere.allows("192.168.1.9:4000"), "a phone on the network, by the machine's address");
+        assert!(!everywhere.allows("rebind.evil.example:4000"), "never a name that is not this machine's");
+        let origin = |value: &str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(header::ORIGIN, HeaderValue::from_str(value).unwrap());
+            local.allows_origin(&headers)
+        };
+        assert!(origin("http://localhost:4000"));
+        assert!(!origin("http://evil.example:4000"));
+        assert!(!origin("https://localhost:4000"));
+        assert!(!origin("null"));
+        assert!(local.allows_origin(&HeaderMap::new()), "a same-origin request may send none");
     }
 
     #[test]

@@ -326,13 +326,12 @@ impl Session {
     /// read. Returns the version written.
     /// The text it replaces is kept in the history.
     pub fn save(&self, path: &Path, text: &str, version: Option<&str>) -> Result<String, AuthorError> {
-        let previous = self.history.as_ref().and_then(|_| fs::read_file(&self.root, path).ok());
-        let written = author::save_post(&self.root, path, text, version, self.own_writes())?;
-        self.forget_unsaved(path);
-        if let Some(previous) = previous {
-            let previous = String::from_utf8_lossy(&previous);
+        let keep = |previous: &[u8]| {
+            let previous = String::from_utf8_lossy(previous);
             self.keep_version(path, Replaced { previous: &previous, next: text, cause: &Cause::Save });
-        }
+        };
+        let written = author::save_post_keeping(&self.root, path, text, version, self.own_writes(), keep)?;
+        self.forget_unsaved(path);
         Ok(written)
     }
 
@@ -344,9 +343,17 @@ impl Session {
         }
     }
 
-    /// How many saved versions each post keeps, and for how long.
+    /// How many saved versions each post keeps, and for how long; the
+    /// versions past them go now, those of posts deleted since too (on a
+    /// thread of their own: a blog's history may be large).
     pub fn set_history_limits(&self, limits: history::Limits) {
         *self.history_limits.lock().expect("history") = limits;
+        if let Some(history) = self.history.clone() {
+            let root = self.root.clone();
+            let _ = std::thread::Builder::new().name("hanji history".into()).spawn(move || {
+                history.prune_blog(&root, jiff::Timestamp::now().as_millisecond(), limits);
+            });
+        }
     }
 
     /// The saved versions of the post at `path`, newest first.
@@ -451,11 +458,11 @@ impl Session {
     /// undo it by, and the files changed.
     pub fn retag(&self, from: &str, to: &str) -> Result<(usize, Vec<PathBuf>), AuthorError> {
         let plan = self.plan_retag(from, to)?;
-        let batch = author::retag::retag(&self.root, &plan, self.own_writes())?;
         let cause = Cause::TagRename { from: plan.from.clone(), to: plan.to.clone() };
-        for (path, before, after) in &batch.files {
+        let keep = |path: &Path, before: &str, after: &str| {
             self.keep_version(path, Replaced { previous: before, next: after, cause: &cause });
-        }
+        };
+        let batch = author::retag::retag(&self.root, &plan, self.own_writes(), &keep)?;
         let files = batch.files.iter().map(|(path, _, _)| path.clone()).collect();
         let mut retags = self.retags.lock().expect("retags");
         retags.push(batch);
@@ -468,12 +475,11 @@ impl Session {
         let batch = retags
             .get(number)
             .ok_or_else(|| AuthorError::Invalid("that tag rename cannot be undone any more".into()))?;
-        let restored = author::retag::undo_retag(&self.root, batch, self.own_writes())?;
         let cause = Cause::TagRename { from: batch.to.clone(), to: batch.from.clone() };
-        for (path, before, after) in batch.files.iter().filter(|(path, _, _)| restored.contains(path)) {
-            self.keep_version(path, Replaced { previous: after, next: before, cause: &cause });
-        }
-        Ok(restored)
+        let keep = |path: &Path, before: &str, after: &str| {
+            self.keep_version(path, Replaced { previous: before, next: after, cause: &cause });
+        };
+        author::retag::undo_retag(&self.root, batch, self.own_writes(), &keep)
     }
 
     /// The posts whose text holds `query` (any case), in the library's order:

@@ -226,7 +226,7 @@ impl Sources {
             secret: keychain::secret_of(&keychain::account_of_remote(&url)),
             user: None,
             key: None,
-            known_hosts: ssh::known_hosts_file(None),
+            known_hosts: ssh::known_hosts(None),
             remote: url,
         })
     }

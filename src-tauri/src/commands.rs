@@ -455,7 +455,7 @@ pub async fn test_target(state: State<'_, AppState>, form: TargetForm, secret: O
 #[tauri::command]
 pub async fn trust_host(form: TargetForm) -> Result<String> {
     let target = target_of(&form)?;
-    tauri::async_runtime::spawn_blocking(move || Ok(hanji::trust_host(&target)?))
+    tauri::async_runtime::spawn_blocking(move || Ok(hanji::trust_host(&target, None)?))
         .await
         .map_err(|e| AppError::new(ErrorKind::Io, format!("stopped: {e}")))?
 }

@@ -138,14 +138,7 @@ fn drawing(webview: &tauri::webview::PlatformWebview) {
 #[cfg(not(target_os = "linux"))]
 fn drawing(_: &tauri::webview::PlatformWebview) {}
 
-/// Where the app keeps its settings: `$HANJI_CONFIG_DIR`, else `hanji` in the
-/// user's config folder.
+/// Where the app keeps its settings: the core's `config_dir`.
 fn config_folder() -> Option<PathBuf> {
-    if let Some(folder) = std::env::var_os("HANJI_CONFIG_DIR") {
-        return Some(folder.into());
-    }
-    let config = std::env::var_os("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")))?;
-    Some(config.join("hanji"))
+    hanji::config_dir()
 }

@@ -4,15 +4,17 @@
 //! other writes of a post (a tag renamed across the blog, or put back) and
 //! another program's writes that Hanji read again keep the text they
 //! replaced too, each with its cause. One file a
-//! version, `<history>/<blog>/<post>/<saved-at-ms>.json`, written atomically;
-//! each post keeps at most `Limits::versions` of them, none older than
-//! `Limits::days` (pruned at every save).
+//! version, `<history>/<blog>/<post>/<saved-at-ms>.json`, written atomically
+//! and flushed through a `Folder` that cannot leave the history; each post
+//! keeps at most `Limits::versions` of them, none older than `Limits::days`
+//! (pruned at every save, and for every post of a blog when it is opened,
+//! so that the versions of a post deleted since go too).
 
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::fs::{self, write_atomically};
+use crate::fs::{Durable, Folder, SitePath};
 
 /// How many versions of each post are kept, and for how long.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,10 +102,11 @@ impl History {
             return self.prune(root, path, now, limits);
         }
         let (added, removed) = lines_changed(previous, next);
-        let folder = self.post_folder(root, path);
+        let folder = Folder::open(&self.folder, true)?;
+        let post_folder = self.post_folder(root, path);
         // Two saves in one millisecond still keep two versions.
         let mut at = now;
-        while fs::exists(&folder.join(format!("{at}.json"))) {
+        while folder.stamp(&version_file(&post_folder, at)).is_some() {
             at += 1;
         }
         let kept = Kept {
@@ -116,7 +119,7 @@ impl History {
             text: previous.into(),
         };
         let bytes = serde_json::to_vec(&kept).map_err(std::io::Error::other)?;
-        write_atomically(&folder.join(format!("{at}.json")), &bytes)?;
+        folder.write(&version_file(&post_folder, at), &bytes, Durable::Flushed)?;
         self.prune(root, path, now, limits)
     }
 
@@ -125,10 +128,10 @@ impl History {
         let mut versions: Vec<Version> = self
             .files(root, path)
             .into_iter()
-            .filter_map(|(_, file)| {
+            .filter_map(|(at, file)| {
                 // A file that cannot be read holds no version worth listing.
-                let kept: Kept = serde_json::from_slice(&fs::read(&file).ok()?).ok()?;
-                let id = id_of(&file)?;
+                let kept: Kept = serde_json::from_slice(&self.folder()?.read(&file).ok()?).ok()?;
+                let id = at.to_string();
                 (kept.root == root && kept.path == path).then_some(Version {
                     id,
                     saved_at: kept.saved_at,
@@ -149,47 +152,108 @@ impl History {
         if id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit()) {
             return Err(not_found());
         }
-        let bytes = fs::read(&self.post_folder(root, path).join(format!("{id}.json")))?;
+        let at: i64 = id.parse().map_err(|_| not_found())?;
+        let bytes = Folder::open(&self.folder, false)?.read(&version_file(&self.post_folder(root, path), at))?;
         let kept: Kept = serde_json::from_slice(&bytes).map_err(|_| not_found())?;
         Ok(kept.text)
     }
 
     /// The post at `from` is now at `to`: its versions go with it.
     pub fn moved(&self, root: &Path, from: &Path, to: &Path) {
-        for (_, file) in self.files(root, from) {
-            let Some(mut kept) = fs::read(&file).ok().and_then(|b| serde_json::from_slice::<Kept>(&b).ok()) else {
+        let Some(folder) = self.folder() else { return };
+        for (at, file) in self.files(root, from) {
+            let Some(mut kept) = folder.read(&file).ok().and_then(|b| serde_json::from_slice::<Kept>(&b).ok()) else {
                 continue;
             };
             kept.path = to.to_path_buf();
-            let target = self.post_folder(root, to).join(file.file_name().unwrap_or_default());
-            let written =
-                serde_json::to_vec(&kept).map_err(std::io::Error::other).and_then(|b| write_atomically(&target, &b));
+            let target = version_file(&self.post_folder(root, to), at);
+            let written = serde_json::to_vec(&kept)
+                .map_err(std::io::Error::other)
+                .and_then(|b| folder.write(&target, &b, Durable::Flushed));
             if written.is_ok() {
-                let _ = fs::remove_file(&file);
+                let _ = folder.remove(&file);
             }
         }
     }
 
+    /// Prunes the versions of every post of the blog at `root` to `limits`
+    /// at `now`, posts deleted since included (their versions go once they
+    /// are older than `limits.days`, or all of them if `limits.versions` is
+    /// 0). Gives how many versions went.
+    pub fn prune_blog(&self, root: &Path, now: i64, limits: Limits) -> usize {
+        let Some(folder) = self.folder() else { return 0 };
+        let blog = name_of(root);
+        let mut by_post: std::collections::BTreeMap<String, Vec<(i64, SitePath)>> = Default::default();
+        for (file, _) in folder.files().unwrap_or_default() {
+            let mut names = file.names();
+            let (Some(b), Some(post), Some(name), None) = (names.next(), names.next(), names.next(), names.next())
+            else {
+                continue;
+            };
+            let Some(at) = at_of(name) else { continue };
+            if b == blog {
+                by_post.entry(post.to_string()).or_default().push((at, file.clone()));
+            }
+        }
+        let mut gone = 0;
+        for files in by_post.values() {
+            let stamps: Vec<i64> = files.iter().map(|(at, _)| *at).collect();
+            for index in to_prune(&stamps, now, limits) {
+                gone += usize::from(folder.remove(&files[index].1).unwrap_or(false));
+            }
+        }
+        gone
+    }
+
     fn prune(&self, root: &Path, path: &Path, now: i64, limits: Limits) -> std::io::Result<()> {
         let files = self.files(root, path);
+        let Some(folder) = self.folder() else { return Ok(()) };
         let stamps: Vec<i64> = files.iter().map(|(at, _)| *at).collect();
         for index in to_prune(&stamps, now, limits) {
-            fs::remove_file(&files[index].1)?;
+            folder.remove(&files[index].1)?;
         }
         Ok(())
     }
 
     /// The post's version files with the time in their names.
-    fn files(&self, root: &Path, path: &Path) -> Vec<(i64, PathBuf)> {
-        fs::files_in(&self.post_folder(root, path))
+    fn files(&self, root: &Path, path: &Path) -> Vec<(i64, SitePath)> {
+        let post_folder = self.post_folder(root, path);
+        crate::fs::files_in(&self.folder.join(&post_folder))
             .into_iter()
-            .filter_map(|file| Some((id_of(&file)?.parse().ok()?, file)))
+            .filter_map(|file| {
+                let at = at_of(file.file_name()?.to_str()?)?;
+                Some((at, version_file(&post_folder, at)))
+            })
             .collect()
     }
 
-    fn post_folder(&self, root: &Path, path: &Path) -> PathBuf {
-        self.folder.join(format!("{:016x}", stable_hash(root))).join(format!("{:016x}", stable_hash(path)))
+    /// The history folder, if there is one yet.
+    fn folder(&self) -> Option<Folder> {
+        Folder::open(&self.folder, false).ok()
     }
+
+    /// `<blog>/<post>`, each named by the digest of its path.
+    fn post_folder(&self, root: &Path, path: &Path) -> String {
+        format!("{}/{}", name_of(root), name_of(path))
+    }
+}
+
+/// The name of a blog's or a post's folder: FNV-1a of its path's bytes,
+/// which stays the same across Rust releases (std's hasher may change), so
+/// old versions are found again.
+fn name_of(path: &Path) -> String {
+    format!("{:016x}", stable_hash(path))
+}
+
+/// A version's file in a post's folder.
+fn version_file(post_folder: &str, at: i64) -> SitePath {
+    SitePath::new(&format!("{post_folder}/{at}.json")).expect("hex and digits")
+}
+
+/// The time in a version file's name (`1767000000000.json`).
+fn at_of(name: &str) -> Option<i64> {
+    let digits = name.strip_suffix(".json")?;
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then(|| digits.parse().ok()).flatten()
 }
 
 /// Which of the versions saved at `stamps` (ms, any order) go: all past the
@@ -219,11 +283,6 @@ fn lines_changed(before: &str, after: &str) -> (usize, usize) {
     })
 }
 
-fn id_of(file: &Path) -> Option<String> {
-    let name = file.file_name()?.to_str()?.strip_suffix(".json")?;
-    (!name.is_empty() && name.bytes().all(|b| b.is_ascii_digit())).then(|| name.to_string())
-}
-
 /// FNV-1a of a path's bytes: folder names that stay the same across Rust
 /// releases (std's hasher may change), so old versions are found again.
 fn stable_hash(path: &Path) -> u64 {
@@ -238,6 +297,26 @@ mod tests {
     use super::*;
 
     const DAY: i64 = 86_400_000;
+
+    #[test]
+    fn the_versions_of_a_deleted_post_are_pruned_when_the_blog_opens() {
+        let data = tempfile::tempdir().unwrap();
+        let (root, other) = (Path::new("/blogs/mine"), Path::new("/blogs/other"));
+        let history = History::new(data.path());
+        let keep = |root, post: &str, now| {
+            let replaced = Replaced { previous: "a", next: "b", cause: &Cause::Save };
+            history.keep(root, Path::new(post), replaced, now, Limits::default()).unwrap();
+        };
+        keep(root, "posts/deleted.md", DAY);
+        keep(root, "posts/deleted.md", 2 * DAY);
+        keep(root, "posts/kept.md", 95 * DAY);
+        keep(other, "posts/deleted.md", DAY);
+        let gone = history.prune_blog(root, 100 * DAY, Limits::default());
+        assert_eq!(gone, 2, "older than 90 days, though no save of that post prunes them any more");
+        assert!(history.versions(root, Path::new("posts/deleted.md")).is_empty());
+        assert_eq!(history.versions(root, Path::new("posts/kept.md")).len(), 1);
+        assert_eq!(history.versions(other, Path::new("posts/deleted.md")).len(), 1, "another blog's are its own");
+    }
 
     #[test]
     fn pruning_keeps_the_newest_within_count_and_age() {
@@ -302,7 +381,7 @@ mod tests {
         assert_eq!(causes, [Cause::Outside, renamed]);
 
         // A version kept before causes were written down was a save.
-        let folder = history.post_folder(root, post);
+        let folder = data.path().join(history.post_folder(root, post));
         let old = serde_json::json!({ "root": root, "path": post, "saved_at": 500, "added": 1, "removed": 0, "text": "옛 글" });
         std::fs::write(folder.join("500.json"), old.to_string()).unwrap();
         let oldest = history.versions(root, post).pop().unwrap();

@@ -23,7 +23,7 @@ use std::path::PathBuf;
 use crate::content::front_matter::EditError;
 
 pub use confine::inside;
-pub use save::save_post;
+pub use save::{save_post, save_post_keeping};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AuthorError {

@@ -47,7 +47,13 @@ pub fn plan_retag(library: &Library, from: &str, to: &str) -> Result<RetagPlan, 
 /// Makes the plan: every file's new text is worked out before any is
 /// written, so a post whose front matter cannot be edited stops the rename
 /// with nothing changed.
-pub fn retag(root: &Path, plan: &RetagPlan, own: &OwnWrites) -> Result<RetagBatch, AuthorError> {
+/// `keep` is given each file's text before and after, before it is written.
+pub fn retag(
+    root: &Path,
+    plan: &RetagPlan,
+    own: &OwnWrites,
+    keep: &dyn Fn(&Path, &str, &str),
+) -> Result<RetagBatch, AuthorError> {
     let from_slug = tag_slug(&plan.from);
     let mut files = Vec::with_capacity(plan.files.len());
     for path in &plan.files {
@@ -67,18 +73,27 @@ pub fn retag(root: &Path, plan: &RetagPlan, own: &OwnWrites) -> Result<RetagBatc
             files.push((path.clone(), before, after));
         }
     }
-    for (path, _, after) in &files {
+    for (path, before, after) in &files {
+        keep(path, before, after);
         save::save_post(root, path, after, None, own)?;
     }
     Ok(RetagBatch { from: plan.from.clone(), to: plan.to.clone(), files })
 }
 
 /// Puts back each file of `batch` that still holds what the rename wrote;
-/// a file edited since is left as it is. Returns the files put back.
-pub fn undo_retag(root: &Path, batch: &RetagBatch, own: &OwnWrites) -> Result<Vec<PathBuf>, AuthorError> {
+/// a file edited since is left as it is. Returns the files put back. `keep`
+/// is given each file's text before and after putting it back, before it is
+/// written.
+pub fn undo_retag(
+    root: &Path,
+    batch: &RetagBatch,
+    own: &OwnWrites,
+    keep: &dyn Fn(&Path, &str, &str),
+) -> Result<Vec<PathBuf>, AuthorError> {
     let mut restored = Vec::new();
     for (path, before, after) in &batch.files {
         if fs::read_string(&root.join(path)).is_ok_and(|now| &now == after) {
+            keep(path, after, before);
             save::save_post(root, path, before, None, own)?;
             restored.push(path.clone());
         }
@@ -115,7 +130,7 @@ mod tests {
         assert_eq!(plan.files, [Path::new("posts/a.md"), Path::new("posts/b.md")]);
         assert!(!plan.merge);
         let own = OwnWrites::new();
-        let batch = retag(dir.path(), &plan, &own).unwrap();
+        let batch = retag(dir.path(), &plan, &own, &|_, _, _| {}).unwrap();
         assert_eq!(batch.files.len(), 2);
         let read = |p: &str| fs::read_to_string(dir.path().join(p)).unwrap();
         assert_eq!(read("posts/a.md"), "---\ntitle: A  # kept\ntags: [CUDA, nccl]\n---\nbody\n");
@@ -123,7 +138,7 @@ mod tests {
         assert_eq!(read("posts/c.md"), c);
         // One file edited since: it stays; the other goes back.
         fs::write(dir.path().join("posts/b.md"), "edited").unwrap();
-        let restored = undo_retag(dir.path(), &batch, &own).unwrap();
+        let restored = undo_retag(dir.path(), &batch, &own, &|_, _, _| {}).unwrap();
         assert_eq!(restored, [Path::new("posts/a.md")]);
         assert_eq!(read("posts/a.md"), a);
         assert_eq!(read("posts/b.md"), "edited");
@@ -135,7 +150,7 @@ mod tests {
             blog(&[("posts/a.md", "---\ntags:\n  - gpu\n  - cuda\n---\n"), ("posts/b.md", "---\ntags: [cuda]\n---\n")]);
         let plan = plan_retag(&library, "gpu", "cuda").unwrap();
         assert!(plan.merge);
-        retag(dir.path(), &plan, &OwnWrites::new()).unwrap();
+        retag(dir.path(), &plan, &OwnWrites::new(), &|_, _, _| {}).unwrap();
         assert_eq!(fs::read_to_string(dir.path().join("posts/a.md")).unwrap(), "---\ntags:\n  - cuda\n---\n");
         assert!(plan_retag(&library, "nothing", "x").is_err());
         assert!(plan_retag(&library, "gpu", " ").is_err());

@@ -19,18 +19,31 @@ pub fn save_post(
     expected: Option<&str>,
     own: &OwnWrites,
 ) -> Result<String, AuthorError> {
+    save_post_keeping(root, path, text, expected, own, |_| {})
+}
+
+/// `save_post`, giving `keep` the text the save replaces (when the file was
+/// there) before anything is written: the history has the old text even if
+/// the write then fails halfway, or the machine stops.
+pub fn save_post_keeping(
+    root: &Path,
+    path: &Path,
+    text: &str,
+    expected: Option<&str>,
+    own: &OwnWrites,
+    keep: impl FnOnce(&[u8]),
+) -> Result<String, AuthorError> {
     let file = root.join(path);
-    if let Some(expected) = expected {
-        match fs::read(&file) {
-            Ok(bytes) if version_of(&bytes) != expected => {
-                let theirs = String::from_utf8_lossy(&bytes).into_owned();
-                return Err(AuthorError::Conflict { path: path.to_path_buf(), theirs: Some(theirs) });
-            }
-            Ok(_) => {}
-            // Deleted meanwhile: writing it again loses nothing.
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(source) => return Err(AuthorError::Io { path: path.to_path_buf(), source }),
+    match fs::read(&file) {
+        Ok(bytes) if expected.is_some_and(|expected| version_of(&bytes) != expected) => {
+            let theirs = String::from_utf8_lossy(&bytes).into_owned();
+            return Err(AuthorError::Conflict { path: path.to_path_buf(), theirs: Some(theirs) });
         }
+        Ok(bytes) => keep(&bytes),
+        // New, or deleted meanwhile: writing it again loses nothing.
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(source) if expected.is_some() => return Err(AuthorError::Io { path: path.to_path_buf(), source }),
+        Err(_) => {}
     }
     own.expect(path, text.as_bytes());
     write_atomically(&file, text.as_bytes()).map_err(AuthorError::io(path))?;

@@ -8,6 +8,12 @@ use serde::{Deserialize, Serialize};
 /// tablet or laptop, and screens of two and three device pixels a CSS pixel.
 pub const DEFAULT_WIDTHS: [u32; 4] = [480, 800, 1200, 1600];
 
+/// The most pixels Hanji decodes an image of, in millions, whatever
+/// `max_megapixels` says: a small file can claim a huge image (a 1.5 KB PNG
+/// of 50,000 × 50,000 pixels would need 7.5 GB). 100 million pixels is the
+/// largest camera's; decoded, at most 800 MB.
+pub const MAX_MEGAPIXELS: u32 = 100;
+
 /// The default theme's post column: 48rem wide, else the screen less its
 /// margins. A theme that lays images out otherwise sets its own.
 pub const DEFAULT_SIZES: &str = "(min-width: 51rem) 48rem, calc(100vw - 2rem)";
@@ -69,6 +75,12 @@ impl Images {
             return Some(("max_megapixels", "`max_megapixels` must be at least 1".into(), "write max_megapixels = 50"));
         }
         None
+    }
+
+    /// The most pixels an image is decoded at, in millions: `max_megapixels`,
+    /// but never more than [`MAX_MEGAPIXELS`].
+    pub fn megapixels(&self) -> u32 {
+        self.max_megapixels.min(MAX_MEGAPIXELS)
     }
 
     /// The widths in order, without repeats.

@@ -66,7 +66,27 @@ pub struct Post {
     body_start: usize,
     /// The digest of the text, which names it while it is let go.
     text_digest: Digest,
+    /// The lines of the front matter keys a page's address is made from
+    /// (`ADDRESS_KEYS`), by their place in that list, so that a problem
+    /// with the address names its line even while the text is let go.
+    key_lines: Vec<(u8, u32)>,
 }
+
+/// The front matter keys an address may be made from, in any tool's rule.
+const ADDRESS_KEYS: [&str; 12] = [
+    "slug",
+    "permalink",
+    "url",
+    "path",
+    "aliases",
+    "redirect_from",
+    "tags",
+    "categories",
+    "category",
+    "series",
+    "title",
+    "date",
+];
 
 /// Why a post is held back from the site, as its tool does it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -179,6 +199,11 @@ impl Post {
             source: Some(Text::whole(text)),
             body_start,
             text_digest: digest::of_bytes(text.as_bytes()),
+            key_lines: ADDRESS_KEYS
+                .iter()
+                .enumerate()
+                .filter_map(|(n, key)| Some((n as u8, find_key(&text[..body_start], key)? as u32)))
+                .collect(),
             path: path.clone(),
         };
         Parsed { path, post: Some(post), problems }
@@ -315,7 +340,21 @@ impl Post {
     /// Where `cover` is written in the file, for problems with its image
     /// (the first line of a post held without its text).
     pub fn cover_line(&self) -> (usize, usize) {
-        self.source.as_ref().map_or((1, 1), |source| key_line(&source.get(), "cover"))
+        self.key_line("cover")
+    }
+
+    /// Where a top-level front matter `key` is written in the file, for
+    /// problems with its value (the first line of a post held without its
+    /// text, or without the key).
+    pub fn key_line(&self, key: &str) -> (usize, usize) {
+        if let Some(source) = &self.source {
+            return key_line(&source.get(), key);
+        }
+        let kept = ADDRESS_KEYS
+            .iter()
+            .position(|k| *k == key)
+            .and_then(|n| self.key_lines.iter().find(|(at, _)| usize::from(*at) == n).map(|(_, line)| *line as usize));
+        (kept.unwrap_or(1), 1)
     }
 
     /// The image the post shows above its text: `cover: a.jpg`, or
@@ -346,9 +385,12 @@ fn distinct_tags(tags: Vec<String>) -> Vec<String> {
 
 /// Line and column of a top-level front matter key, for problems about it.
 fn key_line(text: &str, key: &str) -> (usize, usize) {
-    text.lines()
-        .position(|l| l.starts_with(key) && l[key.len()..].trim_start().starts_with([':', '=']))
-        .map_or((1, 1), |i| (i + 1, 1))
+    find_key(text, key).map_or((1, 1), |line| (line, 1))
+}
+
+/// The 1-based line of a top-level front matter key, if it is written.
+fn find_key(text: &str, key: &str) -> Option<usize> {
+    text.lines().position(|l| l.starts_with(key) && l[key.len()..].trim_start().starts_with([':', '='])).map(|i| i + 1)
 }
 
 /// Values of any shape kept as their JSON text, so that a post is kept in

@@ -7,17 +7,17 @@
 //! changed post or setting, a file of the site touched, a record that
 //! cannot be read) makes a full or incremental export as usual.
 
-use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::{MARKER, Summary};
+use super::Summary;
+use super::destination::{self, Written};
 use crate::diagnostics::Diagnostic;
 use crate::digest::{self, Digest};
 use crate::fs::records::{self, Records};
-use crate::fs::{self, Program, Stamp, stamp_of};
+use crate::fs::{Folder, Program, Stamp};
 
 /// What names the last export into one folder: read first, and the rest
 /// of the record only if it is the export asked for.
@@ -43,27 +43,31 @@ struct Record<P = Vec<Diagnostic>, L = Vec<PathBuf>> {
 
 /// Where the last export into `out` is kept.
 pub struct Last {
-    file: PathBuf,
+    records: Records,
 }
+
+/// Its file, beside the export's records.
+const FILE: &str = "last.bin";
 
 impl Last {
     /// For exports into `out` (absolute), under `cache_dir`.
     pub fn of(cache_dir: &Path, out: &Path) -> Last {
-        Last { file: Records::new(cache_dir, "exports", out).beside("last.bin") }
+        Last { records: Records::new(cache_dir, "exports", out) }
     }
 
     /// What the last export told, if it was made by this Hanji from
-    /// `inputs` and every file it left in `out` (`files`, as its
-    /// `.hanji-export` names them) is as it left it.
-    pub fn unchanged(&self, inputs: Digest, out: &Path, files: &BTreeSet<String>) -> Option<Summary> {
-        let bytes = fs::read(&self.file).ok()?;
+    /// `inputs` and every file it left in the folder (`written`) is as it
+    /// left it.
+    pub fn unchanged(&self, inputs: Digest, folder: &Folder, written: &Written) -> Option<Summary> {
+        let files = &written.files;
+        let bytes = self.records.read_beside(FILE)?;
         let key: Key = records::decode(&bytes)?;
         if key.inputs != inputs || key.program != Program::this() || files.is_empty() {
             return None;
         }
         let stamps: Vec<(&str, Option<Stamp>)> =
-            files.par_iter().map(|file| (file.as_str(), stamp_of(&out.join(file)))).collect();
-        if files_digest(stamps.into_iter(), stamp_of(&out.join(MARKER))) != key.files {
+            files.par_iter().map(|file| (file.as_str(), folder.stamp(file))).collect();
+        if files_digest(stamps.into_iter(), folder.stamp(&destination::record())) != key.files {
             return None;
         }
         let record: Record = records::decode(&bytes)?;
@@ -83,10 +87,10 @@ impl Last {
         &self,
         inputs: Digest,
         files: impl Iterator<Item = (&'f str, Stamp)>,
-        out: &Path,
+        folder: &Folder,
         summary: &Summary,
     ) {
-        let files = files_digest(files.map(|(file, stamp)| (file, Some(stamp))), stamp_of(&out.join(MARKER)));
+        let files = files_digest(files.map(|(file, stamp)| (file, Some(stamp))), folder.stamp(&destination::record()));
         let (made, reused) = summary.image_copies;
         let record = Record {
             key: Key { program: Program::this(), inputs, files },
@@ -95,7 +99,7 @@ impl Last {
             image_copies: made + reused,
         };
         match records::encode(&record) {
-            Some(bytes) if fs::write_atomically(&self.file, &bytes).is_ok() => {}
+            Some(bytes) if self.records.write_beside(FILE, &bytes) => {}
             _ => _ = self.forget(),
         }
     }
@@ -104,7 +108,7 @@ impl Last {
     /// the next export is made as usual. False if there was none to forget
     /// (the last one did not end, or it was never kept).
     pub fn forget(&self) -> bool {
-        fs::remove_file(&self.file).unwrap_or(false)
+        self.records.remove_beside(FILE)
     }
 }
 

@@ -11,6 +11,7 @@
 //! a first export makes. Copies of images sized for the screen are kept
 //! while their image file and the image settings are as they were.
 
+mod destination;
 mod last;
 mod search;
 mod state;
@@ -18,7 +19,7 @@ mod state;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::io;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -29,12 +30,12 @@ use crate::content::Post;
 use crate::content::file::MAX_POST_BYTES;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::digest::{self, Digest};
-use crate::fs::{self, Program, absolute, stamp_of};
+use crate::fs::{self, Folder, Program, SitePath, stamp_of};
 use crate::images::{Catalog, Looked};
 use crate::site::plan::{Body, Plan};
-use crate::site::routes::Addresses;
 use crate::site::theme::Theme;
 use crate::site::{Page, Site, SiteOptions};
+use destination::Written;
 use last::Last;
 use state::{From, Head, Made, State};
 
@@ -54,49 +55,6 @@ pub struct ExportOptions {
     /// the system to take back, not freed piece by piece (at 10,000 posts,
     /// tens of milliseconds). The command line's; never an app's.
     pub process_ends: bool,
-}
-
-/// Left in every folder Hanji exports to: the files of that export, so the
-/// next one knows what it may remove.
-pub const MARKER: &str = ".hanji-export";
-
-/// What `.hanji-export` holds.
-#[derive(Debug, Default, serde::Serialize)]
-struct Record<'a> {
-    /// Sorted.
-    files: Vec<&'a str>,
-    /// The name of the export the search index kept in the cache is of.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    search: Option<String>,
-}
-
-/// A record read leniently: the names of the files, whatever an earlier
-/// Hanji wrote beside each.
-#[derive(Debug, Default, serde::Deserialize)]
-struct OldRecord {
-    #[serde(default)]
-    files: serde_json::Value,
-    #[serde(default)]
-    search: Option<String>,
-}
-
-/// What the last export into the folder left there.
-#[derive(Debug, Default)]
-struct Previous {
-    files: BTreeSet<String>,
-    /// See `Record::search`.
-    search: Option<String>,
-}
-
-impl OldRecord {
-    fn previous(self) -> Previous {
-        let files: BTreeSet<String> = match self.files {
-            serde_json::Value::Object(map) => map.into_iter().map(|(file, _)| file).collect(),
-            serde_json::Value::Array(list) => list.into_iter().filter_map(|f| f.as_str().map(String::from)).collect(),
-            _ => BTreeSet::new(),
-        };
-        Previous { files: files.into_iter().filter(|f| is_plain_relative(f)).collect(), search: self.search }
-    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -163,25 +121,63 @@ pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
 
 /// Exports `blog` into `out`. Refuses, writing nothing, an `out` that is the
 /// blog folder, a parent of it, inside it (but for its `output_dir`), or a
-/// folder with other files that Hanji did not export there (unless `force`).
+/// folder with other files that Hanji did not export there (unless `force`);
+/// and waits for no other export or publish of the blog: while one is under
+/// way, another is refused (see `lock`).
 pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progress) -> Result<Summary, ExportError> {
+    let _lock = lock(blog, options.cache_dir.as_deref())?;
+    export_locked(blog, out, options, progress)
+}
+
+/// The lock that keeps one export or publish of a blog at a time: in the
+/// cache folder, named by the blog folder; the system lets go of it when
+/// the process ends, however it ends. None without a cache folder.
+pub fn lock(blog: &Blog, cache_dir: Option<&Path>) -> Result<Option<fs::Lock>, ExportError> {
+    let Some(cache_dir) = cache_dir else { return Ok(None) };
+    let root = fs::absolute(&blog.root).unwrap_or_else(|_| blog.root.clone());
+    let name = format!("locks/{:032x}.lock", digest::of_bytes(root.as_os_str().as_encoded_bytes()));
+    let file = SitePath::new(&name).expect("a hex name");
+    let io = |source| ExportError::Io { path: cache_dir.join(&name), source };
+    let folder = Folder::open(cache_dir, true).map_err(io)?;
+    match folder.lock(&file).map_err(io)? {
+        Some(lock) => Ok(Some(lock)),
+        None => {
+            let holder = folder.lock_holder(&file).map(|pid| format!(" (process {pid})")).unwrap_or_default();
+            Err(ExportError::Refused {
+                message: format!("another export or publish of this blog is under way{holder}"),
+                hint: "wait for it to end, then try again".into(),
+            })
+        }
+    }
+}
+
+/// `export`, by a caller that holds the blog's `lock` (a publish).
+pub fn export_locked(
+    blog: &Blog,
+    out: &Path,
+    options: &ExportOptions,
+    progress: Progress,
+) -> Result<Summary, ExportError> {
     let started = Instant::now();
-    let out = absolute(out).map_err(|source| ExportError::Io { path: out.into(), source })?;
-    let previous = check_destination(blog, &out, options.force)?;
+    let out = fs::lexical_absolute(out).map_err(|source| ExportError::Io { path: out.into(), source })?;
+    let folder = destination::open(blog, &out, options.force)?;
+    // What this machine's Hanji wrote there last: the only files it may remove.
+    let key = fs::absolute(&out).unwrap_or_else(|_| out.clone());
+    let previous = Written::read(options.cache_dir.as_deref(), &key);
     // The site is made from the blog and the files beside its posts: when
     // they and the site are as the last export left them, so is the rest.
     let stamps: Vec<_> = blog.assets.par_iter().map(|asset| stamp_of(&blog.root.join(asset))).collect();
     let facts = blog.facts();
     let inputs = digest::of(&(blog.digest(&facts), &stamps));
-    let last = options.cache_dir.as_deref().map(|dir| Last::of(dir, &out));
-    if let Some(mut summary) = last.as_ref().and_then(|last| last.unchanged(inputs, &out, &previous.files)) {
+    let last = options.cache_dir.as_deref().map(|dir| Last::of(dir, &key));
+    if let Some(mut summary) = last.as_ref().and_then(|last| last.unchanged(inputs, &folder, &previous)) {
         summary.elapsed = started.elapsed();
         return Ok(summary);
     }
     // An export that did not end may have left a temp file beside the page
     // it was writing.
     if !last.as_ref().is_some_and(Last::forget) {
-        fs::clean_temp_files(&out);
+        folder.clean_temp_files();
     }
 
     let mut summary = Summary { problems: blog.diagnostics(), ..Summary::default() };
@@ -198,7 +194,7 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
     let site_options = SiteOptions { search: true, services: true, ..SiteOptions::default() };
     // What the last export kept is read while the site is laid out.
     let (state, site) = rayon::join(
-        || options.cache_dir.as_deref().map(|dir| State::open(dir, &out)),
+        || options.cache_dir.as_deref().map(|dir| State::open(dir, &key)),
         || {
             Site::new(&blog.config, &blog.library, &blog.assets, &theme, site_options)
                 .with_images(&images)
@@ -216,10 +212,10 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
             facts: site.facts_digest(&facts),
         },
     );
+    let (copies, copy_problems) = site.copies(&placed);
     summary.problems.extend(placed.problems);
+    summary.problems.extend(copy_problems);
     summary.left_out.extend(placed.left_out);
-
-    let copies = copies(blog, placed.pages.iter().map(|(page, _, _)| page));
     let total = placed.pages.len() + copies.len();
     let done = AtomicUsize::new(0);
     let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
@@ -227,7 +223,7 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
     // Which pages are as the last export left them; the others' plans are
     // made again as they are rendered (a large blog's plans, all held at
     // once, would double what the export holds).
-    let planned = plan_pages(&site, &placed.pages, &out, state.as_ref(), &head);
+    let planned = plan_pages(&site, &placed.pages, &folder, state.as_ref(), &head);
     // The search index is updated with the posts rendered now: a post whose
     // page is as it was has the entry it had. It is read while the
     // highlighted code is.
@@ -235,10 +231,10 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
         || read_highlights(&site, options.cache_dir.as_deref(), &planned),
         || {
             let (cache_dir, search_name) = (options.cache_dir.as_deref(), previous.search.as_deref());
-            site.has_search().then(|| search::open(&site, cache_dir, &out, search_name, state.as_ref()))
+            site.has_search().then(|| search::open(&site, cache_dir, &folder, &key, search_name, state.as_ref()))
         },
     );
-    let index_writes = search::Writes::new(&out, site.addresses());
+    let index_writes = search::Writes::new(&folder, site.addresses());
     let write_index = |name: &str, text: &str| index_writes.write(name, text);
     let index = kept_index.as_mut().map(|kept| search::Updating::new(&site, kept, &write_index));
 
@@ -247,7 +243,7 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
         .map(|planned| {
             let outcome = match planned.kept {
                 Some(kept) => Outcome::Kept(kept),
-                None => render_page(blog, &site, &out, planned, index.as_ref()),
+                None => render_page(blog, &site, &folder, planned, index.as_ref()),
             };
             tick();
             outcome
@@ -256,8 +252,8 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
     let copied: Vec<Outcome> = copies
         .par_iter()
         .map(|(from, file)| {
-            let kept = state.as_ref().and_then(|state| state.made.get(file));
-            let outcome = copy(blog, &out, from, file, kept);
+            let kept = state.as_ref().and_then(|state| state.made.get(file.as_str()));
+            let outcome = copy(blog, &folder, from, file, kept);
             tick();
             outcome
         })
@@ -297,7 +293,7 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
         }
     }
     let settings = digest::of(&format!("{:?}", blog.config.images));
-    let (copies, kept_copies) = image_copies(&site, &images, &made, state.as_ref(), &out, settings);
+    let (copies, kept_copies) = image_copies(&site, &images, &made, state.as_ref(), &folder, settings);
     let (made_copies, reused) = images.counts();
     summary.image_copies = (made_copies, reused + kept_copies);
     for outcome in copies {
@@ -321,10 +317,10 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
         let written = index_writes.written();
         search_name = Some(name);
         for file in index_files {
-            let Some(stamp) = stamp_of(&out.join(&file)) else {
-                return Err(ExportError::Io { path: out.join(&file), source: io::ErrorKind::NotFound.into() });
+            let Some(stamp) = folder.stamp(&file) else {
+                return Err(ExportError::Io { path: folder.join(&file), source: io::ErrorKind::NotFound.into() });
             };
-            let was_written = written.contains(&file);
+            let was_written = written.contains(file.as_str());
             summary.written += usize::from(was_written);
             summary.unchanged += usize::from(!was_written);
             made.push(Cow::Owned(Made { file, stamp, from: From::Search }));
@@ -337,11 +333,15 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
     sorted.par_sort_unstable_by_key(|(file, _)| *file);
     sorted.dedup_by_key(|(file, _)| *file);
     let files: Vec<&str> = sorted.iter().map(|(file, _)| *file).collect();
-    summary.removed = remove_stale(&out, &previous.files, &files)?;
+    summary.removed = remove_stale(&folder, &previous, &files)?;
     summary.problems.par_sort();
     summary.problems.dedup();
-    let record = serde_json::to_vec(&Record { files, search: search_name.clone() }).expect("a record serializes");
-    write_if_changed(&out.join(MARKER), &record)?;
+    write_if_changed(&folder, &destination::record(), destination::RECORD_TEXT)?;
+    let written = Written {
+        files: made.iter().map(|made| made.file.clone()).collect::<BTreeSet<SitePath>>().into_iter().collect(),
+        search: search_name.clone(),
+    };
+    written.save(options.cache_dir.as_deref(), &key);
     if let (Some(kept), Some(name)) = (&mut kept_index, &search_name) {
         // Only a cache: if it cannot be kept, the next export makes the index again.
         let _ = kept.commit(name);
@@ -354,12 +354,17 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
             }
         },
         || {
-            if let Some(file) = highlights_file.filter(|_| site.highlights().is_changed()) {
+            if let (Some(_), Some(cache_dir)) = (highlights_file, options.cache_dir.as_deref())
+                && site.highlights().is_changed()
+            {
                 // Only a cache: if it cannot be written, the next export highlights again.
-                let _ = fs::write_streamed(&file, |out| site.highlights().write_to(out));
+                let file = SitePath::new(HIGHLIGHTS).expect("a plain name");
+                let mut write = |out: &mut dyn std::io::Write| site.highlights().write_to(out);
+                let _ = Folder::open(cache_dir, true)
+                    .and_then(|cache| cache.write_streamed(&file, fs::Durable::Replaced, &mut write));
             }
             if let Some(last) = &last {
-                last.save(inputs, sorted.iter().copied(), &out, &summary);
+                last.save(inputs, sorted.iter().copied(), &folder, &summary);
             }
         },
     );
@@ -375,12 +380,15 @@ pub fn export(blog: &Blog, out: &Path, options: &ExportOptions, progress: Progre
     Ok(summary)
 }
 
+/// The highlighted code of every export, in the cache folder.
+const HIGHLIGHTS: &str = "highlight.bin";
+
 /// A page with the digest of its plan, and what the last export kept of it
 /// if the page in the folder is still what that plan makes.
 struct Planned<'s> {
     page: &'s Page,
     path: &'s str,
-    file: &'s str,
+    file: &'s SitePath,
     digest: Digest,
     post: bool,
     kept: Option<&'s Made>,
@@ -407,8 +415,8 @@ enum Outcome<'s> {
 /// is, but those of the posts whose text changed: the others are not made.
 fn plan_pages<'s>(
     site: &Site,
-    pages: &'s [(Page, String, String)],
-    out: &Path,
+    pages: &'s [(Page, String, SitePath)],
+    folder: &Folder,
     state: Option<&'s State>,
     head: &Head,
 ) -> Vec<Planned<'s>> {
@@ -419,8 +427,9 @@ fn plan_pages<'s>(
     pages
         .par_iter()
         .map(|(page, path, file)| {
-            let made = state.and_then(|state| state.made.get(file));
-            if facts_unchanged && let Some(planned) = made.and_then(|made| as_before(site, page, path, file, made, out))
+            let made = state.and_then(|state| state.made.get(file.as_str()));
+            if facts_unchanged
+                && let Some(planned) = made.and_then(|made| as_before(site, page, path, file, made, folder))
             {
                 return planned;
             }
@@ -437,7 +446,7 @@ fn plan_pages<'s>(
                     (Body::Post(_), None) => false,
                     _ => true,
                 };
-                *made_from == digest && links_same && stamp_of(&out.join(file)) == Some(made.stamp)
+                *made_from == digest && links_same && folder.stamp(file) == Some(made.stamp)
             });
             let post = matches!(plan.body, Body::Post(_));
             Planned { page, path, file, digest, post, kept }
@@ -452,16 +461,16 @@ fn as_before<'s>(
     site: &Site,
     page: &'s Page,
     path: &'s str,
-    file: &'s str,
+    file: &'s SitePath,
     made: &'s Made,
-    out: &Path,
+    folder: &Folder,
 ) -> Option<Planned<'s>> {
     let From::Page { plan, text, .. } = &made.from else { return None };
     let text_now = match page {
         Page::Post(post) => Some(site.library.post(post)?.text_digest()),
         _ => None,
     };
-    let as_before = *text == text_now && stamp_of(&out.join(file)) == Some(made.stamp);
+    let as_before = *text == text_now && folder.stamp(file) == Some(made.stamp);
     as_before.then_some(Planned { page, path, file, digest: *plan, post: text_now.is_some(), kept: Some(made) })
 }
 
@@ -473,7 +482,7 @@ fn as_before<'s>(
 fn read_highlights(site: &Site, cache_dir: Option<&Path>, planned: &[Planned]) -> Option<PathBuf> {
     let posts = |kept: bool| planned.iter().filter(|p| p.kept.is_some() == kept && p.post).count();
     let (to_render, kept) = (posts(false), posts(true));
-    let file = cache_dir.map(|dir| dir.join("highlight.bin")).filter(|_| to_render > 0)?;
+    let file = cache_dir.map(|dir| dir.join(HIGHLIGHTS)).filter(|_| to_render > 0)?;
     if let Ok(bytes) = fs::read(&file) {
         site.highlights().add_from_bytes(bytes);
     }
@@ -490,7 +499,7 @@ fn read_highlights(site: &Site, cache_dir: Option<&Path>, planned: &[Planned]) -
 fn render_page<'s>(
     blog: &Blog,
     site: &Site,
-    out: &Path,
+    folder: &Folder,
     planned: &Planned,
     index: Option<&search::Updating<'_, '_, '_>>,
 ) -> Outcome<'s> {
@@ -517,13 +526,15 @@ fn render_page<'s>(
         // A page the theme cannot render is left out and reported.
         Err(error) => return Outcome::Failed(error.to_diagnostic()),
     };
-    let path = out.join(planned.file);
-    let written = match write_if_changed(&path, page.text.as_bytes()) {
+    let written = match write_if_changed(folder, planned.file, page.text.as_bytes()) {
         Ok(written) => written,
         Err(error) => return Outcome::Io(error),
     };
-    let Some(stamp) = stamp_of(&path) else {
-        return Outcome::Io(ExportError::Io { path, source: io::ErrorKind::NotFound.into() });
+    let Some(stamp) = folder.stamp(planned.file) else {
+        return Outcome::Io(ExportError::Io {
+            path: folder.join(planned.file),
+            source: io::ErrorKind::NotFound.into(),
+        });
     };
     let links = match (&plan.body, page.post_text) {
         (Body::Post(post), text) => {
@@ -539,7 +550,7 @@ fn render_page<'s>(
         _ => None,
     };
     let from = From::Page { plan: planned.digest, problems: page.problems, links, text };
-    Outcome::Written { made: Made { file: planned.file.to_string(), stamp, from }, written }
+    Outcome::Written { made: Made { file: planned.file.clone(), stamp, from }, written }
 }
 
 fn changed_meanwhile<'s>(path: &Path) -> Outcome<'s> {
@@ -560,7 +571,7 @@ fn image_copies<'s>(
     images: &Catalog,
     made: &[Cow<'s, Made>],
     state: Option<&'s State>,
-    out: &Path,
+    folder: &Folder,
     settings: Digest,
 ) -> (Vec<Outcome<'s>>, usize) {
     let pictured: BTreeSet<&Path> = made
@@ -588,7 +599,7 @@ fn image_copies<'s>(
                 && copies.iter().all(|made| {
                     matches!(&made.from, From::Image { source: was, settings: with, .. }
                         if Some(*was) == source && *with == settings)
-                        && stamp_of(&out.join(&made.file)) == Some(made.stamp)
+                        && folder.stamp(&made.file) == Some(made.stamp)
                 });
             (image, still.then_some(copies))
         })
@@ -601,13 +612,17 @@ fn image_copies<'s>(
     });
     let kept: Vec<&'s Made> = kept.into_iter().flat_map(|(_, copies)| copies.unwrap_or_default()).copied().collect();
     let addresses = site.addresses();
-    let copies: Vec<(String, PathBuf, crate::images::Made)> = images
+    // An image whose name cannot be a file of the site is named by the
+    // site's copies (`Site::copies`); so are its copies' (none is made).
+    let copies: Vec<(SitePath, PathBuf, crate::images::Made)> = images
         .prepared()
         .into_iter()
         .filter_map(|(image, prepared)| Some((addresses.asset(&image)?, image, prepared)))
         .flat_map(|(site_path, image, prepared)| {
             let copies = prepared.copies.into_iter();
-            copies.map(move |(copy, made)| (addresses.image_copy(&site_path, copy), image.clone(), made))
+            copies.filter_map(move |(copy, made)| {
+                Some((SitePath::new(&addresses.image_copy(&site_path, copy)).ok()?, image.clone(), made))
+            })
         })
         .collect();
     let count = kept.len();
@@ -619,12 +634,11 @@ fn image_copies<'s>(
                 Ok(bytes) => bytes,
                 Err(error) => return Outcome::Failed(fs::read_problem(&error).in_file(image.as_path())),
             };
-            let path = out.join(file);
-            let written = match write_if_changed(&path, &bytes) {
+            let written = match write_if_changed(folder, file, &bytes) {
                 Ok(written) => written,
                 Err(error) => return Outcome::Io(error),
             };
-            match (stamp_of(&path), source) {
+            match (folder.stamp(file), source) {
                 (Some(stamp), Some(source)) => Outcome::Written {
                     made: Made {
                         file: file.clone(),
@@ -642,29 +656,26 @@ fn image_copies<'s>(
 }
 
 /// Copies a file of the blog into the site, unless the copy there is still
-/// the one made from the file as it is.
-fn copy<'s>(blog: &Blog, out: &Path, from: &Path, file: &str, kept: Option<&'s Made>) -> Outcome<'s> {
+/// the one made from the file as it is. Streamed: a large file is never
+/// held whole.
+fn copy<'s>(blog: &Blog, folder: &Folder, from: &Path, file: &SitePath, kept: Option<&'s Made>) -> Outcome<'s> {
     let source = stamp_of(&blog.root.join(from));
-    let path = out.join(file);
     if let Some(kept) = kept
         && source.is_some_and(|source| kept.from == From::Copy(source))
-        && stamp_of(&path) == Some(kept.stamp)
+        && folder.stamp(file) == Some(kept.stamp)
     {
         return Outcome::Kept(kept);
     }
-    // A file that cannot be read is left out and named, as a post with an
-    // error is: the rest of the site is still written.
-    let bytes = match fs::read_file(&blog.root, from) {
-        Ok(bytes) => bytes,
-        Err(error) => return Outcome::Failed(fs::read_problem(&error).in_file(from)),
-    };
-    let written = match write_if_changed(&path, &bytes) {
+    let written = match folder.copy_if_changed(file, &blog.root.join(from)) {
         Ok(written) => written,
-        Err(error) => return Outcome::Io(error),
+        // A file that cannot be read is left out and named, as a post with
+        // an error is: the rest of the site is still written.
+        Err(fs::CopyError::Read(error)) => return Outcome::Failed(fs::read_problem(&error).in_file(from)),
+        Err(fs::CopyError::Write(source)) => return Outcome::Io(ExportError::Io { path: folder.join(file), source }),
     };
-    match (stamp_of(&path), source) {
+    match (folder.stamp(file), source) {
         (Some(stamp), Some(source)) => {
-            Outcome::Written { made: Made { file: file.to_string(), stamp, from: From::Copy(source) }, written }
+            Outcome::Written { made: Made { file: file.clone(), stamp, from: From::Copy(source) }, written }
         }
         _ => Outcome::Failed(fs::read_problem(&io::ErrorKind::NotFound.into()).in_file(from)),
     }
@@ -680,92 +691,22 @@ fn post_with_text<'p>(blog: &Blog, post: &'p Post) -> Option<std::borrow::Cow<'p
     post.with_text(&text).map(std::borrow::Cow::Owned)
 }
 
-/// The files copied as they are: `static/` and the files beside shown posts.
-fn copies<'a>(blog: &Blog, pages: impl Iterator<Item = &'a Page>) -> Vec<(PathBuf, String)> {
-    let shown: HashSet<&[u8]> = pages
-        .filter_map(|p| if let Page::Post(path) = p { Some(path.as_os_str().as_encoded_bytes()) } else { None })
-        .collect();
-    // Files in the folder of a draft's bundle stay private with it.
-    let private: Vec<&Path> = blog
-        .library
-        .posts()
-        .filter(|p| p.bundle && !shown.contains(p.path.as_os_str().as_encoded_bytes()))
-        .map(|p| p.folder())
-        .collect();
-    blog.assets
-        .iter()
-        .filter(|asset| !private.iter().any(|folder| asset.starts_with(folder)))
-        .filter_map(|asset| Some((asset.clone(), Addresses::new(&blog.config, &blog.library).asset(asset)?)))
-        .collect()
+/// Writes `bytes` to `file` unless it holds them already; true if written.
+fn write_if_changed(folder: &Folder, file: &SitePath, bytes: &[u8]) -> Result<bool, ExportError> {
+    folder.write_if_changed(file, bytes).map_err(|source| ExportError::Io { path: folder.join(file), source })
 }
 
-/// The files the previous export into `out` left, if `out` is fit to export into.
-fn check_destination(blog: &Blog, out: &Path, force: bool) -> Result<Previous, ExportError> {
-    let refuse = |message: String, hint: &str| ExportError::Refused { message, hint: hint.to_string() };
-    let root = absolute(&blog.root).map_err(|source| ExportError::Io { path: blog.root.clone(), source })?;
-    let configured = root.join(&blog.config.output_dir);
-    if out == root {
-        return Err(refuse(
-            format!("`{}` is the blog folder itself", out.display()),
-            "export to another folder, e.g. --out ../site",
-        ));
-    }
-    if root.starts_with(out) {
-        return Err(refuse(
-            format!("`{}` holds the blog folder", out.display()),
-            "export to a folder outside the blog, e.g. --out ../site",
-        ));
-    }
-    if out.starts_with(&root) && out != configured {
-        return Err(refuse(
-            format!("`{}` is inside the blog folder", out.display()),
-            &format!("export outside the blog, or into its output folder `{}`", blog.config.output_dir.display()),
-        ));
-    }
-    match fs::is_empty_folder(out) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Previous::default()),
-        Err(e) if e.kind() == io::ErrorKind::NotADirectory => {
-            Err(refuse(format!("`{}` is a file", out.display()), "export to a folder"))
-        }
-        Err(source) => Err(ExportError::Io { path: out.into(), source }),
-        Ok(empty) => match fs::read(&out.join(MARKER)) {
-            Ok(bytes) => {
-                // A record that cannot be read still marks the folder as ours;
-                // then nothing is removed.
-                let record: OldRecord = serde_json::from_slice(&bytes).unwrap_or_default();
-                Ok(record.previous())
-            }
-            Err(_) if empty || force => Ok(Previous::default()),
-            Err(_) => Err(refuse(
-                format!("`{}` has files that Hanji did not export", out.display()),
-                "export to an empty or new folder, or add --force to write over it (no file is deleted)",
-            )),
-        },
-    }
-}
-
-/// Writes `bytes` to `path` unless it holds them already; true if written.
-fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, ExportError> {
-    fs::write_if_changed(path, bytes).map_err(|source| ExportError::Io { path: path.into(), source })
-}
-
-/// Removes the files the previous export wrote that this one did not, and
-/// the folders that leaves empty. Nothing else. `current` is sorted.
-fn remove_stale(out: &Path, previous: &BTreeSet<String>, current: &[&str]) -> Result<usize, ExportError> {
+/// Removes the files this machine's Hanji wrote into the folder last time
+/// that this export did not write, and the folders that leaves empty.
+/// Nothing else. `current` is sorted.
+fn remove_stale(folder: &Folder, previous: &Written, current: &[&str]) -> Result<usize, ExportError> {
     let mut removed = 0;
-    for file in previous.iter().filter(|file| current.binary_search(&file.as_str()).is_err()) {
-        let path = out.join(file);
-        match fs::remove_file(&path) {
+    for file in previous.files.iter().filter(|file| current.binary_search(&file.as_str()).is_err()) {
+        match folder.remove(file) {
             Ok(true) => removed += 1,
             Ok(false) => {}
-            Err(source) => return Err(ExportError::Io { path, source }),
+            Err(source) => return Err(ExportError::Io { path: folder.join(file), source }),
         }
-        fs::remove_empty_folders(&path, out);
     }
     Ok(removed)
-}
-
-/// A file name from the marker that stays inside the output folder.
-fn is_plain_relative(line: &str) -> bool {
-    !line.is_empty() && Path::new(line).components().all(|c| matches!(c, Component::Normal(_)))
 }

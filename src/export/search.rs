@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use super::ExportError;
 use super::state::{From, State};
 use crate::content::Post;
-use crate::fs::{self, stamp_of};
+use crate::fs::{Folder, SitePath};
 use crate::search::kept::{KeptIndex, Update, Write};
 use crate::site::Site;
 use crate::site::routes::Addresses;
@@ -24,6 +24,7 @@ use crate::site::routes::Addresses;
 pub fn open(
     site: &Site,
     cache_dir: Option<&Path>,
+    folder: &Folder,
     out: &Path,
     previous: Option<&str>,
     state: Option<&State>,
@@ -32,7 +33,7 @@ pub fn open(
     let Some(cache_dir) = cache_dir else { return KeptIndex::in_memory(&settings) };
     let files: Vec<_> =
         state.into_iter().flat_map(|state| state.made.values()).filter(|made| made.from == From::Search).collect();
-    let untouched = !files.is_empty() && files.iter().all(|made| stamp_of(&out.join(&made.file)) == Some(made.stamp));
+    let untouched = !files.is_empty() && files.iter().all(|made| folder.stamp(&made.file) == Some(made.stamp));
     // An export name no state has: nothing kept is trusted.
     let previous = previous.filter(|_| untouched).unwrap_or("");
     KeptIndex::open(cache_dir, out, &settings, previous)
@@ -40,23 +41,27 @@ pub fn open(
 
 /// Writes the index's files into the site, and remembers which it wrote.
 pub struct Writes<'a> {
-    out: &'a Path,
+    folder: &'a Folder,
     addresses: Addresses<'a>,
     written: Mutex<HashSet<String>>,
 }
 
 impl<'a> Writes<'a> {
-    pub fn new(out: &'a Path, addresses: Addresses<'a>) -> Writes<'a> {
-        Writes { out, addresses, written: Mutex::default() }
+    pub fn new(folder: &'a Folder, addresses: Addresses<'a>) -> Writes<'a> {
+        Writes { folder, addresses, written: Mutex::default() }
     }
 
     /// Writes the index's file `name` (under the search folder).
     pub fn write(&self, name: &str, text: &str) -> io::Result<()> {
         let file = self.addresses.search_file(name);
-        let written = fs::write_if_changed(&self.out.join(&file), text.as_bytes())
+        let file =
+            SitePath::new(&file).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, format!("{file}: {e}")))?;
+        let written = self
+            .folder
+            .write_if_changed(&file, text.as_bytes())
             .map_err(|e| io::Error::new(e.kind(), format!("{file}: {e}")))?;
         if written {
-            self.written.lock().expect("written").insert(file);
+            self.written.lock().expect("written").insert(file.into_string());
         }
         Ok(())
     }
@@ -99,12 +104,18 @@ impl<'s, 'a, 'k> Updating<'s, 'a, 'k> {
     pub fn finish(
         self,
         text_of: impl Fn(&Post) -> Option<String> + Sync,
-    ) -> Result<(Vec<String>, String), ExportError> {
+    ) -> Result<(Vec<SitePath>, String), ExportError> {
         let Updating { site, update, posts, .. } = self;
         let updated = update
             .finish(|n| site.search_entry(posts[n], text_of(posts[n]).unwrap_or_default()))
             .map_err(|source| ExportError::Io { path: site.addresses().search().into(), source })?;
-        let files = updated.files.iter().map(|name| site.addresses().search_file(name)).collect();
-        Ok((files, updated.name))
+        let files = updated.files.iter().map(|name| site.addresses().search_file(name));
+        let files = files.map(|file| {
+            SitePath::new(&file).map_err(|why| ExportError::Io {
+                path: file.into(),
+                source: io::Error::new(io::ErrorKind::InvalidInput, why.to_string()),
+            })
+        });
+        Ok((files.collect::<Result<_, _>>()?, updated.name))
     }
 }

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use crate::diagnostics::Diagnostic;
 use crate::digest::{self, Digest};
 use crate::fs::records::{self, Records, SHARDS};
-use crate::fs::{Program, Stamp};
+use crate::fs::{Program, SitePath, Stamp};
 use crate::site::plan::{Answers, Asked, LinkAnswer};
 
 /// What heads each shard.
@@ -35,8 +35,9 @@ pub struct Head {
 /// What one written file was made from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Made {
-    /// The file, relative to the output folder.
-    pub file: String,
+    /// The file, relative to the output folder (checked again as it is read
+    /// back: a record never names a file outside the folder).
+    pub file: SitePath,
     /// Its stamp right after it was written (or found unchanged).
     pub stamp: Stamp,
     pub from: From,
@@ -96,7 +97,7 @@ pub struct State {
     records: Option<Records>,
     /// The head all its shards had, if they agreed and were this Hanji's.
     pub head: Option<Head>,
-    pub made: HashMap<String, Made>,
+    pub made: HashMap<SitePath, Made>,
 }
 
 impl State {
@@ -110,7 +111,7 @@ impl State {
         let agreed = first.filter(|first| {
             first.program == program && shards.iter().all(|s| s.as_ref().is_some_and(|s| s.head == **first))
         });
-        let made: Option<HashMap<String, Made>> = agreed.and_then(|_| {
+        let made: Option<HashMap<SitePath, Made>> = agreed.and_then(|_| {
             shards
                 .par_iter()
                 .flatten()
@@ -129,7 +130,7 @@ impl State {
     /// that differ from what was kept.
     pub fn save(&self, head: &Head, made: &[Cow<Made>]) {
         let Some(records) = &self.records else { return };
-        let shard_of = |file: &str| Records::shard_of(file.as_bytes());
+        let shard_of = |file: &SitePath| Records::shard_of(file.as_str().as_bytes());
         let mut changed = [self.head.as_ref() != Some(head); SHARDS];
         let mut counts = [0isize; SHARDS];
         for file in self.made.keys() {

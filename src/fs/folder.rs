@@ -13,7 +13,7 @@
 
 use std::ffi::OsStr;
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Read, Seek, Write};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -42,7 +42,7 @@ pub enum Durable {
 }
 
 /// Why a folder cannot be written through.
-pub fn symlink_refused(path: &Path) -> io::Error {
+fn symlink_refused(path: &Path) -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidInput,
         format!(
@@ -152,11 +152,7 @@ impl Folder {
     /// An error met at `at` (a path in this folder), in the author's words
     /// when a link was in the way.
     fn error(&self, error: rustix::io::Errno, at: &str) -> io::Error {
-        if is_link_error(&error) {
-            symlink_refused(&self.path.join(at))
-        } else {
-            io::Error::from(error)
-        }
+        if is_link_error(&error) { symlink_refused(&self.path.join(at)) } else { io::Error::from(error) }
     }
 
     /// The bytes of `file`; not through a link.
@@ -170,8 +166,8 @@ impl Folder {
         let parent = self.parent_of(file, None)?;
         let (_, name) = file.split();
         let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-        let handle = rustix::fs::openat(parent.as_fd(), name, flags, Mode::empty())
-            .map_err(|e| self.error(e, file.as_str()))?;
+        let handle =
+            rustix::fs::openat(parent.as_fd(), name, flags, Mode::empty()).map_err(|e| self.error(e, file.as_str()))?;
         Ok(File::from(handle))
     }
 
@@ -285,6 +281,54 @@ impl Folder {
         written
     }
 
+    /// Copies the file at `source` (outside this folder: a file of the blog)
+    /// to `file`, unless it holds the same bytes already; streamed, so that
+    /// a large file is never held whole. True if written.
+    pub fn copy_if_changed(&self, file: &SitePath, source: &Path) -> Result<bool, CopyError> {
+        let mut from = File::open(source).map_err(CopyError::Read)?;
+        let size = from.metadata().map_err(CopyError::Read)?.len();
+        let parent = self.parent_of(file, Some(Durable::Replaced)).map_err(CopyError::Write)?;
+        let (_, name) = file.split();
+        let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let mode = match rustix::fs::openat(parent.as_fd(), name, flags, Mode::empty()) {
+            Ok(old) => {
+                let stat = rustix::fs::fstat(&old).map_err(|e| CopyError::Write(e.into()))?;
+                #[allow(clippy::unnecessary_cast, reason = "the field types differ between targets")]
+                if stat.st_size as u64 == size && same_stream(&mut File::from(old), &mut from)? {
+                    return Ok(false);
+                }
+                from.rewind().map_err(CopyError::Read)?;
+                Some(Mode::from_raw_mode(stat.st_mode))
+            }
+            Err(rustix::io::Errno::NOENT) => None,
+            Err(e) if is_link_error(&e) => return Err(CopyError::Write(symlink_refused(&self.join(file)))),
+            Err(e) => return Err(CopyError::Write(e.into())),
+        };
+        // A read that fails halfway is told apart from a write that does.
+        let mut read_error = None;
+        let written = self.replace(parent.as_fd(), name, mode, Durable::Replaced, &mut |out| {
+            let mut buffer = vec![0; 1 << 16];
+            loop {
+                let n = match from.read(&mut buffer) {
+                    Ok(0) => return Ok(()),
+                    Ok(n) => n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => {
+                        let kind = e.kind();
+                        read_error = Some(e);
+                        return Err(kind.into());
+                    }
+                };
+                out.write_all(&buffer[..n])?;
+            }
+        });
+        match (written, read_error) {
+            (Ok(()), _) => Ok(true),
+            (Err(_), Some(error)) => Err(CopyError::Read(error)),
+            (Err(error), None) => Err(CopyError::Write(error)),
+        }
+    }
+
     /// Adds `bytes` at the end of `file` (made, with its folders, if
     /// missing) in one write: a journal kept a line at a time.
     pub fn append(&self, file: &SitePath, bytes: &[u8]) -> io::Result<()> {
@@ -294,6 +338,33 @@ impl Folder {
         let handle = rustix::fs::openat(parent.as_fd(), name, flags, Mode::from_bits_truncate(0o666))
             .map_err(|e| self.error(e, file.as_str()))?;
         File::from(handle).write_all(bytes)
+    }
+
+    /// Takes the advisory lock of `file` (made if missing), which the system
+    /// lets go of when the process ends, however it ends: `Ok(None)` if
+    /// another process holds it. The holder's process id is written in the
+    /// file, for the message of the one that waits.
+    pub fn lock(&self, file: &SitePath) -> io::Result<Option<Lock>> {
+        let parent = self.parent_of(file, Some(Durable::Replaced))?;
+        let (_, name) = file.split();
+        let flags = OFlags::RDWR | OFlags::CREATE | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let handle = rustix::fs::openat(parent.as_fd(), name, flags, Mode::from_bits_truncate(0o644))
+            .map_err(|e| self.error(e, file.as_str()))?;
+        let mut file = File::from(handle);
+        match file.try_lock() {
+            Ok(()) => {
+                file.set_len(0)?;
+                file.write_all(std::process::id().to_string().as_bytes())?;
+                Ok(Some(Lock(file)))
+            }
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+            Err(std::fs::TryLockError::Error(e)) => Err(e),
+        }
+    }
+
+    /// The process that holds the lock of `file` (see `lock`), as it wrote itself there.
+    pub fn lock_holder(&self, file: &SitePath) -> Option<u32> {
+        String::from_utf8(self.read(file).ok()?).ok()?.trim().parse().ok()
     }
 
     /// Removes `file` (a link itself, never what it leads to) and the
@@ -339,6 +410,31 @@ impl Folder {
         Ok(true)
     }
 
+    /// Removes the folder `folder` and all it holds, links themselves and
+    /// never what they lead to. What cannot be removed is left.
+    pub fn remove_folder(&self, folder: &SitePath) {
+        let top = self.join(folder);
+        let inside: Vec<String> = walkdir::WalkDir::new(&top)
+            .follow_links(false)
+            .contents_first(true)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|entry| !entry.file_type().is_dir())
+            .filter_map(|entry| entry.path().strip_prefix(&self.path).ok()?.to_str().map(str::to_string))
+            .collect();
+        for file in inside.iter().filter_map(|file| SitePath::own(file).ok()) {
+            // Each removal takes the folders it leaves empty with it.
+            let _ = self.remove(&file);
+        }
+        // An empty folder (one that held none) is left by the removals.
+        let _ = match folder.split() {
+            (Some(above), name) => {
+                self.open_beneath(above).and_then(|handle| rustix::fs::unlinkat(&handle, name, AtFlags::REMOVEDIR))
+            }
+            (None, name) => rustix::fs::unlinkat(&self.handle, name, AtFlags::REMOVEDIR),
+        };
+    }
+
     /// Renames `from` to `to`, both in this folder (replacing `to`).
     pub fn rename(&self, from: &SitePath, to: &SitePath) -> io::Result<()> {
         let (from_parent, to_parent) = (self.parent_of(from, None)?, self.parent_of(to, Some(Durable::Flushed))?);
@@ -363,18 +459,6 @@ impl Folder {
         Ok(found)
     }
 
-    /// The symlinks in the folder (not followed), relative to it: a folder
-    /// Hanji writes must hold none.
-    pub fn symlinks(&self) -> Vec<PathBuf> {
-        walkdir::WalkDir::new(&self.path)
-            .follow_links(false)
-            .into_iter()
-            .filter_map(Result::ok)
-            .filter(|entry| entry.path_is_symlink())
-            .map(|entry| entry.path().strip_prefix(&self.path).unwrap_or(entry.path()).to_path_buf())
-            .collect()
-    }
-
     /// Removes the temp files that a save, an export or a publish killed
     /// halfway left in the folder (what they were writing was never
     /// touched by them); not into hidden folders (`.git`), nor along links.
@@ -390,6 +474,48 @@ impl Folder {
             .collect();
         left.into_iter().filter(|file| self.remove(file).is_ok_and(|removed| removed)).collect()
     }
+}
+
+/// An advisory lock held (see `Folder::lock`); let go of when dropped.
+#[derive(Debug)]
+pub struct Lock(#[allow(dead_code, reason = "held for its lock")] File);
+
+/// Why a file was not copied: its source could not be read, or the copy
+/// not written.
+#[derive(Debug)]
+pub enum CopyError {
+    Read(io::Error),
+    Write(io::Error),
+}
+
+/// Whether two files hold the same bytes from where they are read now on
+/// (the source's errors are its own).
+fn same_stream(old: &mut File, source: &mut File) -> Result<bool, CopyError> {
+    let (mut a, mut b) = (vec![0; 1 << 16], vec![0; 1 << 16]);
+    loop {
+        let n = read_full(source, &mut b).map_err(CopyError::Read)?;
+        let m = read_full(old, &mut a[..n.max(1)]).map_err(CopyError::Write)?;
+        if n != m || a[..m] != b[..n] {
+            return Ok(false);
+        }
+        if n == 0 {
+            return Ok(true);
+        }
+    }
+}
+
+/// Reads until `buffer` is full or the file ends; how much was read.
+fn read_full(file: &mut File, buffer: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buffer.len() {
+        match file.read(&mut buffer[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
 }
 
 /// What a file held before it was written.
@@ -430,7 +556,8 @@ fn new_temp_file(parent: BorrowedFd, name: &str) -> io::Result<(String, File)> {
     let short = &name[..crate::text::floor_char_boundary(name, name.len().min(100))];
     let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
     for _ in 0..64 {
-        let nonce = COUNTER.fetch_add(1, Ordering::Relaxed) ^ (u64::from(std::process::id()) << 32) ^ super::now() as u64;
+        let nonce =
+            COUNTER.fetch_add(1, Ordering::Relaxed) ^ (u64::from(std::process::id()) << 32) ^ super::now() as u64;
         let temp_name = format!(".{short}.{:x}{TEMP_SUFFIX}", nonce & 0xff_ffff_ffff);
         match rustix::fs::openat(parent, temp_name.as_str(), flags, Mode::from_bits_truncate(0o666)) {
             Ok(handle) => return Ok((temp_name, File::from(handle))),
@@ -470,6 +597,23 @@ mod tests {
     }
 
     #[test]
+    fn a_file_written_streamed_is_replaced_whole_or_not_at_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = Folder::open(dir.path(), false).unwrap();
+        let file = path("cache/highlight.bin");
+        folder.write_streamed(&file, Durable::Replaced, &mut |out| out.write_all(b"first")).unwrap();
+        folder.write_streamed(&file, Durable::Replaced, &mut |out| out.write_all(b"second")).unwrap();
+        assert_eq!(folder.read(&file).unwrap(), b"second", "made with its folder, then replaced");
+        let failed = folder.write_streamed(&file, Durable::Replaced, &mut |out| {
+            out.write_all(b"half")?;
+            Err(io::Error::other("the disk is full"))
+        });
+        assert!(failed.is_err());
+        assert_eq!(folder.read(&file).unwrap(), b"second", "a failed write leaves the old file");
+        assert_eq!(std::fs::read_dir(dir.path().join("cache")).unwrap().count(), 1, "and no temp file");
+    }
+
+    #[test]
     fn a_replaced_file_keeps_its_permissions() {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
@@ -503,7 +647,6 @@ mod tests {
         assert!(folder.remove(&path("posts/bashrc")).is_err());
         assert!(folder.remove(&path("index.html")).unwrap(), "the link itself is removed");
         assert_eq!(std::fs::read_to_string(outside.path().join("bashrc")).unwrap(), "mine");
-        assert_eq!(folder.symlinks(), [PathBuf::from("posts")]);
         let link = dir.path().join("link");
         std::os::unix::fs::symlink(&site, &link).unwrap();
         assert!(Folder::open(&link, true).unwrap_err().to_string().contains("is a symlink"));

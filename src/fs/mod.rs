@@ -11,7 +11,6 @@ pub mod records;
 mod site_path;
 
 use std::fs::{self, File, Permissions};
-use std::hash::{DefaultHasher, Hasher};
 use std::io::{self, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Component, Path, PathBuf};
@@ -19,7 +18,7 @@ use std::path::{Component, Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::diagnostics::{Diagnostic, Problem};
-pub use folder::{Durable, Folder, symlink_refused};
+pub use folder::{CopyError, Durable, Folder, Lock};
 pub use own_writes::OwnWrites;
 pub use site_path::{SitePath, Unsafe};
 
@@ -45,6 +44,9 @@ pub enum TextError {
 /// The text of the file at `path` (relative to `root`), with every check a
 /// text needs before it is parsed: at most `limit` bytes, readable, UTF-8.
 pub fn read_text(root: &Path, path: &Path, limit: u64) -> Result<String, TextError> {
+    if !is_plain(path) {
+        return Err(TextError::Unreadable(climbing_problem(path)));
+    }
     let full = root.join(path);
     match fs::metadata(&full) {
         Ok(meta) if meta.len() > limit => return Err(TextError::TooBig { bytes: meta.len() }),
@@ -128,6 +130,23 @@ pub fn cache_dir() -> Option<PathBuf> {
         .or_else(|| std::env::var_os("HOME").map(|d| PathBuf::from(d).join(".cache/hanji")))
 }
 
+/// Where Hanji keeps its own settings (the app's, and the SSH servers the
+/// author trusts): `$HANJI_CONFIG_DIR`, else `hanji` in the user's config
+/// folder.
+pub fn config_dir() -> Option<PathBuf> {
+    std::env::var_os("HANJI_CONFIG_DIR").map(PathBuf::from).or_else(|| {
+        let config = std::env::var_os("XDG_CONFIG_HOME")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")))?;
+        Some(config.join("hanji"))
+    })
+}
+
+/// Whether `path` itself is a symlink (not followed).
+pub fn is_symlink(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|meta| meta.is_symlink())
+}
+
 /// Whether anything is at `path` (a file, a folder, a symlink that leads nowhere).
 pub fn exists(path: &Path) -> bool {
     path.symlink_metadata().is_ok()
@@ -139,15 +158,6 @@ pub fn remove_file(path: &Path) -> io::Result<bool> {
         Ok(()) => Ok(true),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
         Err(e) => Err(e),
-    }
-}
-
-/// Removes the folders above `file` that are empty, up to (not including) `top`.
-pub fn remove_empty_folders(file: &Path, top: &Path) {
-    for folder in file.ancestors().skip(1).take_while(|f| *f != top && f.starts_with(top)) {
-        if fs::remove_dir(folder).is_err() {
-            break; // not empty: something else lives there
-        }
     }
 }
 
@@ -166,7 +176,23 @@ pub fn move_to(from: &Path, to: &Path) -> io::Result<()> {
 
 /// The bytes of a file of the blog (an image to serve, a file to compare).
 pub fn read_file(root: &Path, path: &Path) -> io::Result<Vec<u8>> {
+    if !is_plain(path) {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, climbing_problem(path).message));
+    }
     fs::read(root.join(path))
+}
+
+/// Whether `path` names a place inside the folder it is read from: only
+/// names, no `..`, no `/` or drive at its start. Every read of a blog's
+/// file asks this first, whichever rule made the path (a theme's name in
+/// the settings, a link in a post).
+pub fn is_plain(path: &Path) -> bool {
+    path.components().all(|part| matches!(part, Component::Normal(_) | Component::CurDir))
+}
+
+fn climbing_problem(path: &Path) -> Problem {
+    Problem::error(1, 1, format!("`{}` leads out of the blog folder; it is not read", path.display()))
+        .with_hint("name a file inside the blog")
 }
 
 /// Names the loader passes over wherever they are: hidden files and folders
@@ -185,6 +211,9 @@ pub fn is_skipped(name: &str) -> bool {
 /// The files at `path` (relative to `root`), as the loader would find them:
 /// the file itself, every file under a folder, or none if nothing is there.
 pub fn files_at(root: &Path, path: &Path) -> Vec<PathBuf> {
+    if !is_plain(path) {
+        return Vec::new();
+    }
     match fs::metadata(root.join(path)) {
         Ok(meta) if meta.is_dir() => walk(root, path, &mut Vec::new()),
         Ok(meta) if meta.is_file() && Inside::new(root).leads_out(&root.join(path)).is_none() => {
@@ -210,6 +239,10 @@ pub fn unreadable_files<'a>(root: &Path, paths: impl IntoIterator<Item = &'a Pat
 /// Every file under `root/folder`, relative to `root`, skipped names left out.
 /// Symlinks are followed, so a loop is reported rather than walked forever.
 pub fn walk(root: &Path, folder: &Path, problems: &mut Vec<Diagnostic>) -> Vec<PathBuf> {
+    if !is_plain(folder) {
+        problems.push(climbing_problem(folder).in_file(folder));
+        return Vec::new();
+    }
     let start = root.join(folder);
     if !start.is_dir() {
         return Vec::new();
@@ -298,11 +331,10 @@ pub fn read_problem(error: &io::Error) -> Problem {
     Problem::error(1, 1, format!("cannot read: {error}")).with_hint(hint)
 }
 
-/// Names the bytes of a file, to tell later whether it is still the same.
+/// Names the bytes of a file, to tell later whether it is still the same
+/// (xxh3: the same name in every build, unlike std's hasher).
 pub fn version_of(bytes: &[u8]) -> String {
-    let mut hasher = DefaultHasher::new();
-    hasher.write(bytes);
-    format!("{:016x}-{}", hasher.finish(), bytes.len())
+    format!("{:032x}-{}", crate::digest::of_bytes(bytes), bytes.len())
 }
 
 /// The end of the names of the temp files Hanji writes (hidden, beside the
@@ -380,59 +412,6 @@ pub fn write_atomically(file: &Path, bytes: &[u8]) -> io::Result<()> {
     File::open(folder)?.sync_all()
 }
 
-/// Writes `bytes` to `path` unless it already holds exactly them; a new
-/// version replaces the old at once (temp file, then rename). True if written.
-pub fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<bool> {
-    if let Ok(meta) = fs::metadata(path)
-        && meta.len() == bytes.len() as u64
-        && fs::read(path)? == bytes
-    {
-        return Ok(false);
-    }
-    let mut temp = temp_file_beside(path)?;
-    temp.write_all(bytes)?;
-    temp.persist(path).map_err(|e| e.error)?;
-    Ok(true)
-}
-
-/// Writes `path` anew with what `write` puts in it, replacing the old at
-/// once (temp file, then rename), without holding it all in memory first:
-/// a cache's file of tens of megabytes.
-pub fn write_streamed(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
-    let mut out = io::BufWriter::with_capacity(1 << 16, temp_file_beside(path)?);
-    write(&mut out)?;
-    let temp = out.into_inner().map_err(io::IntoInnerError::into_error)?;
-    temp.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
-
-/// A temp file in `path`'s folder, to be renamed to `path`; the folder is
-/// made if missing (most are there already: it is made only then).
-fn temp_file_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
-    let folder = path.parent().unwrap_or(Path::new("."));
-    match temp_file_for(path, folder) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            fs::create_dir_all(folder)?;
-            temp_file_for(path, folder)
-        }
-        made => made,
-    }
-}
-
-/// Makes `folder` and the folders above it that are missing.
-pub fn make_folder(folder: &Path) -> io::Result<()> {
-    fs::create_dir_all(folder)
-}
-
-/// Adds `bytes` at the end of `file` (made, with its folders, if missing):
-/// a journal written a line at a time.
-pub fn append(file: &Path, bytes: &[u8]) -> io::Result<()> {
-    if let Some(folder) = file.parent() {
-        fs::create_dir_all(folder)?;
-    }
-    fs::OpenOptions::new().create(true).append(true).open(file)?.write_all(bytes)
-}
-
 /// Every file under `folder` with its size, relative to it, hidden ones
 /// too (a site may publish `.well-known/`), without following symlinks.
 pub fn files_under(folder: &Path) -> io::Result<Vec<(PathBuf, u64)>> {
@@ -501,20 +480,6 @@ impl Program {
     }
 }
 
-/// Keeps the `keep` folders in `parent` used last (see `mark_used`) and
-/// removes the others, with all they hold: for caches kept per blog or per
-/// output folder, which would otherwise pile up for folders long gone.
-pub fn keep_newest_folders(parent: &Path, keep: usize) {
-    let mut folders: Vec<(std::time::SystemTime, PathBuf)> = folders_in(parent)
-        .into_iter()
-        .filter_map(|folder| Some((fs::metadata(&folder).ok()?.modified().ok()?, folder)))
-        .collect();
-    folders.sort_by_key(|(modified, _)| std::cmp::Reverse(*modified));
-    for (_, folder) in folders.into_iter().skip(keep) {
-        let _ = fs::remove_dir_all(folder);
-    }
-}
-
 /// Marks a folder as used now (its modification time), for `keep_newest_folders`.
 pub fn mark_used(folder: &Path) {
     if let Ok(handle) = File::open(folder) {
@@ -558,6 +523,24 @@ pub fn absolute(path: &Path) -> io::Result<PathBuf> {
     }
 }
 
+/// `path` made absolute (from the working folder) and without `.`/`..`,
+/// by its names alone: symlinks are not resolved, so that one on the way
+/// can still be seen.
+pub fn lexical_absolute(path: &Path) -> io::Result<PathBuf> {
+    let joined = if path.is_absolute() { path.to_path_buf() } else { std::env::current_dir()?.join(path) };
+    let mut result = PathBuf::new();
+    for part in joined.components() {
+        match part {
+            Component::ParentDir => {
+                result.pop();
+            }
+            Component::CurDir => {}
+            part => result.push(part),
+        }
+    }
+    Ok(result)
+}
+
 /// Which folder or file is at `path` (device and inode), to notice another
 /// one put in its place.
 #[cfg(unix)]
@@ -574,38 +557,6 @@ pub fn identity(path: &Path) -> Option<(u64, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn only_the_folders_used_last_are_kept() {
-        let parent = tempfile::tempdir().unwrap();
-        let day = std::time::Duration::from_secs(86_400);
-        for (n, name) in ["old", "older", "new"].iter().enumerate() {
-            let folder = parent.path().join(name);
-            fs::create_dir_all(&folder).unwrap();
-            fs::write(folder.join("kept"), "x").unwrap();
-            let age = [2, 3, 0][n];
-            File::open(&folder).unwrap().set_modified(std::time::SystemTime::now() - day * age).unwrap();
-        }
-        mark_used(&parent.path().join("older"));
-        keep_newest_folders(parent.path(), 2);
-        assert_eq!(folders_in(parent.path()), [parent.path().join("new"), parent.path().join("older")]);
-    }
-
-    #[test]
-    fn a_file_written_streamed_is_replaced_whole_or_not_at_all() {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("cache/highlight.bin");
-        write_streamed(&file, |out: &mut dyn Write| out.write_all(b"first")).unwrap();
-        write_streamed(&file, |out: &mut dyn Write| out.write_all(b"second")).unwrap();
-        assert_eq!(fs::read(&file).unwrap(), b"second", "made with its folder, then replaced");
-        let failed = write_streamed(&file, |out: &mut dyn Write| {
-            out.write_all(b"half")?;
-            Err(io::Error::other("the disk is full"))
-        });
-        assert!(failed.is_err());
-        assert_eq!(fs::read(&file).unwrap(), b"second", "a failed write leaves the old file");
-        assert_eq!(fs::read_dir(dir.path().join("cache")).unwrap().count(), 1, "and no temp file");
-    }
 
     #[test]
     fn a_stamp_written_close_to_a_time_is_racy() {

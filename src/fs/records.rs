@@ -13,6 +13,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use super::{Folder, SitePath};
 use crate::digest::{self, Digest};
 
 /// How many files the records of one folder are spread over.
@@ -22,9 +23,13 @@ pub const SHARDS: usize = 16;
 const FOLDERS: usize = 16;
 
 /// The records of one kind for one thing (a blog, an output folder):
-/// `<cache>/<kind>/<digest of the thing's path>/NN.bin`.
+/// `<cache>/<kind>/<digest of the thing's path>/NN.bin`, written through
+/// the cache folder's handle (`Folder`).
 pub struct Records {
-    folder: PathBuf,
+    cache: PathBuf,
+    kind: String,
+    /// `<kind>/<digest>`, relative to the cache folder.
+    folder: String,
 }
 
 /// One shard as read: its head and its records' bytes.
@@ -49,7 +54,7 @@ impl<H> Shard<H> {
 impl Records {
     pub fn new(cache_dir: &Path, kind: &str, of: &Path) -> Records {
         let name = format!("{:032x}", digest::of_bytes(of.as_os_str().as_encoded_bytes()));
-        Records { folder: cache_dir.join(kind).join(name) }
+        Records { cache: cache_dir.to_path_buf(), kind: kind.to_string(), folder: format!("{kind}/{name}") }
     }
 
     /// The shard a record of this key is in.
@@ -99,10 +104,9 @@ impl Records {
         shards: Vec<Option<Vec<R>>>,
         put: impl Fn(&mut Vec<u8>, &R) + Sync,
     ) {
-        super::mark_used(&self.folder);
-        if let Some(kind) = self.folder.parent() {
-            super::keep_newest_folders(kind, FOLDERS);
-        }
+        let Ok(cache) = Folder::open(&self.cache, true) else { return };
+        super::mark_used(&self.cache.join(&self.folder));
+        keep_newest_folders(&cache, &self.kind, FOLDERS);
         let head = encode(head).expect("a head encodes");
         shards.into_par_iter().enumerate().for_each(|(n, records)| {
             let Some(records) = records else { return };
@@ -112,20 +116,56 @@ impl Records {
             for record in records {
                 put(&mut bytes, record);
             }
-            let file = self.file(n);
-            if super::write_if_changed(&file, &bytes).is_err() {
-                let _ = super::remove_file(&file);
+            let file = self.shard(n);
+            if cache.write_if_changed(&file, &bytes).is_err() {
+                let _ = cache.remove(&file);
             }
         });
     }
 
-    /// A file of its own kept with the records (and removed with them).
-    pub fn beside(&self, name: &str) -> PathBuf {
-        self.folder.join(name)
+    /// The bytes of a file of its own kept with the records (`last.bin`).
+    pub fn read_beside(&self, name: &str) -> Option<Vec<u8>> {
+        super::read(&self.cache.join(&self.folder).join(name)).ok()
+    }
+
+    /// Keeps a file of its own with the records (removed with them). Only
+    /// a cache: false if it could not be written.
+    pub fn write_beside(&self, name: &str, bytes: &[u8]) -> bool {
+        let Ok(cache) = Folder::open(&self.cache, true) else { return false };
+        let Ok(file) = SitePath::new(&format!("{}/{name}", self.folder)) else { return false };
+        cache.write_if_changed(&file, bytes).is_ok()
+    }
+
+    /// Removes a file kept with the records; true if it was there.
+    pub fn remove_beside(&self, name: &str) -> bool {
+        let Ok(cache) = Folder::open(&self.cache, false) else { return false };
+        let Ok(file) = SitePath::new(&format!("{}/{name}", self.folder)) else { return false };
+        cache.remove(&file).unwrap_or(false)
+    }
+
+    fn shard(&self, n: usize) -> SitePath {
+        SitePath::new(&format!("{}/{n:02}.bin", self.folder)).expect("a kind and hex names")
     }
 
     fn file(&self, n: usize) -> PathBuf {
-        self.folder.join(format!("{n:02}.bin"))
+        self.cache.join(self.shard(n).as_path())
+    }
+}
+
+/// Keeps the `keep` folders of `kind` in the cache used last (see
+/// `mark_used`) and removes the others, with all they hold: records kept per
+/// blog or per output folder would otherwise pile up for folders long gone.
+fn keep_newest_folders(cache: &Folder, kind: &str, keep: usize) {
+    let mut folders: Vec<(std::time::SystemTime, PathBuf)> = super::folders_in(&cache.path().join(kind))
+        .into_iter()
+        .filter_map(|folder| Some((std::fs::metadata(&folder).ok()?.modified().ok()?, folder)))
+        .collect();
+    folders.sort_by_key(|(modified, _)| std::cmp::Reverse(*modified));
+    for (_, folder) in folders.into_iter().skip(keep) {
+        let Some(name) = folder.file_name().and_then(|n| n.to_str()) else { continue };
+        if let Ok(folder) = SitePath::new(&format!("{kind}/{name}")) {
+            cache.remove_folder(&folder);
+        }
     }
 }
 
@@ -161,6 +201,28 @@ mod tests {
     use std::os::unix::ffi::OsStrExt;
 
     use super::*;
+
+    #[test]
+    fn only_the_folders_used_last_are_kept() {
+        let cache = tempfile::tempdir().unwrap();
+        let day = std::time::Duration::from_secs(86_400);
+        let kind = cache.path().join("exports");
+        for (n, name) in ["old", "older", "new"].iter().enumerate() {
+            let folder = kind.join(name);
+            std::fs::create_dir_all(folder.join("deep")).unwrap();
+            std::fs::write(folder.join("deep/kept"), "x").unwrap();
+            let age = [2, 3, 0][n];
+            std::fs::File::open(&folder).unwrap().set_modified(std::time::SystemTime::now() - day * age).unwrap();
+        }
+        // A link in an old folder: removed, never followed.
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("mine"), "mine").unwrap();
+        std::os::unix::fs::symlink(outside.path(), kind.join("old/link")).unwrap();
+        super::super::mark_used(&kind.join("older"));
+        keep_newest_folders(&Folder::open(cache.path(), false).unwrap(), "exports", 2);
+        assert_eq!(super::super::folders_in(&kind), [kind.join("new"), kind.join("older")]);
+        assert_eq!(std::fs::read_to_string(outside.path().join("mine")).unwrap(), "mine");
+    }
 
     #[test]
     fn records_encoded_as_written_read_back_as_given_bytes_are() {

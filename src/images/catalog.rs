@@ -62,6 +62,9 @@ type Stamp = Option<fs::Stamp>;
 /// others wait), or why they could not be.
 type Preparing = OnceLock<Result<Prepared, String>>;
 
+/// The cache's folder of copies of images.
+const IMAGES: &str = "images";
+
 pub struct Catalog {
     root: PathBuf,
     settings: Images,
@@ -82,7 +85,7 @@ impl Catalog {
         Catalog {
             root: root.to_path_buf(),
             settings: settings.clone(),
-            cache: cache_dir.map(|dir| dir.join("images")),
+            cache: cache_dir.map(|dir| dir.join(IMAGES)),
             prepare: false,
             looked: Mutex::default(),
             prepared: Mutex::default(),
@@ -153,20 +156,31 @@ impl Catalog {
         }
     }
 
-    /// An image larger than `max_megapixels` is shown as it is.
+    /// An image larger than `max_megapixels` (or Hanji's own ceiling) is
+    /// shown as it is.
     fn judge(&self, name: &str, facts: Facts) -> Looked {
         let pixels = u64::from(facts.width) * u64::from(facts.height);
-        let limit = u64::from(self.settings.max_megapixels) * 1_000_000;
-        if pixels > limit {
+        let megapixels = self.settings.megapixels();
+        if pixels > u64::from(megapixels) * 1_000_000 {
+            let (limit, hint) = if megapixels < self.settings.max_megapixels {
+                (
+                    format!("the most Hanji decodes ({megapixels})"),
+                    "save it smaller: an image this large is never resized",
+                )
+            } else {
+                (
+                    format!("`max_megapixels` ({megapixels})"),
+                    "save it smaller, or raise `max_megapixels` in `[images]` of hanji.toml",
+                )
+            };
             return Looked::Problem {
                 message: format!(
-                    "image `{name}` is {}×{} ({:.0} million pixels), over `max_megapixels` ({}); it is shown as it is, not resized",
+                    "image `{name}` is {}×{} ({:.0} million pixels), over {limit}; it is shown as it is, not resized",
                     facts.width,
                     facts.height,
                     pixels as f64 / 1e6,
-                    self.settings.max_megapixels
                 ),
-                hint: "save it smaller, or raise `max_megapixels` in `[images]` of hanji.toml".into(),
+                hint: hint.into(),
             };
         }
         Looked::Facts(facts)
@@ -213,10 +227,16 @@ impl Catalog {
 
     /// Puts a copy made in the cache (in memory if it cannot be written).
     fn keep(&self, source: u128, copy: Copy, bytes: Vec<u8>) -> Made {
-        if let Some(cache) = &self.cache {
-            let file = cache.join(key(source, copy, &self.settings));
-            if fs::write_if_changed(&file, &bytes).is_ok() {
-                return Made::Cached(file);
+        if let Some(cache) = &self.cache
+            && let Some(parent) = cache.parent()
+        {
+            let name = key(source, copy, &self.settings);
+            // Through the cache folder's handle, as every write under it.
+            let written = fs::SitePath::new(&format!("{IMAGES}/{name}"))
+                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))
+                .and_then(|file| fs::Folder::open(parent, true)?.write_if_changed(&file, &bytes));
+            if written.is_ok() {
+                return Made::Cached(cache.join(name));
             }
         }
         Made::Bytes(Arc::new(bytes))

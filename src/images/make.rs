@@ -78,7 +78,7 @@ fn decode(bytes: &[u8], facts: &Facts, settings: &Images) -> Result<Pixels<'stat
     let mut reader = ImageReader::new(Cursor::new(bytes)).with_guessed_format().map_err(|e| e.to_string())?;
     let mut limits = Limits::default();
     // Room for the pixels of the largest image allowed, with a margin.
-    limits.max_alloc = Some(u64::from(settings.max_megapixels) * 1_000_000 * 8 + (64 << 20));
+    limits.max_alloc = Some(u64::from(settings.megapixels()) * 1_000_000 * 8 + (64 << 20));
     reader.limits(limits);
     let mut decoder = reader.into_decoder().map_err(|e| e.to_string())?;
     let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);

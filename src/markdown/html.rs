@@ -36,17 +36,33 @@ const MATH_HINT: &str = "check the TeX; it is shown as code";
 /// value) may hold shortcodes that are run in turn: real posts nest a few.
 const MAX_SHORTCODE_DEPTH: usize = 8;
 
+/// How much Markdown a post's shortcodes may hand back to be rendered, in
+/// all (their inner text and values, at every depth): far more than real
+/// posts use (a few kilobytes), and a ceiling on templates that repeat
+/// `.Inner` at every level of a nest, whose work doubles with each level
+/// (a 56 KB blog rendered a 109 MB page).
+const MAX_SHORTCODE_BYTES: usize = 8 << 20;
+
+/// How deep a shortcode runs, and what is left of its post's budget
+/// (`MAX_SHORTCODE_BYTES`), shared by every level.
+#[derive(Clone)]
+struct Nesting {
+    depth: usize,
+    left: std::rc::Rc<std::cell::Cell<usize>>,
+}
+
 /// An image that starts within this many bytes of the top of a post is on
 /// the reader's first screen, under the post's title: it loads at once.
 const FIRST_SCREEN_BYTES: usize = 600;
 
 pub(super) fn render(body: &str, options: &Options) -> Rendered {
-    render_at(body, options, 0).0
+    let top = Nesting { depth: 0, left: std::rc::Rc::new(std::cell::Cell::new(MAX_SHORTCODE_BYTES)) };
+    render_at(body, options, top).0
 }
 
 /// Renders `body`, `depth` shortcodes deep; with the words of its prose.
-fn render_at(body: &str, options: &Options, depth: usize) -> (Rendered, WordCount) {
-    let mut writer = Writer::new(body, options, depth);
+fn render_at(body: &str, options: &Options, nesting: Nesting) -> (Rendered, WordCount) {
+    let mut writer = Writer::new(body, options, nesting);
     let events = Parser::new_ext(body, super::parser_options()).into_offset_iter();
     if foreign::may_have(body, options.syntax) {
         let events: Vec<(Event, Range<usize>)> = events.collect();
@@ -203,8 +219,11 @@ struct Writer<'a, 'o> {
     footnotes: Footnotes,
     /// Where a Kramdown attribute list puts its attributes (see `Placed`).
     placed: Placed,
-    /// How many shortcodes deep this body is (0 for a post's own).
-    depth: usize,
+    /// How many shortcodes deep this body is (0 for a post's own), and what
+    /// is left of the post's budget.
+    nesting: Nesting,
+    /// The budget ran out: said once.
+    over_budget: bool,
 }
 
 /// Where the elements that a Kramdown attribute list (`{: .notice}`) may
@@ -278,7 +297,7 @@ struct Footnotes {
 }
 
 impl<'a, 'o> Writer<'a, 'o> {
-    fn new(body: &'a str, options: &'o Options<'o>, depth: usize) -> Self {
+    fn new(body: &'a str, options: &'o Options<'o>, nesting: Nesting) -> Self {
         Self {
             body,
             options,
@@ -300,7 +319,8 @@ impl<'a, 'o> Writer<'a, 'o> {
             item_attributes_at: None,
             footnotes: Footnotes::default(),
             placed: Placed::default(),
-            depth,
+            nesting,
+            over_budget: false,
         }
     }
 
@@ -953,10 +973,33 @@ impl<'a, 'o> Writer<'a, 'o> {
     /// reported at `offset`, and its prose counted. Other tools' syntax in it
     /// is looked for only when `shortcodes`, and so many levels deep.
     fn nested(&mut self, text: &str, offset: usize, inline: bool, shortcodes: bool) -> String {
-        let syntax =
-            if shortcodes && self.depth < MAX_SHORTCODE_DEPTH { self.options.syntax } else { Syntax::Markdown };
+        let left = self.nesting.left.get();
+        // Even an empty text costs a little: calls are bounded too.
+        let cost = text.len().max(64);
+        if cost > left {
+            self.nesting.left.set(0);
+            if !self.over_budget {
+                self.over_budget = true;
+                let (line, column) = self.lines.line_column(offset);
+                let message = format!(
+                    "the shortcodes of this post hand back more than {} MB of Markdown to render; the rest is shown as \
+                     plain text",
+                    MAX_SHORTCODE_BYTES >> 20
+                );
+                let hint = "a shortcode that repeats its inner text, nested in itself, doubles the page at every level: \
+                            nest it less";
+                self.problems.push(Problem::error(line, column, message).with_hint(hint));
+            }
+            let mut shown = String::with_capacity(text.len().min(4096) + 32);
+            escape::text(&mut shown, &text[..crate::text::floor_char_boundary(text, text.len().min(4096))]);
+            return shown;
+        }
+        self.nesting.left.set(left - cost);
+        let depth = self.nesting.depth;
+        let syntax = if shortcodes && depth < MAX_SHORTCODE_DEPTH { self.options.syntax } else { Syntax::Markdown };
         let options = Options { first_line: 0, source_lines: false, syntax, ..*self.options };
-        let (rendered, words) = render_at(text, &options, self.depth + 1);
+        let nesting = Nesting { depth: depth + 1, left: self.nesting.left.clone() };
+        let (rendered, words) = render_at(text, &options, nesting);
         self.words.merge(&words);
         let (line, column) = self.lines.line_column(offset);
         for problem in rendered.problems {

@@ -50,7 +50,7 @@ pub struct Access {
     pub user: Option<String>,
     /// The SSH key; else the SSH agent's.
     pub key: Option<PathBuf>,
-    pub known_hosts: PathBuf,
+    pub known_hosts: super::known_hosts::KnownHosts,
     /// The token, or the key's passphrase.
     pub secret: Option<String>,
 }
@@ -100,7 +100,7 @@ impl Branch {
                 remote: remote.clone(),
                 user: user.clone(),
                 key: key.as_deref().map(expand_home),
-                known_hosts: ssh::known_hosts_file(known_hosts.as_deref()),
+                known_hosts: ssh::known_hosts(known_hosts.as_deref()),
                 secret: secret.map(str::to_string),
             },
             remote,

@@ -12,6 +12,7 @@ mod error;
 mod folder;
 pub(crate) mod git;
 pub mod keychain;
+mod known_hosts;
 mod plan;
 mod progress;
 mod record;
@@ -172,17 +173,19 @@ pub fn test_connection(
 }
 
 /// Trusts the SSH server of a git (over SSH) or SFTP target: its host key
-/// is added to the known hosts. The key's fingerprint, for the author.
-pub fn trust_host(target: &PublishTarget) -> Result<String, PublishError> {
+/// is added to Hanji's own known hosts, if no other key is known for it; a
+/// changed key only when `changed_to` names the new key's fingerprint. The
+/// key's fingerprint, for the author.
+pub fn trust_host(target: &PublishTarget, changed_to: Option<&str>) -> Result<String, PublishError> {
     match &target.kind {
         TargetKind::Sftp { host, port, known_hosts, .. } => {
-            ssh::trust_host(&ssh::known_hosts_file(known_hosts.as_deref()), host, *port)
+            ssh::trust_host(&ssh::known_hosts(known_hosts.as_deref()), host, *port, changed_to)
         }
         TargetKind::Git { remote, known_hosts, .. } if git::is_ssh(remote) => {
             let (host, port) = ssh::host_of_git_remote(remote).ok_or_else(|| {
                 PublishError::new(Fault::Settings, format!("`{remote}` names no host"), "check the remote's address")
             })?;
-            ssh::trust_host(&ssh::known_hosts_file(known_hosts.as_deref()), &host, port)
+            ssh::trust_host(&ssh::known_hosts(known_hosts.as_deref()), &host, port, changed_to)
         }
         _ => Err(PublishError::new(
             Fault::Settings,
@@ -237,6 +240,18 @@ pub fn work_folder(cache_dir: &Path, blog_root: &Path) -> PathBuf {
     cache_dir.join("publish").join(format!("{name}-{id}"))
 }
 
+/// An export's error as the publish's.
+fn export_error(cache_dir: &Path) -> impl Fn(ExportError) -> PublishError + '_ {
+    move |error| match error {
+        ExportError::Refused { message, hint } => PublishError::new(Fault::Export, message, hint),
+        error => PublishError::new(
+            Fault::Export,
+            format!("the site could not be exported for publishing: {error}"),
+            format!("check the cache folder `{}` (free space, permissions)", cache_dir.display()),
+        ),
+    }
+}
+
 /// Exports `blog`, then sends the site to `target`.
 pub fn publish(
     blog: &Blog,
@@ -245,19 +260,15 @@ pub fn publish(
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Summary, PublishError> {
     let started = Instant::now();
+    // One export or publish of a blog at a time: held until the site is sent.
+    let _lock = export::lock(blog, Some(&options.cache_dir)).map_err(export_error(&options.cache_dir))?;
     let work = work_folder(&options.cache_dir, &blog.root);
     let site_dir = work.join("site");
     let export_options = ExportOptions { cache_dir: Some(options.cache_dir.clone()), ..ExportOptions::default() };
-    let exported =
-        export::export(blog, &site_dir, &export_options, &|done, total| progress(Progress::Exporting { done, total }))
-            .map_err(|error| match error {
-                ExportError::Refused { message, hint } => PublishError::new(Fault::Export, message, hint),
-                error => PublishError::new(
-                    Fault::Export,
-                    format!("the site could not be exported for publishing: {error}"),
-                    format!("check the cache folder `{}` (free space, permissions)", options.cache_dir.display()),
-                ),
-            })?;
+    let exported = export::export_locked(blog, &site_dir, &export_options, &|done, total| {
+        progress(Progress::Exporting { done, total })
+    })
+    .map_err(export_error(&options.cache_dir))?;
     let mut summary = Summary {
         target: target.name.clone(),
         dry_run: options.dry_run,
@@ -278,7 +289,7 @@ pub fn publish(
     let record_bytes = remote.record()?.unwrap_or_default();
     let record = Record::from_bytes(&record_bytes).unwrap_or_default();
     let record_id = Record::id(&record_bytes);
-    let journal = Journal::new(work.join(format!("{}.journal", safe_name(&target.name))));
+    let journal = Journal::new(work.clone(), &format!("{}.journal", safe_name(&target.name)));
     let mut known = record.files.clone();
     let confirmed = if remote.confirms_each_file() { journal.read(&record_id) } else { Vec::new() };
     for (path, sent) in &confirmed {
@@ -455,7 +466,12 @@ fn site_files(dir: &Path, hashes_file: &Path) -> Result<Vec<SiteFile>, PublishEr
             .collect(),
     };
     // Only a cache: if it cannot be kept, the next publish hashes again.
-    let _ = fs::write_if_changed(hashes_file, &serde_json::to_vec(&hashes).unwrap_or_default());
+    // Only a cache: the next publish hashes again what it cannot find here.
+    if let (Some(folder), Some(name)) = (hashes_file.parent(), hashes_file.file_name().and_then(|n| n.to_str()))
+        && let (Ok(folder), Ok(name)) = (fs::Folder::open(folder, true), fs::SitePath::new(name))
+    {
+        let _ = folder.write_if_changed(&name, &serde_json::to_vec(&hashes).unwrap_or_default());
+    }
     Ok(files.into_iter().map(|(file, _)| file).collect())
 }
 

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use crate::fs;
 
 /// The record's name on the target, at the top of the site's folder.
-pub const RECORD: &str = ".hanji-publish.json";
+pub const RECORD: &str = fs::PUBLISH_RECORD;
 
 /// What the target holds of one file Hanji published.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,19 +59,19 @@ impl Record {
     }
 }
 
-/// A site path Hanji may write or remove on a target: relative, no `..`,
-/// no empty part, never the record.
+/// A site path Hanji may write or remove on a target: a `SitePath` (which
+/// is never the record).
 pub fn is_site_path(path: &str) -> bool {
-    !path.is_empty()
-        && path != RECORD
-        && !path.starts_with('/')
-        && path.split('/').all(|part| !part.is_empty() && part != "." && part != "..")
+    fs::SitePath::new(path).is_ok()
 }
 
 /// The files confirmed by a publish that has not finished, against the
 /// record it started from: a line each, appended as they are confirmed.
 #[derive(Debug)]
 pub struct Journal {
+    /// The publish's work folder in the cache, and the journal's name in it.
+    folder: PathBuf,
+    name: fs::SitePath,
     file: PathBuf,
 }
 
@@ -88,8 +88,15 @@ enum Line {
 }
 
 impl Journal {
-    pub fn new(file: PathBuf) -> Self {
-        Journal { file }
+    /// The journal `name` in the work folder `folder`: written through the
+    /// folder's handle (`fs::Folder`).
+    pub fn new(folder: PathBuf, name: &str) -> Self {
+        let name = fs::SitePath::new(name).unwrap_or_else(|_| fs::SitePath::new("publish.journal").expect("plain"));
+        Journal { file: folder.join(name.as_path()), folder, name }
+    }
+
+    fn folder(&self) -> std::io::Result<fs::Folder> {
+        fs::Folder::open(&self.folder, true)
     }
 
     pub fn path(&self) -> &Path {
@@ -131,21 +138,23 @@ impl Journal {
                 None => line(&Line::Removed { path: path.clone() }),
             });
         }
-        fs::write_atomically(&self.file, text.as_bytes())
+        self.folder()?.write(&self.name, text.as_bytes(), fs::Durable::Flushed)
     }
 
     pub fn sent(&self, path: &str, sent: &Sent) -> std::io::Result<()> {
         let entry = Line::Sent { path: path.to_string(), hash: sent.hash.clone(), stamp: sent.stamp.clone() };
-        fs::append(&self.file, line(&entry).as_bytes())
+        self.folder()?.append(&self.name, line(&entry).as_bytes())
     }
 
     pub fn removed(&self, path: &str) -> std::io::Result<()> {
-        fs::append(&self.file, line(&Line::Removed { path: path.to_string() }).as_bytes())
+        self.folder()?.append(&self.name, line(&Line::Removed { path: path.to_string() }).as_bytes())
     }
 
     /// The publish finished: its record is on the target.
     pub fn finish(&self) {
-        let _ = fs::remove_file(&self.file);
+        if let Ok(folder) = self.folder() {
+            let _ = folder.remove(&self.name);
+        }
     }
 }
 
@@ -174,11 +183,15 @@ mod tests {
     #[test]
     fn a_journal_keeps_what_was_confirmed_and_drops_a_cut_line() {
         let dir = tempfile::tempdir().unwrap();
-        let journal = Journal::new(dir.path().join("j"));
+        let journal = Journal::new(dir.path().to_path_buf(), "j");
         journal.begin("r1", &[]).unwrap();
         journal.sent("a.html", &Sent { hash: "h1".into(), stamp: "s1".into() }).unwrap();
         journal.removed("old.html").unwrap();
-        crate::fs::append(journal.path(), b"{\"t\":\"sent\",\"path\":\"b.ht").unwrap();
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(journal.path())
+            .and_then(|mut file| std::io::Write::write_all(&mut file, b"{\"t\":\"sent\",\"path\":\"b.ht"))
+            .unwrap();
         let kept = journal.read("r1");
         assert_eq!(
             kept,

@@ -47,7 +47,7 @@ impl Server {
             PublishError::new(Fault::Failed, format!("the server {host} showed no host key"), "check the address")
         })?;
         let sha256 = session.host_key_hash(ssh2::HashType::Sha256).unwrap_or_default().to_vec();
-        ssh::check_host(&ssh::known_hosts_file(known_hosts.as_deref()), host, *port, key_bytes, &sha256)?;
+        ssh::check_host(&ssh::known_hosts(known_hosts.as_deref()), host, *port, key_bytes, &sha256)?;
         let signed_in = match (key, secret) {
             (Some(key), passphrase) => {
                 let key = expand_home(key);

@@ -1,16 +1,17 @@
 //! What git over SSH and SFTP share: the server's host key checked against
-//! the hosts the author trusts (`~/.ssh/known_hosts`, as `ssh` keeps them),
-//! and trusting a new one when the author says so.
+//! the hosts the author trusts (`known_hosts`), and trusting a new one when
+//! the author says so.
 
 use std::net::{TcpStream, ToSocketAddrs};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use base64::Engine;
-use ssh2::{CheckResult, HashType, KnownHostFileKind, KnownHostKeyFormat, Session};
+use ssh2::{HashType, Session};
 
 use super::error::{Fault, PublishError};
 use super::expand_home;
+use super::known_hosts::{self, Known, KnownHosts};
 
 /// The public half of a private key file, if it is beside it (`key.pub`):
 /// given with the key, so it need not be worked out from an encrypted one.
@@ -22,12 +23,14 @@ pub fn public_key_of(key: &Path) -> Option<PathBuf> {
 /// How long connecting may take before the host counts as unreachable.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(15);
 
-/// The known hosts file: the target's `known_hosts`, else `~/.ssh/known_hosts`.
-pub fn known_hosts_file(setting: Option<&Path>) -> PathBuf {
-    match setting {
-        Some(path) => expand_home(path),
-        None => expand_home(Path::new("~/.ssh/known_hosts")),
-    }
+/// The known hosts of a target: Hanji's own (which trusting a host adds
+/// to), OpenSSH's `~/.ssh/known_hosts` and the file the target's
+/// `known_hosts` names, those two read only.
+pub fn known_hosts(setting: Option<&Path>) -> KnownHosts {
+    let own = crate::fs::config_dir().unwrap_or_else(|| PathBuf::from(".hanji")).join("known_hosts");
+    let mut others = vec![expand_home(Path::new("~/.ssh/known_hosts"))];
+    others.extend(setting.map(expand_home));
+    KnownHosts { own, others }
 }
 
 /// `SHA256:…`, as `ssh` shows a host key's fingerprint.
@@ -38,61 +41,87 @@ pub fn fingerprint(sha256: &[u8]) -> String {
 /// Whether `key` is the known key of `host:port`; an error saying what to
 /// do if it is not known, or if another key is known (the server changed,
 /// or someone is in between).
-pub fn check_host(known: &Path, host: &str, port: u16, key: &[u8], sha256: &[u8]) -> Result<(), PublishError> {
-    let session = Session::new().map_err(|e| ssh_error(&e, host))?;
-    let mut hosts = session.known_hosts().map_err(|e| ssh_error(&e, host))?;
-    // A missing file knows no host.
-    let _ = hosts.read_file(known, KnownHostFileKind::OpenSSH);
-    let shown = if port == 22 { host.to_string() } else { format!("[{host}]:{port}") };
-    match hosts.check_port(host, port, key) {
-        CheckResult::Match => Ok(()),
-        CheckResult::Mismatch => Err(PublishError::new(
+pub fn check_host(known: &KnownHosts, host: &str, port: u16, key: &[u8], sha256: &[u8]) -> Result<(), PublishError> {
+    let shown = known_hosts::host_name(host, port);
+    let new = fingerprint(sha256);
+    match known.check(host, port, key) {
+        Known::Match => Ok(()),
+        Known::Changed { known: old } => Err(changed(&shown, &old, &new)),
+        Known::Revoked => Err(PublishError::new(
             Fault::HostKey,
-            format!(
-                "the server {shown} has another key than the one known for it ({}): the server was set up again, \
-                 or someone is in between",
-                fingerprint(sha256)
-            ),
-            format!(
-                "ask the server's owner whether its key changed; if it did, remove its line from `{}`, then trust it again",
-                known.display()
-            ),
+            format!("the key the server {shown} showed ({new}) is revoked in your known hosts"),
+            "do not publish there: ask the server's owner for its new key",
         )),
-        CheckResult::NotFound | CheckResult::Failure => Err(PublishError::new(
+        Known::NotFound => Err(PublishError::new(
             Fault::HostKey,
-            format!("the server {shown} is not known yet; its key's fingerprint is {}", fingerprint(sha256)),
+            format!("the server {shown} is not known yet; its key's fingerprint is {new}"),
             format!(
                 "if that is your server's fingerprint, trust it (the app's Trust button, or `hanji publish --trust-host`), \
                  which adds it to `{}`",
-                known.display()
+                known.own.display()
             ),
         )),
     }
 }
 
-/// Connects to `host:port` and adds the key it shows to `known`.
-pub fn trust_host(known: &Path, host: &str, port: u16) -> Result<String, PublishError> {
+/// The error of a key that changed: both fingerprints, and the separate
+/// step that trusts the new one.
+fn changed(shown: &str, old: &str, new: &str) -> PublishError {
+    PublishError::new(
+        Fault::HostKey,
+        format!(
+            "the server {shown} shows another key ({new}) than the one known for it ({old}): the server was set up \
+             again, or someone is in between"
+        ),
+        format!(
+            "ask the server's owner whether its key changed to {new}; only if it did, trust the new key with \
+             `hanji publish --trust-changed-host {new}`"
+        ),
+    )
+}
+
+/// Connects to `host:port` and adds the key it shows to Hanji's own known
+/// hosts, if no other key is known for it; a key that changed is put in
+/// place of the old only when `changed_to` is its fingerprint, as the
+/// author read it. The key's fingerprint.
+pub fn trust_host(known: &KnownHosts, host: &str, port: u16, changed_to: Option<&str>) -> Result<String, PublishError> {
     let session = handshake(host, port)?;
-    let (key, kind) = session.host_key().ok_or_else(|| no_key(host))?;
-    let sha256 = session.host_key_hash(HashType::Sha256).ok_or_else(|| no_key(host))?.to_vec();
-    let mut hosts = session.known_hosts().map_err(|e| ssh_error(&e, host))?;
-    let _ = hosts.read_file(known, KnownHostFileKind::OpenSSH);
-    let name = if port == 22 { host.to_string() } else { format!("[{host}]:{port}") };
-    let format = KnownHostKeyFormat::from(kind);
-    hosts.add(&name, key, "added by Hanji", format).map_err(|e| ssh_error(&e, host))?;
-    if let Some(folder) = known.parent() {
-        crate::fs::make_folder(folder).map_err(|e| {
-            PublishError::new(
-                Fault::Failed,
-                format!("cannot make `{}`: {e}", folder.display()),
-                "check its permissions",
-            )
-        })?;
-    }
-    hosts.write_file(known, KnownHostFileKind::OpenSSH).map_err(|e| {
-        PublishError::new(Fault::Failed, format!("cannot write `{}`: {e}", known.display()), "check its permissions")
+    let (key, _) = session.host_key().ok_or_else(|| no_key(host))?;
+    let new = fingerprint(session.host_key_hash(HashType::Sha256).ok_or_else(|| no_key(host))?);
+    let written = match known.check(host, port, key) {
+        Known::Match => return Ok(new),
+        Known::NotFound => known.trust(host, port, key),
+        Known::Changed { known: old } if changed_to == Some(new.as_str()) => {
+            let _ = old;
+            known.replace(host, port, key)
+        }
+        Known::Changed { known: old } => {
+            let shown = known_hosts::host_name(host, port);
+            return Err(match changed_to {
+                Some(given) => PublishError::new(
+                    Fault::HostKey,
+                    format!("the server {shown} shows the key {new}, not {given}; nothing was trusted"),
+                    "check the fingerprint with the server's owner",
+                ),
+                None => changed(&shown, &old, &new),
+            });
+        }
+        Known::Revoked => {
+            return Err(PublishError::new(
+                Fault::HostKey,
+                format!("the key the server {host} showed ({new}) is revoked in your known hosts"),
+                "do not publish there: ask the server's owner for its new key",
+            ));
+        }
+    };
+    written.map_err(|e| {
+        PublishError::new(
+            Fault::Failed,
+            format!("cannot write `{}`: {e}", known.own.display()),
+            "check the permissions of Hanji's settings folder",
+        )
     })?;
-    Ok(fingerprint(&sha256))
+    Ok(new)
 }
 
 fn no_key(host: &str) -> PublishError {

@@ -1,6 +1,6 @@
 //! Where the index's kept state lives between updates: files in a folder
-//! of the cache (through `fs`, each written atomically), or memory (`hanji
-//! serve`). Its files other than the manifest are named by their content's
+//! of the cache (each written atomically through the cache folder's handle,
+//! `fs::Folder`, by names that must be plain), or memory (`hanji serve`). Its files other than the manifest are named by their content's
 //! hash, so a file is never replaced by another: an update that stops
 //! halfway leaves the state before it whole, and a damaged file is told
 //! by its name.
@@ -16,7 +16,11 @@ use crate::fs;
 pub const MANIFEST: &str = "manifest.json";
 
 pub enum Store {
-    Folder(PathBuf),
+    /// The cache folder, and the state's folder in it (`search/<key>`).
+    Folder {
+        cache: PathBuf,
+        folder: String,
+    },
     Memory(Mutex<HashMap<String, Arc<[u8]>>>),
 }
 
@@ -25,7 +29,13 @@ impl Store {
     pub fn for_output(cache_dir: &Path, out: &Path) -> Store {
         let out = fs::absolute(out).unwrap_or_else(|_| out.to_path_buf());
         let key = digest(out.to_string_lossy().as_bytes());
-        Store::Folder(cache_dir.join("search").join(key))
+        Store::Folder { cache: cache_dir.to_path_buf(), folder: format!("search/{key}") }
+    }
+
+    /// A file of the state's folder, relative to the cache: a name that is
+    /// not plain (from a damaged manifest) is none.
+    fn file(folder: &str, name: &str) -> io::Result<fs::SitePath> {
+        fs::SitePath::new(&format!("{folder}/{name}")).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))
     }
 
     pub fn in_memory() -> Store {
@@ -34,7 +44,10 @@ impl Store {
 
     pub fn read(&self, name: &str) -> Option<Arc<[u8]>> {
         match self {
-            Store::Folder(folder) => fs::read(&folder.join(name)).ok().map(Arc::from),
+            Store::Folder { cache, folder } => {
+                let file = Store::file(folder, name).ok()?;
+                fs::read(&cache.join(file.as_path())).ok().map(Arc::from)
+            }
             Store::Memory(files) => files.lock().expect("store").get(name).cloned(),
         }
     }
@@ -47,7 +60,9 @@ impl Store {
 
     pub fn write(&self, name: &str, bytes: &[u8]) -> io::Result<()> {
         match self {
-            Store::Folder(folder) => fs::write_if_changed(&folder.join(name), bytes).map(|_| ()),
+            Store::Folder { cache, folder } => {
+                fs::Folder::open(cache, true)?.write_if_changed(&Store::file(folder, name)?, bytes).map(|_| ())
+            }
             Store::Memory(files) => {
                 files.lock().expect("store").insert(name.to_string(), Arc::from(bytes));
                 Ok(())
@@ -72,8 +87,10 @@ impl Store {
     /// Removes the file `name` (nothing if it is not there).
     pub fn remove(&self, name: &str) {
         match self {
-            Store::Folder(folder) => {
-                let _ = fs::remove_file(&folder.join(name));
+            Store::Folder { cache, folder } => {
+                if let (Ok(cache), Ok(file)) = (fs::Folder::open(cache, false), Store::file(folder, name)) {
+                    let _ = cache.remove(&file);
+                }
             }
             Store::Memory(files) => {
                 files.lock().expect("store").remove(name);
@@ -84,7 +101,7 @@ impl Store {
     /// The names of every file.
     pub fn names(&self) -> Vec<String> {
         match self {
-            Store::Folder(folder) => fs::files_in(folder)
+            Store::Folder { cache, folder } => fs::files_in(&cache.join(folder))
                 .into_iter()
                 .filter_map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
                 .collect(),
@@ -105,7 +122,8 @@ mod tests {
     #[test]
     fn a_file_is_named_by_what_it_holds() {
         let dir = tempfile::tempdir().unwrap();
-        for store in [Store::Folder(dir.path().join("state")), Store::in_memory()] {
+        let folder = || Store::Folder { cache: dir.path().into(), folder: "state".into() };
+        for store in [folder(), Store::in_memory()] {
             let name = store.write_named("pack", b"some posts").unwrap();
             assert!(name.ends_with(".pack") && name.len() == 32 + 5, "{name}");
             assert_eq!(store.read_checked(&name).as_deref(), Some(&b"some posts"[..]));

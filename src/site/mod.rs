@@ -6,6 +6,7 @@ pub mod context;
 pub mod dates;
 pub mod images;
 pub mod links;
+pub mod placed;
 pub mod plan;
 pub mod related;
 pub mod routes;
@@ -14,7 +15,7 @@ pub mod theme;
 pub mod url;
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 use std::hash::Hash;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
@@ -56,16 +57,6 @@ pub struct SiteOptions {
     /// previews do not (the app's pages run no script, and an author's own
     /// visits to `hanji serve` are not readers to count).
     pub services: bool,
-}
-
-/// The pages of a site with the site path and file of each, and the posts
-/// left out because another page has their file.
-#[derive(Debug, Default)]
-pub struct Placed {
-    pub pages: Vec<(Page, String, String)>,
-    pub problems: Vec<Diagnostic>,
-    /// Posts not written, each named in `problems` with an error.
-    pub left_out: Vec<PathBuf>,
 }
 
 /// A rendered page, with the problems rendering found (links that lead nowhere).
@@ -332,60 +323,6 @@ impl<'a> Site<'a> {
             pages.extend([Page::Search, Page::SearchScript]);
         }
         pages
-    }
-
-    /// Every page with the file it is written to, less the posts whose file
-    /// another page has too (a `permalink` without `:slug`, a post at
-    /// `tags/`): none of them is written, and each is named, rather than one
-    /// silently over the other. A page (an About page) where the theme has
-    /// one of its own (a Jekyll blog's `tags.md` at `tags/`) gives way to it.
-    pub fn files(&self) -> Placed {
-        let pages: Vec<(Page, String, String)> =
-            self.paths().iter().map(|(page, path)| (page.clone(), path.clone(), url::file_of(path))).collect();
-        let mut at: BTreeMap<&str, Vec<&Page>> = BTreeMap::new();
-        for (page, _, file) in &pages {
-            at.entry(file).or_default().push(page);
-        }
-        let mut placed = Placed::default();
-        let mut left_out = BTreeSet::new();
-        for (file, all) in at.iter().filter(|(_, pages)| pages.len() > 1) {
-            // An old address (an alias) gives way to any page that is there now.
-            let (aliases, clashing): (Vec<&Page>, Vec<&Page>) =
-                all.iter().copied().partition(|page| matches!(page, Page::Alias(..)));
-            let kept_alias = clashing.is_empty().then(|| aliases.first().copied()).flatten();
-            for alias in aliases.iter().filter(|alias| Some(**alias) != kept_alias) {
-                let Page::Alias(path, _) = alias else { continue };
-                left_out.insert((*alias).clone());
-                let message = format!(
-                    "the old address `{file}` of this post is taken by another page; no redirect is written there"
-                );
-                let hint = "remove the alias, or move the other page";
-                placed.problems.push(Diagnostic::warning(path, 1, 1, message).with_hint(hint));
-            }
-            if clashing.len() < 2 {
-                continue;
-            }
-            let theme_page = clashing.iter().any(|page| !matches!(page, Page::Post(_)));
-            for page in &clashing {
-                let Page::Post(path) = page else { continue };
-                left_out.insert((*page).clone());
-                if theme_page && self.library.post(path).is_some_and(|post| post.page) {
-                    let message = format!("`{file}` is where the theme writes its own page; this page is not written");
-                    let hint = "Hanji makes this page itself: give your page another permalink to keep it";
-                    placed.problems.push(Diagnostic::warning(path, 1, 1, message).with_hint(hint));
-                    continue;
-                }
-                let others = clashing.len() - 1;
-                let message = format!(
-                    "`{file}` is the address of this post and {others} other page(s); none of the posts is written"
-                );
-                let hint = "give the posts addresses of their own: other slugs, or a permalink with :slug";
-                placed.problems.push(Diagnostic::error(path, 1, 1, message).with_hint(hint));
-                placed.left_out.push(path.clone());
-            }
-        }
-        placed.pages = pages.into_iter().filter(|(page, _, _)| !left_out.contains(page)).collect();
-        placed
     }
 
     /// The digest of what every page of this site shares: the settings, the

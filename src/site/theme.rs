@@ -38,9 +38,35 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("style.css", include_str!("theme/style.css")),
 ];
 
-/// Enough for any page of a 10,000-post blog many times over; a template that
-/// loops forever runs out and stops with an error instead of hanging.
-const FUEL: u64 = 50_000_000;
+/// Enough for any page of a 100,000-post blog (its sitemap, the largest,
+/// takes about 2.4 million); a template that loops forever runs out and
+/// stops with an error instead of hanging. minijinja charges every byte a
+/// template makes as 1/64 of a fuel, so this is a ceiling on memory too: a
+/// template that doubles a string until its fuel runs out stops near 256 MB
+/// (at the 50 million of before, 3 GB).
+const FUEL: u64 = 8_000_000;
+
+/// The largest page a template may write: a real page is a few hundred
+/// kilobytes (a post is at most 5 MB of Markdown).
+pub const MAX_PAGE_BYTES: usize = 64 << 20;
+
+/// A page as it is written, refused past `MAX_PAGE_BYTES`.
+struct Capped(Vec<u8>);
+
+impl std::io::Write for Capped {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        if self.0.len() + bytes.len() > MAX_PAGE_BYTES {
+            let message = format!("the page is larger than {} MB, the most a page may be", MAX_PAGE_BYTES >> 20);
+            return Err(std::io::Error::other(message));
+        }
+        self.0.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
 
 pub struct Theme {
     env: Environment<'static>,
@@ -110,9 +136,13 @@ impl Theme {
     }
 
     /// Renders template `name` with `context`.
+    /// A page past `MAX_PAGE_BYTES` is an error.
     pub fn render(&self, name: &str, context: Value) -> Result<String, ThemeError> {
         let template = self.env.get_template(name).map_err(|e| theme_error(&e, &self.overridden))?;
-        template.render(context).map_err(|e| theme_error(&e, &self.overridden))
+        let mut page = Capped(Vec::new());
+        template.render_captured_to(context, &mut page).map_err(|e| theme_error(&e, &self.overridden))?;
+        // The theme writes only text (escaped values, and strings).
+        Ok(String::from_utf8(page.0).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
     }
 
     /// Whether the theme has a template of this name (for a post's `layout`).
@@ -141,7 +171,7 @@ fn theme_error(error: &minijinja::Error, overridden: &BTreeSet<String>) -> Theme
     };
     let mut message = format!("template error: {}", error.detail().unwrap_or(&error.kind().to_string()));
     if error.kind() == minijinja::ErrorKind::OutOfFuel {
-        message = "template ran too long (an endless loop?) and was stopped".to_string();
+        message = "template ran too long or made too much text (an endless loop?) and was stopped".to_string();
     }
     let mut source = std::error::Error::source(error);
     while let Some(cause) = source {

@@ -6,6 +6,7 @@
 
 mod broken;
 mod browser;
+mod ceilings;
 mod differential;
 mod export;
 mod formats;
@@ -25,6 +26,7 @@ mod serve;
 mod servers;
 mod shortcodes;
 mod sources;
+mod untrusted;
 mod watch;
 
 use std::fs;

@@ -166,6 +166,7 @@ impl Publishing {
             .args(args)
             .arg(self.blog.path())
             .env("HANJI_CACHE_DIR", self.cache.path())
+            .env("HANJI_CONFIG_DIR", self.cache.path().join("config"))
             .env_remove("HANJI_PUBLISH_SECRET")
             .stdin(Stdio::null());
         command
@@ -394,12 +395,45 @@ fn an_unknown_ssh_server_is_not_trusted_until_the_author_says_so() {
     assert!(refused.stderr.contains("is not known yet; its key's fingerprint is SHA256:"), "{}", refused.stderr);
     assert!(refused.stderr.contains("--trust-host"), "{}", refused.stderr);
     assert!(place.files().is_empty());
+    // A dry run trusts nothing: it writes nothing anywhere.
+    let dry = publishing.try_publish(&["--trust-host", "--dry-run"]);
+    assert!(dry.stderr.contains("is not trusted (nothing is written)"), "{}", dry.stderr);
+    let own = publishing.cache.path().join("config/known_hosts");
+    assert!(!own.exists());
     let trusted = publishing.publish(&["--trust-host"]);
     assert!(trusted.stderr.contains("trusted the server of `pages`: SHA256:"), "{}", trusted.stderr);
     assert!(!trusted.sent.is_empty());
-    assert!(
-        fs::read_to_string(sshd.known_hosts()).unwrap().starts_with(&format!("[127.0.0.1]:{} ssh-ed25519 ", sshd.port))
+    // Into Hanji's own known hosts; the file the settings name is only read.
+    assert!(fs::read_to_string(&own).unwrap().starts_with(&format!("[127.0.0.1]:{} ssh-ed25519 ", sshd.port)));
+    assert_eq!(fs::read_to_string(sshd.known_hosts()).unwrap(), "");
+}
+
+#[test]
+fn a_changed_host_key_is_refused_with_both_fingerprints_until_the_author_trusts_the_new_one() {
+    let sshd = Sshd::start();
+    let root = sshd.dir.path().join("www");
+    fs::create_dir(&root).unwrap();
+    // The settings' file knows another key for the server, among lines of its own.
+    let known = format!(
+        "# the author's notes\n[127.0.0.1]:{} ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDC6YcViqm2zfGmF2sxPAqQrlzfj6TSNYWNv8mcgEzLk\nother.example ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDC6YcViqm2zfGmF2sxPAqQrlzfj6TSNYWNv8mcgEzLk\n",
+        sshd.port
     );
+    fs::write(sshd.known_hosts(), &known).unwrap();
+    let place = Sftp { sshd: &sshd, root, key: "user_key" };
+    let publishing = Publishing::new(BlogTest::sample(), &place);
+    let refused = publishing.try_publish(&["--trust-host"]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(refused.stderr.contains("shows another key (SHA256:"), "{}", refused.stderr);
+    assert!(refused.stderr.contains("than the one known for it (SHA256:"), "{}", refused.stderr);
+    assert!(refused.stderr.contains("--trust-changed-host SHA256:"), "{}", refused.stderr);
+    assert!(place.files().is_empty());
+    let new = refused.stderr.split("--trust-changed-host ").nth(1).unwrap().split('`').next().unwrap().to_string();
+    let wrong = publishing.try_publish(&["--trust-changed-host", "SHA256:not-it"]);
+    assert_eq!(wrong.code, 2);
+    assert!(wrong.stderr.contains("nothing was trusted"), "{}", wrong.stderr);
+    let trusted = publishing.publish(&["--trust-changed-host", &new]);
+    assert!(!trusted.sent.is_empty(), "{}", trusted.stderr);
+    assert_eq!(fs::read_to_string(sshd.known_hosts()).unwrap(), known, "the settings' file is never rewritten");
 }
 
 #[test]

@@ -785,3 +785,155 @@ fn a_hard_link_to_hanji_does_not_make_the_next_export_a_full_one() {
     assert_eq!(again.code(), 0, "{}", again.stderr());
     assert!(again.stderr().contains("; 0 pages rendered"), "the blog did not change: {}", again.stderr());
 }
+
+/// A post whose `slug` was `..` had its page at `posts/../`, the site's own
+/// front page, which it replaced (issue 30). Its address now fails the site
+/// path's door: the post is named with its line, and the home page stays.
+#[test]
+fn a_slug_of_two_dots_no_longer_replaces_the_home_page() {
+    let blog = BlogTest::empty()
+        .write("posts/a.md", "---\ntitle: Plain\ndate: 2026-11-01\n---\nPlain.\n")
+        .write("posts/b.md", "---\ntitle: Dots\ndate: 2026-11-02\nslug: \"..\"\n---\nDOTS-TEXT\n");
+    let out = tempfile::tempdir().unwrap();
+    let run = export(&blog, &out.path().join("site"), &[]);
+    assert_eq!(run.code(), 1, "an error: {}", run.stderr());
+    let (line, _) = run.line_starting("posts/b.md:4:1: error: the address `posts/../`");
+    assert!(line.contains("cannot be a page of the site"), "{line}");
+    assert!(!read(out.path().join("site/index.html")).contains("DOTS-TEXT"));
+    assert!(read(out.path().join("site/posts/a/index.html")).contains("Plain"));
+}
+
+/// A tag named `../..` (no letters, so its own characters are its slug) had
+/// its page written two folders above the site (issue 30).
+#[test]
+fn a_tag_without_letters_no_longer_writes_above_the_site() {
+    let blog =
+        BlogTest::empty().write("posts/a.md", "---\ntitle: A\ndate: 2026-11-01\ntags: [\"../..\", fine]\n---\nA.\n");
+    let out = tempfile::tempdir().unwrap();
+    let site = out.path().join("deep/site");
+    let run = export(&blog, &site, &[]);
+    assert_eq!(run.code(), 1, "{}", run.stderr());
+    assert!(run.stdout().contains("posts/a.md:4:1: error: the address `tags/../../`"), "{}", run.stdout());
+    assert_eq!(files(out.path()).into_iter().filter(|f| !f.starts_with("deep/site/")).count(), 0);
+    assert!(site.join("posts/a/index.html").exists() && site.join("tags/fine/index.html").exists());
+}
+
+/// An output folder shipped in a cloned blog, with a `.hanji-export` naming
+/// files, had those files removed by the next export (issue 30): only what
+/// this machine's Hanji wrote is removed now.
+#[test]
+fn a_shipped_export_record_no_longer_removes_files() {
+    let blog = BlogTest::empty()
+        .write("hanji.toml", "title = \"T\"\n")
+        .write("posts/a.md", "---\ntitle: A\n---\nA.\n")
+        .write("public/notes.txt", "the owner's notes\n")
+        .write("public/.hanji-export", "{\"files\":[\"notes.txt\"]}");
+    let run = blog.hanji(&["export", "--quiet"]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert_eq!(read(blog.path().join("public/notes.txt")), "the owner's notes\n");
+    // What this Hanji wrote, and no longer writes, is removed.
+    std::fs::remove_file(blog.path().join("posts/a.md")).unwrap();
+    blog.hanji(&["export", "--quiet"]);
+    assert!(!blog.path().join("public/posts/a/index.html").exists());
+    assert!(blog.path().join("public/notes.txt").exists());
+}
+
+/// A folder of the output that was a symlink out of it had the export's
+/// pages written where it led (issue 30).
+#[test]
+fn a_link_in_the_output_folder_is_no_longer_written_through() {
+    let elsewhere = tempfile::tempdir().unwrap();
+    let blog = BlogTest::empty().write("hanji.toml", "title = \"T\"\n").write("posts/a.md", "---\ntitle: A\n---\nA.\n");
+    std::fs::create_dir_all(blog.path().join("public")).unwrap();
+    std::os::unix::fs::symlink(elsewhere.path(), blog.path().join("public/posts")).unwrap();
+    let run = blog.hanji(&["export", "--quiet"]);
+    assert_ne!(run.code(), 0);
+    assert!(run.stderr().contains("is a symlink"), "{}", run.stderr());
+    assert!(files(elsewhere.path()).is_empty(), "nothing written where the link leads");
+}
+
+/// `hanji publish --trust-host --dry-run` wrote the known hosts file (all of
+/// it again, dropping what libssh2 could not read): a dry run writes
+/// nothing, and trusting never rewrites a file the settings name (issue 30).
+#[test]
+fn a_dry_run_no_longer_trusts_a_host() {
+    let known = tempfile::tempdir().unwrap();
+    let file = known.path().join("known_hosts");
+    std::fs::write(&file, "# keep me\n@cert-authority *.corp ssh-ed25519 AAAA\n").unwrap();
+    let settings = format!(
+        "title = \"T\"\n[publish.server]\nkind = \"sftp\"\nhost = \"127.0.0.1\"\nport = 1\nuser = \"me\"\npath = \"/srv\"\nknown_hosts = {:?}\n",
+        file.display().to_string()
+    );
+    let blog = BlogTest::empty().write("hanji.toml", settings).write("posts/a.md", "---\ntitle: A\n---\nA.\n");
+    let config = tempfile::tempdir().unwrap();
+    let run = blog.hanji_with(
+        &[("HANJI_CONFIG_DIR", config.path().to_str().unwrap())],
+        &["publish", "--dry-run", "--trust-host", "--quiet"],
+    );
+    assert!(run.stderr().contains("is not trusted (nothing is written)"), "{}", run.stderr());
+    assert_eq!(read(&file), "# keep me\n@cert-authority *.corp ssh-ed25519 AAAA\n");
+    assert!(files(config.path()).is_empty(), "{:?}", files(config.path()));
+}
+
+/// A token in a git remote's address was shown in the error of a publish
+/// that could not reach it (issue 30).
+#[test]
+fn a_token_in_a_remote_is_no_longer_shown() {
+    let settings = "title = \"T\"\n[publish.pages]\nkind = \"git\"\nremote = \"https://me:ghp_T0KEN5ECRET@127.0.0.1:1/me/blog.git\"\n";
+    let blog = BlogTest::empty().write("hanji.toml", settings).write("posts/a.md", "---\ntitle: A\n---\nA.\n");
+    let run = blog.hanji_with(&[("HANJI_PUBLISH_SECRET", "x")], &["publish", "--quiet"]);
+    assert_ne!(run.code(), 0);
+    let said = format!("{}{}", run.stdout(), run.stderr());
+    assert!(!said.contains("ghp_T0KEN5ECRET"), "{said}");
+    assert!(said.contains("https://me:***@127.0.0.1:1/me/blog.git"), "{said}");
+}
+
+/// A save kept the text it replaced in the history after writing the new
+/// text: a crash between the two lost the old text (issue 30). The version
+/// is now kept first.
+#[test]
+fn the_replaced_text_is_kept_before_the_save_writes() {
+    let blog = BlogTest::empty().write("posts/a.md", "---\ntitle: A\n---\nThe old text.\n");
+    let history = tempfile::tempdir().unwrap();
+    let options = SessionOptions { history: Some(hanji::History::new(history.path())), ..SessionOptions::default() };
+    let session = Session::open(blog.path(), options, |_, _| {}).unwrap();
+    session.save(Path::new("posts/a.md"), "---\ntitle: A\n---\nThe new text.\n", None).unwrap();
+    let version = files(history.path()).into_iter().next().expect("a version kept");
+    let kept_at = std::fs::metadata(history.path().join(&version)).unwrap().modified().unwrap();
+    let written_at = std::fs::metadata(blog.path().join("posts/a.md")).unwrap().modified().unwrap();
+    assert!(kept_at <= written_at, "kept at {kept_at:?}, the post written at {written_at:?}");
+    assert!(read(history.path().join(&version)).contains("The old text."));
+}
+
+/// Journal files were named by std's hasher, which may change between Rust
+/// releases: after an update, unsaved text was no longer offered back
+/// (issue 30). Every blog's journal folder is read now, each text by the
+/// blog it names.
+#[test]
+fn unsaved_text_kept_under_an_older_name_is_offered_back() {
+    let journal = tempfile::tempdir().unwrap();
+    let blog = BlogTest::empty().write("posts/a.md", "---\ntitle: A\n---\nSaved.\n");
+    let kept = hanji::Kept {
+        root: blog.path().to_path_buf(),
+        path: "posts/a.md".into(),
+        text: "---\ntitle: A\n---\nUnsaved.\n".into(),
+        kept_at: 1,
+    };
+    std::fs::create_dir_all(journal.path().join("00c0ffee00c0ffee")).unwrap();
+    std::fs::write(journal.path().join("00c0ffee00c0ffee/1234.json"), serde_json::to_vec(&kept).unwrap()).unwrap();
+    assert_eq!(hanji::Journal::new(journal.path()).pending(blog.path()), [kept]);
+}
+
+/// The versions of a post deleted since were kept for ever: no save of it
+/// pruned them any more (issue 30). A blog's whole history is pruned when
+/// its limits are set (as the app does when it opens the blog).
+#[test]
+fn the_versions_of_a_deleted_post_are_pruned() {
+    let data = tempfile::tempdir().unwrap();
+    let history = hanji::History::new(data.path());
+    let replaced = hanji::Replaced { previous: "old", next: "new", cause: &hanji::VersionCause::Save };
+    let day = 86_400_000;
+    history.keep(Path::new("/b"), Path::new("posts/gone.md"), replaced, day, hanji::HistoryLimits::default()).unwrap();
+    assert_eq!(history.prune_blog(Path::new("/b"), 200 * day, hanji::HistoryLimits::default()), 1);
+    assert!(history.versions(Path::new("/b"), Path::new("posts/gone.md")).is_empty());
+}

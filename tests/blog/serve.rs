@@ -333,3 +333,93 @@ fn a_served_page_offers_image_copies_made_when_asked_for_and_no_services() {
     assert_eq!((made.width(), made.height()), (200, 100));
     assert_eq!(server.get_bytes("posts/c/photo.png-300w.webp").0, 404, "a width the page does not offer");
 }
+
+/// A raw HTTP/1.1 GET of `path` with these headers: its status line and
+/// headers, lowercased names (the test sets `Host` itself, which a client
+/// library would not let it).
+fn raw_get(server: &Serving, path: &str, headers: &[(&str, &str)]) -> (u16, Vec<(String, String)>) {
+    use std::io::Write;
+    let address = server.url.trim_start_matches("http://").trim_end_matches('/').to_string();
+    let mut stream = std::net::TcpStream::connect(&address).unwrap();
+    stream.set_read_timeout(Some(DEADLINE)).unwrap();
+    let mut request = format!("GET {path} HTTP/1.1\r\nConnection: close\r\n");
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut head = String::new();
+    let mut reader = BufReader::new(stream);
+    let mut line = String::new();
+    while reader.read_line(&mut line).unwrap() > 0 && line != "\r\n" {
+        head.push_str(&line);
+        line.clear();
+    }
+    let mut lines = head.lines();
+    let status = lines.next().unwrap().split(' ').nth(1).unwrap().parse().unwrap();
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_string()))
+        .collect();
+    (status, headers)
+}
+
+fn header<'h>(headers: &'h [(String, String)], name: &str) -> Option<&'h str> {
+    headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+}
+
+#[test]
+fn only_this_servers_names_are_answered_with_security_headers() {
+    let blog = blog();
+    let server = Serving::start(&blog, &["--port", "0", "--drafts"]);
+    let own = server.url.trim_start_matches("http://").trim_end_matches('/').to_string();
+    let port = own.rsplit(':').next().unwrap().to_string();
+    // A page of another site whose name now leads here (DNS rebinding) reads nothing, drafts least of all.
+    for host in [format!("evil.example:{port}"), format!("127.0.0.1.nip.io:{port}"), "localhost:1".to_string()] {
+        let (status, _) = raw_get(&server, "/posts/secret/", &[("Host", &host)]);
+        assert_eq!(status, 421, "Host {host}");
+    }
+    let (status, headers) = raw_get(&server, "/posts/secret/", &[("Host", &format!("localhost:{port}"))]);
+    assert_eq!(status, 200);
+    let csp = header(&headers, "content-security-policy").unwrap();
+    assert!(csp.contains("script-src 'self' 'nonce-"), "{csp}");
+    assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+    assert_eq!(header(&headers, "x-content-type-options"), Some("nosniff"));
+    assert_eq!(header(&headers, "referrer-policy"), Some("no-referrer"));
+    // The page's live-reload script carries the nonce its CSP names.
+    let (_, page) = server.get("posts/secret/");
+    assert!(page.contains("<script nonce=\""), "only the server's own script runs");
+    // The live-reload stream answers this server's pages only.
+    let events = format!("/__hanji/events?version=0&path=posts%2Fa%2F");
+    let (status, _) = raw_get(&server, &events, &[("Host", &own), ("Origin", "http://evil.example")]);
+    assert_eq!(status, 403);
+    let (status, headers) = raw_get(&server, &events, &[("Host", &own), ("Origin", &format!("http://{own}"))]);
+    assert_eq!(status, 200);
+    assert_eq!(header(&headers, "content-type"), Some("text/event-stream"));
+}
+
+#[test]
+fn listening_beyond_this_machine_is_said_loudly() {
+    let blog = blog();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hanji"))
+        .arg("serve")
+        .arg(blog.path())
+        .args(["--port", "0", "--bind", "0.0.0.0", "--drafts"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    let deadline = Instant::now() + DEADLINE;
+    while !line.starts_with("WARNING") && Instant::now() < deadline {
+        line.clear();
+        if err.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(line.starts_with("WARNING: listening on 0.0.0.0, beyond this machine"), "{line:?}");
+    assert!(line.contains("drafts included") && line.contains("--bind 127.0.0.1"), "{line:?}");
+}
