@@ -41,6 +41,9 @@ const EVENTS: &str = "/__hanji/events";
 /// How many past changes a page that connects late is checked against.
 const HISTORY: usize = 64;
 
+/// A file of the blog larger than this is sent a piece at a time.
+const STREAMED_BYTES: u64 = 4 << 20;
+
 #[derive(Debug, Clone)]
 pub struct ServeOptions {
     /// The address to listen on; 127.0.0.1 is this machine only, 0.0.0.0
@@ -399,6 +402,39 @@ impl Preview {
             .into_response()
     }
 
+    /// A file of the blog larger than `STREAMED_BYTES` at `site_path`, sent
+    /// a piece at a time: a large static file is never held whole.
+    fn large_file(&self, site_path: &str) -> Option<Response> {
+        let session = self.session.get()?;
+        let Some(Target::Asset(file)) = session.target(site_path) else { return None };
+        let (mut opened, size) = crate::fs::open_read(session.root(), &file).ok()?;
+        if size <= STREAMED_BYTES {
+            return None;
+        }
+        let (send, receive) = tokio::sync::mpsc::channel::<io::Result<axum::body::Bytes>>(4);
+        std::thread::spawn(move || {
+            use std::io::Read;
+            let mut buffer = vec![0; 1 << 16];
+            loop {
+                let piece = match opened.read(&mut buffer) {
+                    Ok(0) => return,
+                    Ok(n) => Ok(axum::body::Bytes::copy_from_slice(&buffer[..n])),
+                    Err(e) => Err(e),
+                };
+                let failed = piece.is_err();
+                if send.blocking_send(piece).is_err() || failed {
+                    return;
+                }
+            }
+        });
+        let stream = futures_util::stream::unfold(receive, |mut receive| async move {
+            receive.recv().await.map(|piece| (piece, receive))
+        });
+        let content_type = crate::preview::content_type(site_path);
+        let headers = [(header::CONTENT_TYPE, content_type.to_string()), (header::CONTENT_LENGTH, size.to_string())];
+        Some((StatusCode::OK, headers, axum::body::Body::from_stream(stream)).into_response())
+    }
+
     /// What the page at `site_path` shows, as the site is now.
     fn target(&self, site_path: &str) -> Option<Target> {
         self.session.get().and_then(|session| session.target(site_path))
@@ -407,6 +443,9 @@ impl Preview {
 
 async fn page(State(served): State<Served>, uri: Uri) -> Response {
     let path = percent_decode(uri.path().trim_start_matches('/'));
+    if let Some(streamed) = served.preview.large_file(&path) {
+        return streamed;
+    }
     let preview = served.preview.clone();
     // Requests wait their turn here: a burst of them (eight large images at
     // once) renders a core's worth at a time, not all at once.

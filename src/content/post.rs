@@ -270,12 +270,13 @@ impl Post {
             source: _,
             body_start,
             text_digest: _,
+            key_lines,
         } = self;
         let mut digester = digest::Digester::default();
         use std::hash::Hash;
         (path, slug, title, date, updated, tags, categories, summary).hash(&mut digester);
         (draft, held, publish_date, authors, images, canonical_url, layout).hash(&mut digester);
-        (format, bundle, page, has_errors, body_line, body_start).hash(&mut digester);
+        (format, bundle, page, has_errors, body_line, body_start, key_lines).hash(&mut digester);
         // The unknown keys as their JSON text (JSON values have no `Hash`).
         if !extra.is_empty() {
             serde_json::to_string(extra).expect("JSON values serialize").hash(&mut digester);

@@ -60,6 +60,12 @@ pub fn open(blog: &Blog, out: &Path, force: bool) -> Result<Folder, ExportError>
     let root = fs::absolute(&blog.root).map_err(|source| ExportError::Io { path: blog.root.clone(), source })?;
     let resolved = fs::absolute(out).map_err(|source| ExportError::Io { path: out.into(), source })?;
     let configured = root.join(&blog.config.output_dir);
+    if let Some(link) = link_on_the_way(&blog.root, out) {
+        return Err(refuse(
+            format!("`{}` is a symlink, and the output folder is reached through it", link.display()),
+            "Hanji does not write through links: remove the link, or export elsewhere with --out",
+        ));
+    }
     if resolved == root {
         return Err(refuse(
             format!("`{}` is the blog folder itself", out.display()),
@@ -76,12 +82,6 @@ pub fn open(blog: &Blog, out: &Path, force: bool) -> Result<Folder, ExportError>
         return Err(refuse(
             format!("`{}` is inside the blog folder", out.display()),
             &format!("export outside the blog, or into its output folder `{}`", blog.config.output_dir.display()),
-        ));
-    }
-    if let Some(link) = link_on_the_way(&blog.root, out) {
-        return Err(refuse(
-            format!("`{}` is a symlink, and the output folder is reached through it", link.display()),
-            "Hanji does not write through links: remove the link, or export elsewhere with --out",
         ));
     }
     let empty = match fs::is_empty_folder(out) {

@@ -137,11 +137,13 @@ pub fn lock(blog: &Blog, cache_dir: Option<&Path>) -> Result<Option<fs::Lock>, E
     let root = fs::absolute(&blog.root).unwrap_or_else(|_| blog.root.clone());
     let name = format!("locks/{:032x}.lock", digest::of_bytes(root.as_os_str().as_encoded_bytes()));
     let file = SitePath::new(&name).expect("a hex name");
-    let io = |source| ExportError::Io { path: cache_dir.join(&name), source };
-    let folder = Folder::open(cache_dir, true).map_err(io)?;
-    match folder.lock(&file).map_err(io)? {
-        Some(lock) => Ok(Some(lock)),
-        None => {
+    // A cache folder this user cannot write (nor any other Hanji of the
+    // same user): nothing to lock with, nor anyone to keep out.
+    let Ok(folder) = Folder::open(cache_dir, true) else { return Ok(None) };
+    match folder.lock(&file) {
+        Err(_) => Ok(None),
+        Ok(Some(lock)) => Ok(Some(lock)),
+        Ok(None) => {
             let holder = folder.lock_holder(&file).map(|pid| format!(" (process {pid})")).unwrap_or_default();
             Err(ExportError::Refused {
                 message: format!("another export or publish of this blog is under way{holder}"),
@@ -671,7 +673,7 @@ fn copy<'s>(blog: &Blog, folder: &Folder, from: &Path, file: &SitePath, kept: Op
         // A file that cannot be read is left out and named, as a post with
         // an error is: the rest of the site is still written.
         Err(fs::CopyError::Read(error)) => return Outcome::Failed(fs::read_problem(&error).in_file(from)),
-        Err(fs::CopyError::Write(source)) => return Outcome::Io(ExportError::Io { path: folder.join(file), source }),
+        Err(fs::CopyError::Write(source)) => return Outcome::Io(write_error(folder, file, source)),
     };
     match (folder.stamp(file), source) {
         (Some(stamp), Some(source)) => {
@@ -693,7 +695,19 @@ fn post_with_text<'p>(blog: &Blog, post: &'p Post) -> Option<std::borrow::Cow<'p
 
 /// Writes `bytes` to `file` unless it holds them already; true if written.
 fn write_if_changed(folder: &Folder, file: &SitePath, bytes: &[u8]) -> Result<bool, ExportError> {
-    folder.write_if_changed(file, bytes).map_err(|source| ExportError::Io { path: folder.join(file), source })
+    folder.write_if_changed(file, bytes).map_err(|source| write_error(folder, file, source))
+}
+
+/// An error writing `file`: a link in the output folder is refused with
+/// what to do, anything else stops the export as it is.
+fn write_error(folder: &Folder, file: &SitePath, source: io::Error) -> ExportError {
+    match fs::link_refused(&source) {
+        Some(link) => ExportError::Refused {
+            message: format!("`{}` in the output folder is a symlink", link.display()),
+            hint: "Hanji does not write through links: remove the link (or export to a new folder with --out)".into(),
+        },
+        None => ExportError::Io { path: folder.join(file), source },
+    }
 }
 
 /// Removes the files this machine's Hanji wrote into the folder last time
@@ -705,7 +719,7 @@ fn remove_stale(folder: &Folder, previous: &Written, current: &[&str]) -> Result
         match folder.remove(file) {
             Ok(true) => removed += 1,
             Ok(false) => {}
-            Err(source) => return Err(ExportError::Io { path: folder.join(file), source }),
+            Err(source) => return Err(write_error(folder, file, source)),
         }
     }
     Ok(removed)

@@ -41,15 +41,26 @@ pub enum Durable {
     Flushed,
 }
 
+/// A symlink met where Hanji writes: never followed, always refused.
+#[derive(Debug)]
+pub struct LinkRefused(pub PathBuf);
+
+impl std::fmt::Display for LinkRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}` is a symlink: Hanji does not write through links", self.0.display())
+    }
+}
+
+impl std::error::Error for LinkRefused {}
+
 /// Why a folder cannot be written through.
 fn symlink_refused(path: &Path) -> io::Error {
-    io::Error::new(
-        io::ErrorKind::InvalidInput,
-        format!(
-            "`{}` is a symlink: Hanji does not write through links; remove the link (or choose another folder)",
-            path.display()
-        ),
-    )
+    io::Error::new(io::ErrorKind::InvalidInput, LinkRefused(path.to_path_buf()))
+}
+
+/// The link an error of `Folder` met, if that is what stopped it.
+pub fn link_refused(error: &io::Error) -> Option<&Path> {
+    error.get_ref()?.downcast_ref::<LinkRefused>().map(|link| link.0.as_path())
 }
 
 /// Whether an error is the one a symlink on the way gives.

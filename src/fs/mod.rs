@@ -18,7 +18,7 @@ use std::path::{Component, Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::diagnostics::{Diagnostic, Problem};
-pub use folder::{CopyError, Durable, Folder, Lock};
+pub use folder::{CopyError, Durable, Folder, Lock, link_refused};
 pub use own_writes::OwnWrites;
 pub use site_path::{SitePath, Unsafe};
 
@@ -180,6 +180,17 @@ pub fn read_file(root: &Path, path: &Path) -> io::Result<Vec<u8>> {
         return Err(io::Error::new(io::ErrorKind::InvalidInput, climbing_problem(path).message));
     }
     fs::read(root.join(path))
+}
+
+/// A file of the blog opened to be read a piece at a time (a large static
+/// file sent by `hanji serve`), with its size.
+pub fn open_read(root: &Path, path: &Path) -> io::Result<(File, u64)> {
+    if !is_plain(path) {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, climbing_problem(path).message));
+    }
+    let file = File::open(root.join(path))?;
+    let size = file.metadata()?.len();
+    Ok((file, size))
 }
 
 /// Whether `path` names a place inside the folder it is read from: only

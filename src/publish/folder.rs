@@ -24,8 +24,10 @@ pub struct Folder {
 impl Folder {
     /// The folder at `root`, which must be there (a drive that is not
     /// mounted is not made on the mount point), not the blog's, not a
-    /// link, and empty or published to by Hanji before.
-    pub fn open(root: &Path, blog: Option<&Path>) -> Result<Self, PublishError> {
+    /// link, and empty or published to by Hanji before. With `claim`, an
+    /// empty folder gets an empty record at once: it is Hanji's from then
+    /// on, so that a first publish stopped halfway is finished by the next.
+    pub fn open(root: &Path, blog: Option<&Path>, claim: bool) -> Result<Self, PublishError> {
         let root = fs::lexical_absolute(root).unwrap_or_else(|_| root.to_path_buf());
         match fs::is_folder(&root) {
             Ok(true) => {}
@@ -66,7 +68,12 @@ impl Folder {
                 "publish to an empty or new folder (no file of one Hanji did not publish to is replaced)",
             ));
         }
-        Ok(Folder { folder })
+        let folder = Folder { folder };
+        if empty && claim {
+            let written = folder.folder.write(&record, &super::record::Record::default().to_bytes(), Durable::Flushed);
+            written.map_err(|e| folder.fault("write", RECORD, &e))?;
+        }
+        Ok(folder)
     }
 
     fn fault(&self, doing: &str, path: &str, error: &std::io::Error) -> PublishError {

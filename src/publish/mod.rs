@@ -163,7 +163,7 @@ pub fn test_connection(
     cache_dir: &Path,
     blog_root: &Path,
 ) -> Result<String, PublishError> {
-    let mut remote = connect(target, secret, cache_dir, Some(blog_root))?;
+    let mut remote = connect(target, secret, cache_dir, Some(blog_root), false)?;
     let record = remote.record()?.as_deref().and_then(Record::from_bytes);
     remote.listing(&record.as_ref().map(|r| r.files.clone()).unwrap_or_default())?;
     Ok(match record {
@@ -195,11 +195,14 @@ pub fn trust_host(target: &PublishTarget, changed_to: Option<&str>) -> Result<St
     }
 }
 
+/// The target, reached and signed in to. `claim`: a publish that will
+/// write there (not a dry run, nor a test of the connection).
 fn connect(
     target: &PublishTarget,
     secret: Option<&str>,
     cache_dir: &Path,
     blog_root: Option<&Path>,
+    claim: bool,
 ) -> Result<Box<dyn Remote>, PublishError> {
     Ok(match &target.kind {
         TargetKind::Folder { path } => {
@@ -208,7 +211,7 @@ fn connect(
                 Some(root) if path.is_relative() && !path.starts_with("~") => root.join(path),
                 _ => expand_home(path),
             };
-            Box::new(folder::Folder::open(&path, blog_root)?)
+            Box::new(folder::Folder::open(&path, blog_root, claim)?)
         }
         TargetKind::Git { .. } => Box::new(git::Branch::open(target, secret, &cache_dir.join("publish").join("git"))?),
         TargetKind::Sftp { .. } => Box::new(sftp::Server::open(target, secret)?),
@@ -285,7 +288,8 @@ pub fn publish(
     let site = site_files(&site_dir, &work.join("hashes.json"))?;
 
     progress(Progress::Connecting);
-    let mut remote = connect(target, options.secret.as_deref(), &options.cache_dir, Some(&blog.root))?;
+    let mut remote =
+        connect(target, options.secret.as_deref(), &options.cache_dir, Some(&blog.root), !options.dry_run)?;
     let record_bytes = remote.record()?.unwrap_or_default();
     let record = Record::from_bytes(&record_bytes).unwrap_or_default();
     let record_id = Record::id(&record_bytes);

@@ -94,15 +94,17 @@ fn an_image_claiming_billions_of_pixels_is_not_decoded_whatever_the_settings_say
 
 #[test]
 fn shortcodes_that_repeat_at_every_level_stop_at_their_ceiling() {
-    // Eight copies of its inner text, nested ten deep: 8^10 times the text
-    // without a ceiling.
+    // Eight copies of its inner text, ten shortcodes nested: 8^10 times the
+    // text without a ceiling.
     let inner = "{{ .Inner | markdownify }}".repeat(8);
-    let mut body = "{{< twice >}}".repeat(10);
+    let mut body: String = (0..10).map(|n| format!("{{{{< s{n} >}}}}\n")).collect();
     body.push_str(&"All work and no play. ".repeat(50));
-    body.push_str(&"{{< /twice >}}".repeat(10));
-    let blog = BlogTest::empty()
-        .write("hugo.toml", "title = \"Nest\"\nbaseURL = \"https://n.example/\"\n")
-        .write("layouts/shortcodes/twice.html", inner)
+    body.extend((0..10).rev().map(|n| format!("\n{{{{< /s{n} >}}}}")));
+    let mut blog = BlogTest::empty().write("hugo.toml", "title = \"Nest\"\nbaseURL = \"https://n.example/\"\n");
+    for n in 0..10 {
+        blog = blog.write(&format!("layouts/shortcodes/s{n}.html"), &inner);
+    }
+    let blog = blog
         .write("content/posts/nest.md", post("Nest", &body))
         .write("content/posts/plain.md", post("Plain", "Plain text."));
     let out = tempfile::tempdir().unwrap();
@@ -210,4 +212,41 @@ fn a_burst_of_image_requests_to_the_preview_is_rendered_a_core_at_a_time() {
     // and as much again for their copies' work; a core's worth at a time,
     // a quarter of it (two cores here).
     assert!(peak - before < 150 * 1024, "the burst added {} KB", peak - before);
+}
+
+#[test]
+fn a_large_static_file_is_served_a_piece_at_a_time() {
+    let blog = BlogTest::empty().write("hanji.toml", "title = \"Big\"\n").write("posts/a.md", post("A", "Text."));
+    fs::create_dir_all(blog.path().join("static")).unwrap();
+    fs::File::create(blog.path().join("static/big.bin")).unwrap().set_len(300 << 20).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hanji"))
+        .arg("serve")
+        .arg(blog.path())
+        .args(["--port", "0"])
+        .env("HANJI_CACHE_DIR", blog.path().join(".cache"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.take().unwrap()), &mut line).unwrap();
+    let url = line.trim().rsplit(' ').next().unwrap().to_string();
+    let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+    let mut response = agent.get(format!("{url}big.bin")).call().unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let mut received = 0u64;
+    let mut reader = response.body_mut().as_reader();
+    let mut buffer = vec![0; 1 << 16];
+    loop {
+        let n = std::io::Read::read(&mut reader, &mut buffer).unwrap();
+        if n == 0 {
+            break;
+        }
+        received += n as u64;
+    }
+    let peak = peak_kb(child.id());
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(received, 300 << 20);
+    assert!(peak < 200 * 1024, "a 300 MB file sent by a process of {peak} KB at its peak");
 }

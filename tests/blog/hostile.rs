@@ -361,7 +361,11 @@ fn export_writes_the_good_posts_and_leaves_the_bad_out() {
     let (_, hint) = problem(&run, "templates/endless.html:");
     assert!(hint.contains("fix the template"), "{hint}");
     let stdout = run.stdout();
-    assert!(stdout.contains("template ran too long (an endless loop?) and was stopped"), "{}", &stdout[..2000]);
+    assert!(
+        stdout.contains("template ran too long or made too much text (an endless loop?) and was stopped"),
+        "{}",
+        &stdout[..2000]
+    );
     problem(&run, "posts/fifty.md:1:1: error: file is 52.4 MB");
     problem(&run, "posts/alias-bomb.md:");
 }
