@@ -91,28 +91,6 @@ impl fmt::Display for PublishError {
 
 impl std::error::Error for PublishError {}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tokens_in_addresses_are_never_shown() {
-        let error = PublishError::new(
-            Fault::Rejected,
-            "cannot push to `https://me:ghp_S3cr3t@github.com/me/blog.git`: unexpected http status code: 403",
-            "check https://ghp_0nly@github.com/me/blog.git and git@github.com:me/blog.git",
-        );
-        assert_eq!(
-            error.message,
-            "cannot push to `https://me:***@github.com/me/blog.git`: unexpected http status code: 403"
-        );
-        assert_eq!(error.hint, "check https://***@github.com/me/blog.git and git@github.com:me/blog.git");
-        assert_eq!(without_secrets("ssh://git@host:22/x and plain text"), "ssh://git@host:22/x and plain text");
-        assert_eq!(without_secrets("ssh://git:pw@host/x"), "ssh://git:***@host/x");
-        assert_eq!(without_secrets("https://example.com/a@b"), "https://example.com/a@b", "an @ after the host");
-    }
-}
-
 /// The usual words for the ways a connection fails, from an I/O error.
 pub fn io_fault(error: &std::io::Error) -> Fault {
     use std::io::ErrorKind::*;
@@ -134,5 +112,27 @@ pub fn hint_of(fault: Fault) -> &'static str {
         Fault::Dropped => "publish again: what was sent is kept, and the rest is sent",
         Fault::Secret => "enter the password or token again",
         _ => "publish again; if it happens again, check the target's settings",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_in_addresses_are_never_shown() {
+        let error = PublishError::new(
+            Fault::Rejected,
+            "cannot push to `https://me:ghp_S3cr3t@github.com/me/blog.git`: unexpected http status code: 403",
+            "check https://ghp_0nly@github.com/me/blog.git and git@github.com:me/blog.git",
+        );
+        assert_eq!(
+            error.message,
+            "cannot push to `https://me:***@github.com/me/blog.git`: unexpected http status code: 403"
+        );
+        assert_eq!(error.hint, "check https://***@github.com/me/blog.git and git@github.com:me/blog.git");
+        assert_eq!(without_secrets("ssh://git@host:22/x and plain text"), "ssh://git@host:22/x and plain text");
+        assert_eq!(without_secrets("ssh://git:pw@host/x"), "ssh://git:***@host/x");
+        assert_eq!(without_secrets("https://example.com/a@b"), "https://example.com/a@b", "an @ after the host");
     }
 }

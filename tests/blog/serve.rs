@@ -390,10 +390,10 @@ fn only_this_servers_names_are_answered_with_security_headers() {
     let (_, page) = server.get("posts/secret/");
     assert!(page.contains("<script nonce=\""), "only the server's own script runs");
     // The live-reload stream answers this server's pages only.
-    let events = format!("/__hanji/events?version=0&path=posts%2Fa%2F");
-    let (status, _) = raw_get(&server, &events, &[("Host", &own), ("Origin", "http://evil.example")]);
+    let events = "/__hanji/events?version=0&path=posts%2Fa%2F";
+    let (status, _) = raw_get(&server, events, &[("Host", &own), ("Origin", "http://evil.example")]);
     assert_eq!(status, 403);
-    let (status, headers) = raw_get(&server, &events, &[("Host", &own), ("Origin", &format!("http://{own}"))]);
+    let (status, headers) = raw_get(&server, events, &[("Host", &own), ("Origin", &format!("http://{own}"))]);
     assert_eq!(status, 200);
     assert_eq!(header(&headers, "content-type"), Some("text/event-stream"));
 }
