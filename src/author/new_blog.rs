@@ -19,9 +19,10 @@ pub struct NewBlog {
 }
 
 /// Makes the blog `blog` in `folder`, which must not exist yet or be empty:
-/// `hanji.toml`, `pages/about.md` and `posts/<first post>.md` (dated `today`).
+/// `hanji.toml`, `pages/about.md` and `posts/<first post>.md`, dated the day
+/// `now` is in the blog's time zone (so that it is published, not scheduled).
 /// Returns the folder.
-pub fn new_blog(folder: &Path, blog: &NewBlog, today: jiff::civil::Date) -> Result<PathBuf, AuthorError> {
+pub fn new_blog(folder: &Path, blog: &NewBlog, now: jiff::Timestamp) -> Result<PathBuf, AuthorError> {
     let title = blog.title.trim();
     if title.is_empty() {
         return Err(AuthorError::Invalid("a new blog needs a title".into()));
@@ -41,8 +42,13 @@ pub fn new_blog(folder: &Path, blog: &NewBlog, today: jiff::civil::Date) -> Resu
     }
     if korean {
         // Scheduled posts come at Korean time.
-        settings.insert("time_zone".into(), "Asia/Seoul".into());
+        settings.insert("time_zone".into(), KOREAN_TIME.into());
     }
+    let zone = match korean {
+        true => jiff::tz::TimeZone::get(KOREAN_TIME).unwrap_or_else(|_| jiff::tz::TimeZone::system()),
+        false => jiff::tz::TimeZone::system(),
+    };
+    let today = now.to_zoned_datetime(zone).date();
     let settings = toml::to_string(&settings).map_err(|e| AuthorError::Invalid(format!("the settings: {e}")))?;
     let about = page(words.about_title, words.about, None)?;
     let first = page(words.first_title, words.first, Some(today))?;
@@ -110,6 +116,9 @@ fn page(title: &str, body: &str, date: Option<jiff::civil::Date>) -> Result<Stri
     Ok(format!("{text}\n{body}"))
 }
 
+/// The time zone of a Korean blog.
+const KOREAN_TIME: &str = "Asia/Seoul";
+
 /// The first post's tag, so that the tag list has one to show.
 const WELCOME_TAG: &str = "hanji";
 
@@ -151,14 +160,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let folder = dir.path().join("새 블로그");
         let blog = NewBlog { title: "나의 \"첫\" 블로그".into(), locale: "ko-KR".into(), author: "한지수".into() };
-        new_blog(&folder, &blog, jiff::civil::date(2026, 12, 7)).unwrap();
+        new_blog(&folder, &blog, "2026-12-07T00:30:00Z".parse().unwrap()).unwrap();
         let loaded = crate::load::load(&folder).unwrap();
         assert_eq!(loaded.config.title, "나의 \"첫\" 블로그");
         assert_eq!((loaded.config.locale.as_str(), loaded.config.author.as_str()), ("ko-KR", "한지수"));
         let titles: Vec<(&str, bool)> = loaded.library.posts().map(|p| (p.title.as_str(), p.page)).collect();
         assert_eq!(titles, [("첫 글", false), ("소개", true)]);
         assert_eq!(crate::check::check(&loaded), [], "a new blog has no problem");
-        assert!(matches!(new_blog(&folder, &blog, jiff::civil::date(2026, 12, 7)), Err(AuthorError::Exists(_))), "never over files");
+        assert!(matches!(new_blog(&folder, &blog, "2026-12-07T00:30:00Z".parse().unwrap()), Err(AuthorError::Exists(_))), "never over files");
     }
 
     #[test]

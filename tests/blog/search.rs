@@ -228,7 +228,7 @@ fn search_the_site(browser: &Browser, root: &str) {
     browser.type_into(".search-input", "zzyzx");
     browser.wait_for(
         "no results",
-        "return document.querySelector('.search-status').textContent.startsWith('No posts found');",
+        "return document.querySelector('.search-status').textContent === '“zzyzx”에 맞는 글이 없습니다.';",
     );
     // A result leads to its post.
     search_for(browser, "gang scheduling", "Kubernetes");

@@ -13,6 +13,7 @@ import { minimalChange } from "../diff";
 import { fromEditor, type LineEnding, lineEndingOf, toEditor } from "../line-endings";
 import { mark } from "../trace";
 import { foldFrontMatter, frontMatterEnd, isFolded } from "./front-matter-fold";
+import { type LineProblem, setProblems } from "./problems";
 import { type EditorOptions, postExtensions, reconfigure } from "./setup";
 
 export interface BufferHooks {
@@ -193,6 +194,11 @@ export class Buffers {
     }
     if (this.view && this.shown !== null) this.view.dispatch({ effects });
     this.options = options;
+  }
+
+  /** Marks `path`'s lines that have problems (the core's, for this post). */
+  showProblems(path: string, problems: LineProblem[]): void {
+    if (this.states.has(path)) this.apply(path, { effects: setProblems.of(problems) });
   }
 
   /** Whether the shown post's front matter is shown as text (not folded). */

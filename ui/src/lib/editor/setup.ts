@@ -13,6 +13,7 @@ import { i18n } from "../i18n/index.svelte";
 import { frontMatterFold } from "./front-matter-fold";
 import { frontMatterStyle } from "./front-matter-style";
 import { imageDrop } from "./images";
+import { problemLines } from "./problems";
 import { proseSpelling, spellcheckAttribute } from "./spelling";
 import { markdownTables } from "./tables";
 import { hanjiTheme } from "./theme";
@@ -48,6 +49,7 @@ export function postExtensions(hooks: PostEditorHooks): Extension {
     markdown({ base: markdownLanguage, codeLanguages: languages }),
     frontMatterStyle(),
     frontMatterFold(() => i18n.t.editor.frontMatterFolded),
+    problemLines(),
     EditorView.lineWrapping,
     search({ top: true }),
     highlightSelectionMatches(),

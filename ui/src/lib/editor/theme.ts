@@ -73,6 +73,19 @@ const look = EditorView.theme({
     cursor: "pointer",
   },
   ".cm-frontmatter-folded:hover": { color: "var(--accent)" },
+  // A line with a problem, and what is wrong at its end.
+  ".cm-problem-line": { backgroundImage: "linear-gradient(to right, var(--problem-tint) 3px, transparent 3px)" },
+  ".cm-problem-error": { "--problem-tint": "var(--danger)", backgroundColor: "var(--danger-soft)" },
+  ".cm-problem-warning": { "--problem-tint": "var(--warning)", backgroundColor: "var(--warning-soft)" },
+  ".cm-problem-note": {
+    marginLeft: "12px",
+    padding: "0 6px",
+    borderRadius: "4px",
+    fontFamily: "var(--font-ui)",
+    fontSize: "12px",
+  },
+  ".cm-problem-note-error": { color: "var(--danger)" },
+  ".cm-problem-note-warning": { color: "var(--warning)" },
 });
 
 const highlight = HighlightStyle.define([

@@ -194,7 +194,9 @@ export const en = {
     checking: "Checking…",
     noProblems: "No problems",
     problems: (errors: number, warnings: number, n: (x: number) => string) =>
-      `${plural(n(errors), errors, "error", "errors")}, ${plural(n(warnings), warnings, "warning", "warnings")}`,
+      [errors ? plural(n(errors), errors, "error", "errors") : "", warnings ? plural(n(warnings), warnings, "warning", "warnings") : ""]
+        .filter(Boolean)
+        .join(", ") || "No problems",
     showProblems: "Show the problems",
     polling: "Polling for changes",
     pollingTitle: "The system cannot watch more folders; Hanji looks for changes every half second",
@@ -226,6 +228,7 @@ export const en = {
     leftOut: "Left out (errors)",
     problems: "Problems",
     showFolder: "Show folder",
+    done: (files: string) => `Exported ${files} files to this folder:`,
   },
   publish: {
     title: "Publish",

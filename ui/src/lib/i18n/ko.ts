@@ -189,7 +189,8 @@ export const ko: Words = {
   status: {
     checking: "검사 중…",
     noProblems: "문제 없음",
-    problems: (errors: number, warnings: number, n: (x: number) => string) => `오류 ${n(errors)}개, 경고 ${n(warnings)}개`,
+    problems: (errors: number, warnings: number, n: (x: number) => string) =>
+      [errors ? `오류 ${n(errors)}개` : "", warnings ? `경고 ${n(warnings)}개` : ""].filter(Boolean).join(", ") || "문제 없음",
     showProblems: "문제 보기",
     polling: "변경 살피는 중",
     pollingTitle: "시스템이 더 많은 폴더를 지켜볼 수 없어, 한지가 0.5초마다 바뀐 것을 찾습니다",
@@ -221,6 +222,7 @@ export const ko: Words = {
     leftOut: "빠짐 (오류)",
     problems: "문제",
     showFolder: "폴더 보기",
+    done: (files: string) => `파일 ${files}개를 이 폴더로 내보냈습니다:`,
   },
   publish: {
     title: "게시",
