@@ -15,8 +15,9 @@ fn shots() -> PathBuf {
 fn step(session: &Session, name: &str) {
     // WebKitWebDriver takes the shot after the window's next paint: a window
     // where nothing moves (no caret blinking) is made to paint a few times.
-    let paint = "let n = 0; const f = () => { document.body.style.outlineColor = n % 2 ? 'transparent' : ''; \
-                 if (++n < 40) requestAnimationFrame(f); }; requestAnimationFrame(f);";
+    let paint = "let n = 0; const f = () => { document.documentElement.style.opacity = n % 2 ? '0.999' : ''; \
+                 if (++n < 60) requestAnimationFrame(f); else document.documentElement.style.opacity = ''; }; \
+                 requestAnimationFrame(f);";
     session.script(paint, json!([]));
     let shot = match session.try_call("GET", "/screenshot", None) {
         Ok(shot) => shot,
