@@ -126,9 +126,8 @@ impl Checker {
             }
             _ => {
                 let (theme, theme_problems) = Theme::new(&blog.templates);
-                let routes = |drafts| {
-                    Routes::of(&Site::new(&blog.config, library, &blog.assets, &theme, options(drafts)))
-                };
+                let routes =
+                    |drafts| Routes::of(&Site::new(&blog.config, library, &blog.assets, &theme, options(drafts)));
                 let (published, with_drafts) = (routes(false), routes(true));
                 let catalog = Catalog::new(&blog.root, &blog.config.images, None);
                 let posts = HashMap::new();
@@ -139,7 +138,8 @@ impl Checker {
         let state = self.state.as_mut().expect("made above");
         let posts: Vec<&Post> = library.posts().collect();
         let done = &state.posts;
-        let context = Context { blog, library, published: &state.published, drafts: &state.with_drafts, catalog: &state.catalog };
+        let context =
+            Context { blog, library, published: &state.published, drafts: &state.with_drafts, catalog: &state.catalog };
         let again: Vec<(PathBuf, PostCheck)> = posts
             .par_iter()
             .filter(|post| {

@@ -359,13 +359,21 @@ pub struct Renamed {
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum WatchUpdate {
     Changed(Box<BlogChange>),
-    Gone { message: String },
-    Back { message: String },
-    Notice { message: String },
+    Gone {
+        message: String,
+    },
+    Back {
+        message: String,
+    },
+    Notice {
+        message: String,
+    },
     /// Every problem of the blog, as `hanji check` finds them with the
     /// unsaved texts put in: sent after each check (after a change on disk,
     /// or to an unsaved text), and when the UI starts listening.
-    Problems { problems: Vec<Diagnostic> },
+    Problems {
+        problems: Vec<Diagnostic>,
+    },
 }
 
 /// The blog changed: its list of posts as `posts` says, the rest of what

@@ -348,8 +348,7 @@ fn the_app_end_to_end() {
     // Autosave off: unsaved text stays unsaved until the test saves it.
     std::fs::create_dir_all(&config).unwrap();
     // The window in English (the sample blog's pages are Korean, with the theme's Korean words).
-    let settings =
-        json!({ "settings": { "autosave": false, "autosaveDelayMs": 1500, "newPostAsBundle": false, "language": "en" } });
+    let settings = json!({ "settings": { "autosave": false, "autosaveDelayMs": 1500, "newPostAsBundle": false, "language": "en" } });
     std::fs::write(config.join("hanji-app.json"), settings.to_string()).unwrap();
     let opened = temp.path().join("opened-in-browser.txt");
     let browser = temp.path().join("browser.sh");
@@ -1252,6 +1251,8 @@ fn misspelt_words_are_underlined_in_prose_only(session: &Session) {
 fn english_misspellings_are_underlined_in_an_english_post(session: &Session) {
     let editor = session.find(".cm-content");
     let before = session.editor_text();
+    // The front matter as text (the form folds it): `lang` has no box of its own.
+    session.click(&session.find("[data-testid=front-matter-text]"));
     session.cursor_after("date: 2026-11-02");
     session.type_keys(&editor, &format!("{ENTER}lang: en"));
     wait("the page in English", Duration::from_secs(5), || {

@@ -260,8 +260,15 @@ mod tests {
         let stamps = [now - DAY, now - 20 * DAY, now - 2 * DAY, now - 3 * DAY, now - 4 * DAY];
         assert_eq!(to_prune(&stamps, now, limits), [1, 4], "past the newest three, and older than ten days");
         assert!(to_prune(&stamps[..3], now - 15 * DAY, Limits { versions: 5, days: 10, every_minutes: 0 }).is_empty());
-        assert_eq!(to_prune(&stamps, now, Limits { versions: 0, days: 10, every_minutes: 0 }), [0, 1, 2, 3, 4], "0 keeps none");
-        assert_eq!(to_prune(&[now - 11 * DAY, now - 9 * DAY], now, Limits { versions: 9, days: 10, every_minutes: 0 }), [0]);
+        assert_eq!(
+            to_prune(&stamps, now, Limits { versions: 0, days: 10, every_minutes: 0 }),
+            [0, 1, 2, 3, 4],
+            "0 keeps none"
+        );
+        assert_eq!(
+            to_prune(&[now - 11 * DAY, now - 9 * DAY], now, Limits { versions: 9, days: 10, every_minutes: 0 }),
+            [0]
+        );
         assert!(to_prune(&[], now, limits).is_empty());
     }
 

@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use super::AuthorError;
-use crate::content::front_matter::{FieldValue, set_field};
 use crate::content::PostDate;
+use crate::content::front_matter::{FieldValue, set_field};
 use crate::fs;
 
 /// What the author says of the blog to make.
@@ -75,7 +75,8 @@ pub fn copy_blog(from: &Path, to: &Path) -> Result<PathBuf, AuthorError> {
             continue;
         }
         let bytes = fs::read(&from.join(&file)).map_err(|e| unreadable(e.to_string()))?;
-        fs::write_atomically(&to.join(&file), &bytes).map_err(|source| AuthorError::Io { path: to.join(&file), source })?;
+        fs::write_atomically(&to.join(&file), &bytes)
+            .map_err(|source| AuthorError::Io { path: to.join(&file), source })?;
     }
     Ok(to.to_path_buf())
 }
@@ -159,7 +160,8 @@ mod tests {
     fn a_new_blog_loads_with_its_page_and_first_post_and_no_problem() {
         let dir = tempfile::tempdir().unwrap();
         let folder = dir.path().join("새 블로그");
-        let blog = NewBlog { title: "나의 \"첫\" 블로그".into(), locale: "ko-KR".into(), author: "한지수".into() };
+        let blog =
+            NewBlog { title: "나의 \"첫\" 블로그".into(), locale: "ko-KR".into(), author: "한지수".into() };
         new_blog(&folder, &blog, "2026-12-07T00:30:00Z".parse().unwrap()).unwrap();
         let loaded = crate::load::load(&folder).unwrap();
         assert_eq!(loaded.config.title, "나의 \"첫\" 블로그");
@@ -167,7 +169,10 @@ mod tests {
         let titles: Vec<(&str, bool)> = loaded.library.posts().map(|p| (p.title.as_str(), p.page)).collect();
         assert_eq!(titles, [("첫 글", false), ("소개", true)]);
         assert_eq!(crate::check::check(&loaded), [], "a new blog has no problem");
-        assert!(matches!(new_blog(&folder, &blog, "2026-12-07T00:30:00Z".parse().unwrap()), Err(AuthorError::Exists(_))), "never over files");
+        assert!(
+            matches!(new_blog(&folder, &blog, "2026-12-07T00:30:00Z".parse().unwrap()), Err(AuthorError::Exists(_))),
+            "never over files"
+        );
     }
 
     #[test]

@@ -121,7 +121,8 @@ impl Theme {
         env.add_function("word", move |state: &State, key: &str, fill: minijinja::value::Kwargs| {
             theirs.word(&page_language(state), key, &fill)
         });
-        let partials = overrides.keys().filter(|n| !BUILT_IN.iter().any(|(b, _)| b == n) && words_language(n).is_none());
+        let partials =
+            overrides.keys().filter(|n| !BUILT_IN.iter().any(|(b, _)| b == n) && words_language(n).is_none());
         for name in partials {
             // Extra partials a theme may include.
             if let Err(error) = env.add_template_owned(name.clone(), overrides[name].clone()) {
@@ -145,7 +146,9 @@ impl Theme {
     /// The word `key` of the theme in `lang` (else in English), as
     /// templates write it with `word`: a page's title made outside them.
     pub fn word(&self, lang: &str, key: &str) -> String {
-        self.words.word(lang, key, &minijinja::value::Kwargs::from_iter(std::iter::empty::<(&str, Value)>())).unwrap_or_else(|_| key.to_string())
+        self.words
+            .word(lang, key, &minijinja::value::Kwargs::from_iter(std::iter::empty::<(&str, Value)>()))
+            .unwrap_or_else(|_| key.to_string())
     }
 
     pub fn style(&self) -> &str {
@@ -224,7 +227,8 @@ fn read_words(text: &str) -> Result<BTreeMap<String, String>, (usize, String)> {
 /// The language of the page being rendered, as its `<html lang>` says: its
 /// post's `lang` (`en`, `en-US`), else the site's.
 fn page_language(state: &State) -> String {
-    let attr = |value: Option<Value>, name: &str| value.and_then(|v| v.get_attr(name).ok()).filter(|v| !v.is_undefined());
+    let attr =
+        |value: Option<Value>, name: &str| value.and_then(|v| v.get_attr(name).ok()).filter(|v| !v.is_undefined());
     let own = attr(attr(state.lookup("post"), "extra"), "lang").filter(|v| v.is_true());
     let lang = own.or_else(|| attr(state.lookup("site"), "lang")).map(|v| v.to_string()).unwrap_or_default();
     lang.split(['-', '_']).next().unwrap_or_default().to_lowercase()

@@ -61,7 +61,9 @@ fn the_theme_writes_in_the_pages_language() {
     let english = read(out.path().join("site/posts/en/index.html"));
     assert!(english.contains("1-minute read</span>") && english.contains("← All Posts</a>"), "{english}");
     let korean = read(out.path().join("site/posts/ko/index.html"));
-    assert!(korean.contains("<html lang=\"ko\"") && korean.contains("1분 분량</span>") && korean.contains("← 모든 글</a>"));
+    assert!(
+        korean.contains("<html lang=\"ko\"") && korean.contains("1분 분량</span>") && korean.contains("← 모든 글</a>")
+    );
 }
 
 #[test]

@@ -802,7 +802,10 @@ fn a_post_whose_front_matter_breaks_is_still_a_post_with_its_error() {
     let loaded = blog.load();
     let toml = loaded.library.post(Path::new("posts/toml.md")).expect("the TOML post is listed");
     assert!(toml.has_errors);
-    assert_eq!((toml.title.as_str(), toml.tags.as_slice(), toml.date), ("분산 학습 노트", &["gpu".to_string()][..], None));
+    assert_eq!(
+        (toml.title.as_str(), toml.tags.as_slice(), toml.date),
+        ("분산 학습 노트", &["gpu".to_string()][..], None)
+    );
     assert!(loaded.library.post(Path::new("posts/yaml.md")).is_some_and(|p| p.has_errors));
     let unclosed = loaded.library.post(Path::new("posts/unclosed.md")).expect("even one never closed");
     assert!(unclosed.has_errors && unclosed.title == "unclosed" && unclosed.body().is_empty());
@@ -824,8 +827,10 @@ fn a_post_whose_front_matter_breaks_is_still_a_post_with_its_error() {
 /// checked again: a link that leads nowhere until its post is written.
 #[test]
 fn the_apps_problems_are_hanji_checks_and_follow_the_files() {
-    let blog = BlogTest::sample()
-        .write("posts/links.md", "---\ntitle: Links\ndate: 2026-11-01\n---\n[그 글](later.md) and [site](/tags/nowhere/).\n");
+    let blog = BlogTest::sample().write(
+        "posts/links.md",
+        "---\ntitle: Links\ndate: 2026-11-01\n---\n[그 글](later.md) and [site](/tags/nowhere/).\n",
+    );
     let session = session(&blog);
     let loaded = blog.load();
     assert_eq!(session.problems(), hanji::check(&loaded), "the set `hanji check` prints");
@@ -870,7 +875,11 @@ fn the_search_pages_more_button_shows_only_when_there_are_more() {
     browser.wait_for("results", "return document.querySelectorAll('.search-result').length > 0;");
     let shown = "return getComputedStyle(document.querySelector('.search-more')).display !== 'none';";
     let more = browser.script("return document.querySelector('.search-more').hidden;").unwrap();
-    assert_eq!(browser.script(shown).unwrap(), serde_json::json!(!more.as_bool().unwrap()), "shown exactly when not hidden");
+    assert_eq!(
+        browser.script(shown).unwrap(),
+        serde_json::json!(!more.as_bool().unwrap()),
+        "shown exactly when not hidden"
+    );
     browser.script("const i = document.querySelector('.search-input'); i.value = 'zzyzx'; i.dispatchEvent(new Event('input'));").unwrap();
     browser.wait_for("nothing found", "return document.querySelectorAll('.search-result').length === 0;");
     assert_eq!(browser.script(shown).unwrap(), serde_json::json!(false), "no results: no More results");

@@ -324,7 +324,12 @@ fn without_javascript_the_box_is_a_link_and_the_site_is_unchanged() {
         browser.source()
     };
     let home = without_script(&file_url(&site.join("index.html")));
-    assert!(home.contains("class=\"search-link\" href=\"search/index.html\" data-placeholder=\"검색\" data-label=\"글 검색\">검색</a>"), "{home}");
+    assert!(
+        home.contains(
+            "class=\"search-link\" href=\"search/index.html\" data-placeholder=\"검색\" data-label=\"글 검색\">검색</a>"
+        ),
+        "{home}"
+    );
     assert!(!home.contains("search-box-input"), "no box without script");
     let page = without_script(&file_url(&site.join("search/index.html")));
     assert!(page.contains("검색에는 JavaScript가 필요한데"), "{page}");

@@ -112,7 +112,11 @@ fn the_first_hour() {
     wait("a blog without problems", Duration::from_secs(20), || {
         text_of(&session, "[data-testid=problems-count]").filter(|t| t == "문제 없음")
     });
-    assert_eq!(text_of(&session, "[data-testid=post-count]").as_deref(), Some("글 1개, 페이지 1개"), "a page is no post");
+    assert_eq!(
+        text_of(&session, "[data-testid=post-count]").as_deref(),
+        Some("글 1개, 페이지 1개"),
+        "a page is no post"
+    );
     step(&session, "03-new-blog-open");
 
     // 3. A Korean post with a table and a code block.
@@ -148,7 +152,9 @@ fn the_first_hour() {
     step(&session, "04-korean-post");
 
     // 4. The preview hidden (Ctrl+\): the editor takes its room.
-    let width = |css: &str| session.script("return document.querySelector(arguments[0]).getBoundingClientRect().width", json!([css]));
+    let width = |css: &str| {
+        session.script("return document.querySelector(arguments[0]).getBoundingClientRect().width", json!([css]))
+    };
     let before = width(".writing").as_f64().unwrap();
     session.type_keys(&editor, &format!("{CONTROL}\\"));
     wait("the preview hidden", Duration::from_secs(5), || {
