@@ -1,7 +1,9 @@
 //! Benchmarks of following the folder, on the 10,000-post corpus from
 //! `bench/gen_corpus.py`: one incremental update (a post's body edited, a
 //! post's tags changed) against reading the whole folder again, and the time
-//! from writing a file to its change set with the real watcher.
+//! from writing a file to its change set with the real watcher; and the
+//! blog's problems (`hanji check`'s) made whole against kept current after
+//! one post's edit (what the app does after each save and keystroke).
 //! `cargo bench --bench watch`.
 
 use std::collections::BTreeSet;
@@ -109,5 +111,44 @@ fn latency(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, incremental, latency);
+/// The problems of the 10,000-post blog: all of them checked, against kept
+/// current by a `Checker` after one post's body was edited (that post
+/// rendered again, every other post's links asked again).
+fn problems(c: &mut Criterion) {
+    let dir = corpus(10_000);
+    let mut blog = hanji::load(dir.path()).unwrap();
+    let own = OwnWrites::new();
+    let post = blog.library.posts().nth(5_000).unwrap().clone();
+    let before = post.source().to_string();
+    let edited = format!("{before}\nA paragraph with [a link](nowhere.md) added at the end.\n");
+    let file = dir.path().join(&post.path);
+    let batch = Batch { paths: BTreeSet::from([post.path.clone()]), rescan: false };
+
+    let mut group = c.benchmark_group("check, 10000 posts");
+    group.sample_size(10);
+    group.bench_function("every problem, from nothing", |b| b.iter(|| hanji::check(&blog)));
+    let mut checker = hanji::Checker::default();
+    let whole = checker.check(&blog, &blog.library, &hanji::Touched::All);
+    assert_eq!(whole, hanji::check(&blog));
+    let mut flip = false;
+    group.bench_function("kept current after one post's edit", |b| {
+        b.iter_custom(|iterations| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iterations {
+                flip = !flip;
+                fs::write(&file, if flip { edited.as_str() } else { before.as_str() }).unwrap();
+                apply(&mut blog, &batch, &own).unwrap();
+                let changed = hanji::Touched::Files(BTreeSet::from([post.path.clone()]));
+                let started = Instant::now();
+                std::hint::black_box(checker.check(&blog, &blog.library, &changed));
+                total += started.elapsed();
+            }
+            total
+        })
+    });
+    group.finish();
+    fs::write(&file, &before).unwrap();
+}
+
+criterion_group!(benches, incremental, latency, problems);
 criterion_main!(benches);

@@ -4,6 +4,10 @@
 const COMMANDS: &[&str] = &[
     "start",
     "open_blog",
+    "new_blog_folder",
+    "choose_folder",
+    "new_blog",
+    "try_sample",
     "watch",
     "read_post",
     "save_post",

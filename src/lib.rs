@@ -59,7 +59,7 @@ pub use layout::{Kind, Layout};
 pub use slug::{slug, tag_slug};
 
 // Reading, checking, exporting, serving.
-pub use check::{HeldPost, NextExport, check, next_export};
+pub use check::{Checker, HeldPost, NextExport, Touched, check, next_export};
 pub use export::{ExportError, ExportOptions, Summary as ExportSummary, export, lock as lock_blog};
 pub use load::{
     LoadError, LoadOptions, Progress as LoadProgress, Texts as LoadTexts, load, load_with, read_config as read_settings,
@@ -96,6 +96,7 @@ pub use search::tokens as search_tokens;
 // The app's editing session and what it does to the blog's files.
 pub use author::history::{Cause as VersionCause, History, Limits as HistoryLimits, Replaced, Version};
 pub use author::journal::{Journal, Kept};
+pub use author::new_blog::{NewBlog, copy_blog, fresh_folder, new_blog};
 pub use author::new_post::NewPost;
 pub use author::retag::RetagPlan;
 pub use author::settings::save_publish_target;

@@ -3,8 +3,10 @@
 //! built again when a template changes; the addresses moved for the files
 //! that changed only), the author's unsaved texts (put over the saved posts
 //! in the preview, and kept in the journal against a crash), the tag renames
-//! that can be undone, and the search of the posts' text. The app holds one
-//! while a blog is open; `hanji serve` holds one with no unsaved text.
+//! that can be undone, the search of the posts' text, and the blog's
+//! problems kept current (as `hanji check` finds them, the unsaved texts
+//! in). The app holds one while a blog is open; `hanji serve` holds one with
+//! no unsaved text.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -19,7 +21,9 @@ use crate::author::retag::{RetagBatch, RetagPlan};
 use crate::author::trash::TrashCan;
 use crate::author::{self, AuthorError};
 use crate::blog::Blog;
+use crate::check::{Checker, Touched};
 use crate::content::{Library, Post};
+use crate::diagnostics::Diagnostic;
 use crate::fs::{self, OwnWrites, version_of};
 use crate::images::Catalog;
 use crate::load::Progress;
@@ -106,6 +110,10 @@ pub struct Session {
     history_limits: Arc<Mutex<history::Limits>>,
     /// The search index of the saved blog, updated for the posts that changed.
     search: Mutex<Served>,
+    /// The blog's problems as last checked, and what changed since (on disk,
+    /// or in the unsaved texts).
+    checker: Mutex<Checker>,
+    unchecked: Arc<Mutex<Touched>>,
 }
 
 impl Drop for Session {
@@ -134,8 +142,9 @@ impl Session {
             version: 0,
         }));
         let history_limits: Arc<Mutex<history::Limits>> = Arc::default();
+        let unchecked = Arc::new(Mutex::new(Touched::All));
         let watch = {
-            let (shared, built) = (shared.clone(), built.clone());
+            let (shared, built, unchecked) = (shared.clone(), built.clone(), unchecked.clone());
             let outside = options.history.clone().map(|history| (history, history_limits.clone(), root.to_path_buf()));
             Watch::start_reporting(root, options.watch, &options.progress, move |update| {
                 let Some(blog) = shared.get() else { return };
@@ -147,6 +156,12 @@ impl Session {
                     Update::Changed(_) | Update::Back { .. } => rebuild(&built, &blog, site, cache_dir.as_deref()),
                     Update::Gone { .. } | Update::Notice { .. } => {}
                 }
+                let changed = match update {
+                    Update::Changed(set) => Touched::of(set),
+                    Update::Back { .. } => Touched::All,
+                    Update::Gone { .. } | Update::Notice { .. } => Touched::nothing(),
+                };
+                unchecked.lock().expect("unchecked").add(changed);
                 // Kept before the app hears of it, so that its History shows it.
                 if let (Update::Changed(set), Some((history, limits, root))) = (update, &outside) {
                     keep_outside_writes(history, limits, root, set, &blog);
@@ -171,6 +186,8 @@ impl Session {
             history: options.history,
             history_limits,
             search: Mutex::default(),
+            checker: Mutex::default(),
+            unchecked,
         });
         if session.journal.is_some() {
             let (weak, stop) = (Arc::downgrade(&session), session.stop.clone());
@@ -240,6 +257,7 @@ impl Session {
         let built = self.built();
         let rendered = preview::post_preview(&self.blog(), &built.theme, Some(&built.images), path, &text);
         self.unsaved.lock().expect("unsaved").insert(path.to_path_buf(), text);
+        self.unchecked(path);
         *self.last_preview.lock().expect("preview") = Some((rendered.site_path.clone(), rendered.html.clone()));
         rendered
     }
@@ -266,6 +284,21 @@ impl Session {
         if unsaved.is_empty() || !depends_on_text {
             return preview::answer(&blog, &blog.library, &built.theme, &built.routes, images, site_path, self.options);
         }
+        self.with_unsaved(&blog, &built, &unsaved, |library, routes| {
+            preview::answer(&blog, library, &built.theme, routes, images, site_path, self.options)
+        })
+    }
+
+    /// Calls `with` on the saved blog's posts with the `unsaved` texts put
+    /// over them, and the addresses of that site. Made once after each
+    /// change on disk, then kept as the unsaved texts change.
+    fn with_unsaved<T>(
+        &self,
+        blog: &Blog,
+        built: &Built,
+        unsaved: &HashMap<PathBuf, String>,
+        with: impl FnOnce(&Library, &Routes) -> T,
+    ) -> T {
         let mut overlay = self.overlay.lock().expect("overlay");
         let overlay = match &mut *overlay {
             Some(overlay) if overlay.version == built.version => overlay,
@@ -278,7 +311,7 @@ impl Session {
         };
         // The texts that changed since, put in; those saved or thrown away since, taken out.
         let mut changed = BTreeSet::new();
-        for (path, text) in &unsaved {
+        for (path, text) in unsaved {
             if overlay.texts.get(path) != Some(text) {
                 overlay.library.insert(Post::parse(path, text));
                 overlay.texts.insert(path.clone(), text.clone());
@@ -297,7 +330,29 @@ impl Session {
             let site = Site::for_posts(&blog.config, &overlay.library, &blog.assets, &built.theme, self.options);
             overlay.routes.update(&site, &changed);
         }
-        preview::answer(&blog, &overlay.library, &built.theme, &overlay.routes, images, site_path, self.options)
+        with(&overlay.library, &overlay.routes)
+    }
+
+    /// Every problem of the blog as `hanji check` finds it, with the
+    /// author's unsaved texts put over the saved posts: the problems the
+    /// blog will have once they are saved. Only what changed since the last
+    /// call (on disk, or in the unsaved texts) is checked again.
+    pub fn problems(&self) -> Vec<Diagnostic> {
+        let mut checker = self.checker.lock().expect("checker");
+        let blog = self.blog();
+        // Taken with the blog read: a change applied after is checked next time.
+        let changed = std::mem::replace(&mut *self.unchecked.lock().expect("unchecked"), Touched::nothing());
+        let unsaved = self.unsaved.lock().expect("unsaved").clone();
+        if unsaved.is_empty() {
+            return checker.check(&blog, &blog.library, &changed);
+        }
+        let built = self.built();
+        self.with_unsaved(&blog, &built, &unsaved, |library, _| checker.check(&blog, library, &changed))
+    }
+
+    /// The text of `path` changed apart from the disk: check it again.
+    fn unchecked(&self, path: &Path) {
+        self.unchecked.lock().expect("unchecked").add(Touched::Files(BTreeSet::from([path.to_path_buf()])));
     }
 
     /// A file of the search index (`search/index.js`, …), as the export
@@ -326,17 +381,35 @@ impl Session {
     /// read. Returns the version written.
     /// The text it replaces is kept in the history.
     pub fn save(&self, path: &Path, text: &str, version: Option<&str>) -> Result<String, AuthorError> {
+        self.save_as(path, text, version, true)
+    }
+
+    /// Saves as `save` does, a save the app made by itself (after a pause
+    /// in typing): it keeps the text it replaces only if no version of the
+    /// post was kept in the last `every_minutes` (see `history::Limits`).
+    pub fn autosave(&self, path: &Path, text: &str, version: Option<&str>) -> Result<String, AuthorError> {
+        self.save_as(path, text, version, false)
+    }
+
+    /// The text a save replaces is kept before the new one is written.
+    fn save_as(&self, path: &Path, text: &str, version: Option<&str>, asked: bool) -> Result<String, AuthorError> {
+        let now = jiff::Timestamp::now().as_millisecond();
+        let every = self.history_limits.lock().expect("history").every_minutes;
+        let keeps = self.history.as_ref().is_some_and(|h| asked || !h.kept_lately(&self.root, path, now, every));
         let keep = |previous: &[u8]| {
-            let previous = String::from_utf8_lossy(previous);
-            self.keep_version(path, Replaced { previous: &previous, next: text, cause: &Cause::Save });
+            if keeps {
+                let previous = String::from_utf8_lossy(previous);
+                self.keep_version(path, Replaced { previous: &previous, next: text, cause: &Cause::Save });
+            }
         };
         let written = author::save_post_keeping(&self.root, path, text, version, self.own_writes(), keep)?;
         self.forget_unsaved(path);
         Ok(written)
     }
 
-    /// Keeps the text a write of Hanji's replaced in the history. The write
-    /// itself succeeded: a version that cannot be kept is only logged.
+    /// Keeps the text a write of Hanji's replaces in the history, before the
+    /// write: a version that cannot be kept is only logged, and the write
+    /// goes on.
     fn keep_version(&self, path: &Path, replaced: Replaced) {
         if let Some(history) = &self.history {
             keep_version(history, &self.history_limits, &self.root, path, replaced);
@@ -371,7 +444,9 @@ impl Session {
     /// The post's text is saved (or thrown away): nothing left to keep.
     pub fn forget_unsaved(&self, path: &Path) {
         let mut unsaved = self.unsaved.lock().expect("unsaved");
-        unsaved.remove(path);
+        if unsaved.remove(path).is_some() {
+            self.unchecked(path);
+        }
         if unsaved.is_empty() {
             // Nothing unsaved: the site is the saved one, and its copy is let go.
             *self.overlay.lock().expect("overlay") = None;
@@ -703,6 +778,27 @@ mod tests {
     }
 
     #[test]
+    fn autosaves_while_typing_keep_one_version_and_each_asked_save_keeps_one() {
+        let dir = blog();
+        let data = tempfile::tempdir().unwrap();
+        let (session, _updates) = open_with_history(dir.path(), data.path());
+        let post = Path::new("posts/a.md");
+        for n in 1..=5 {
+            session.autosave(post, &format!("글 {n}\n"), None).unwrap();
+        }
+        let versions = session.versions(post);
+        assert_eq!(versions.len(), 1, "the first autosave of a stretch of typing keeps the text before it");
+        assert!(session.read_version(post, &versions[0].id).unwrap().starts_with("---\ntitle: Alpha"));
+        session.save(post, "저장\n", None).unwrap();
+        session.save(post, "또 저장\n", None).unwrap();
+        assert_eq!(session.versions(post).len(), 3, "a save the author asks for keeps one each time");
+        session.set_history_limits(history::Limits { every_minutes: 0, ..history::Limits::default() });
+        session.autosave(post, "자동\n", None).unwrap();
+        session.autosave(post, "자동 둘\n", None).unwrap();
+        assert_eq!(session.versions(post).len(), 5, "0 minutes: every autosave keeps one");
+    }
+
+    #[test]
     fn each_save_keeps_the_version_it_replaced() {
         let dir = blog();
         let data = tempfile::tempdir().unwrap();
@@ -719,7 +815,7 @@ mod tests {
         assert_eq!(versions.len(), 2);
         assert_eq!(session.read_version(post, &versions[0].id).unwrap(), "첫 저장\n");
         assert!(session.read_version(post, &versions[1].id).unwrap().starts_with("---\ntitle: Alpha"));
-        session.set_history_limits(history::Limits { versions: 1, days: 30 });
+        session.set_history_limits(history::Limits { versions: 1, days: 30, every_minutes: 5 });
         session.save(post, "세 번째\n", None).unwrap();
         let versions = session.versions(post);
         assert_eq!(versions.len(), 1, "pruned to the limit at the save");

@@ -71,6 +71,86 @@ pub async fn open_blog<R: Runtime>(
     .await?
 }
 
+/// Opens the blog at `root` in place of the one open (off the window's thread).
+async fn open_at<R: Runtime>(app: AppHandle<R>, root: PathBuf, progress: Channel<Loading>) -> Result<BlogView> {
+    off_the_window(move || {
+        let state = app.state::<AppState>();
+        let report = LoadingReport::default();
+        report.listen(progress);
+        Ok(state.open(&root, report.progress(&root))?.view())
+    })
+    .await?
+}
+
+/// Where new blogs and the sample's copy go unless the author picks a
+/// folder: the user's documents (`$HANJI_DOCUMENTS_DIR` for tests), else home.
+fn documents<R: Runtime>(app: &AppHandle<R>) -> Result<PathBuf> {
+    if let Some(folder) = std::env::var_os("HANJI_DOCUMENTS_DIR") {
+        return Ok(folder.into());
+    }
+    use tauri::path::BaseDirectory;
+    let documents = app.path().document_dir().or_else(|_| app.path().resolve("", BaseDirectory::Home));
+    documents.map_err(|e| AppError::new(ErrorKind::NotFound, format!("no documents folder to make the blog in: {e}")))
+}
+
+/// The folder a new blog titled `title` goes to: a new one named for it in
+/// `parent` (the user's documents when none is given).
+#[tauri::command]
+pub fn new_blog_folder<R: Runtime>(app: AppHandle<R>, title: String, parent: Option<String>) -> Result<String> {
+    let parent = match parent {
+        Some(parent) => PathBuf::from(parent),
+        None => documents(&app)?,
+    };
+    Ok(hanji::fresh_folder(&parent, title.trim()).to_string_lossy().into_owned())
+}
+
+/// Asks for a folder (a system dialog); None if cancelled.
+#[tauri::command]
+pub async fn choose_folder<R: Runtime>(window: WebviewWindow<R>, state: State<'_, AppState>) -> Result<Option<String>> {
+    let chosen = state.dialogs.pick_folder(&window, "Choose a folder").await;
+    Ok(chosen.map(|folder| folder.to_string_lossy().into_owned()))
+}
+
+/// Makes a new blog in `folder` (which must be new or empty) and opens it.
+#[tauri::command]
+pub async fn new_blog<R: Runtime>(
+    app: AppHandle<R>,
+    title: String,
+    locale: String,
+    author: String,
+    folder: String,
+    progress: Channel<Loading>,
+) -> Result<BlogView> {
+    // Now by the clock scheduled posts are judged by (`HANJI_NOW` in tests).
+    let now = hanji::Clock::from_env().unwrap_or_default().now();
+    let blog = hanji::NewBlog { title, locale, author };
+    let root = off_the_window(move || hanji::new_blog(Path::new(&folder), &blog, now)).await??;
+    open_at(app, root, progress).await
+}
+
+/// Opens a copy of the sample blog, made in a new folder of the user's
+/// documents: the sample the app was installed with (or, run from the
+/// source, `content/`) is never written to.
+#[tauri::command]
+pub async fn try_sample<R: Runtime>(app: AppHandle<R>, progress: Channel<Loading>) -> Result<BlogView> {
+    let sample = sample_blog(&app)?;
+    let to = hanji::fresh_folder(&documents(&app)?, "hanji-sample");
+    let root = off_the_window(move || hanji::copy_blog(&sample, &to)).await??;
+    open_at(app, root, progress).await
+}
+
+/// Where the sample blog is: beside the installed app (`sample/` in its
+/// resources, as `tauri.conf.json` bundles `content/`), else `content/` of
+/// the source the app was built from.
+fn sample_blog<R: Runtime>(app: &AppHandle<R>) -> Result<PathBuf> {
+    use tauri::path::BaseDirectory;
+    let bundled = app.path().resolve("sample", BaseDirectory::Resource).ok().filter(|p| p.join("hanji.toml").is_file());
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("../content");
+    bundled
+        .or_else(|| built.join("hanji.toml").is_file().then_some(built))
+        .ok_or_else(|| AppError::new(ErrorKind::NotFound, "the sample blog is not installed with this app"))
+}
+
 /// Runs `work` on a thread of its own (reading a blog; git, the settings
 /// file, the keychain), so that the window is drawn and answers meanwhile.
 async fn off_the_window<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T> {
@@ -96,12 +176,23 @@ fn read_text(open: &OpenBlog, file: &Path) -> Result<PostText> {
     Ok(PostText { path: shown, text: opened.text, version: opened.version })
 }
 
-/// Saves; with `version`, only over the file as it was read.
+/// Saves; with `version`, only over the file as it was read. An `auto`
+/// save (after a pause in typing) keeps a saved version only now and then
+/// (`Settings::history_every_minutes`); one the author asks for always does.
 #[tauri::command]
-pub fn save_post(state: State<'_, AppState>, path: String, text: String, version: Option<String>) -> Result<Saved> {
+pub fn save_post(
+    state: State<'_, AppState>,
+    path: String,
+    text: String,
+    version: Option<String>,
+    auto: Option<bool>,
+) -> Result<Saved> {
     let open = state.open_blog()?;
     let file = open.inside(&path)?;
-    let version = open.session.save(&file, &text, version.as_deref())?;
+    let version = match auto {
+        Some(true) => open.session.autosave(&file, &text, version.as_deref())?,
+        _ => open.session.save(&file, &text, version.as_deref())?,
+    };
     Ok(Saved { path: view::path_text(&file), version })
 }
 
@@ -112,6 +203,8 @@ pub async fn preview(state: State<'_, AppState>, path: String, text: String) -> 
     let open = state.open_blog()?;
     let file = open.inside(&path)?;
     let rendered = open.session.preview(&file, text);
+    // The problems follow the unsaved text, as they will be once it is saved.
+    open.recheck();
     let url = preview_url(&rendered.site_path);
     let outline = rendered
         .toc
@@ -169,6 +262,7 @@ pub fn forget_unsaved(state: State<'_, AppState>, path: String) -> Result<()> {
     let open = state.open_blog()?;
     let file = open.inside(&path)?;
     open.session.forget_unsaved(&file);
+    open.recheck();
     Ok(())
 }
 
@@ -230,7 +324,11 @@ pub fn set_field(text: String, key: String, value: Value) -> Result<String> {
 pub fn new_post(state: State<'_, AppState>, title: String) -> Result<PostText> {
     let open = state.open_blog()?;
     let bundle = state.store.settings().new_post_as_bundle;
-    let made = open.session.new_post(&title, bundle, jiff::ZonedDateTime::now().date())?;
+    // Today in the blog's time zone, by the clock its scheduled posts are
+    // judged by (`HANJI_NOW` in tests): a new post is not scheduled.
+    let zone = open.session.blog().config.time_zone();
+    let today = hanji::Clock::from_env().unwrap_or_default().now().to_zoned_datetime(zone).date();
+    let made = open.session.new_post(&title, bundle, today)?;
     Ok(PostText { path: view::path_text(&made.path), version: version_of(made.text.as_bytes()), text: made.text })
 }
 
@@ -336,6 +434,14 @@ fn export_to(open: &Arc<OpenBlog>, out: &Path, progress: &Channel<ExportProgress
     let blog = open.session.blog();
     let options = ExportOptions { cache_dir: hanji::cache_dir(), ..ExportOptions::default() };
     let summary = hanji::export(&blog, out, &options, &report)?;
+    drop(blog);
+    // The blog's problems as the status bar counts them (`hanji check`'s),
+    // and what only writing the site found (a page the theme could not
+    // render, an image that could not be copied).
+    let mut problems = open.session.problems();
+    problems.extend(summary.problems.iter().cloned());
+    problems.sort();
+    problems.dedup();
     let out = std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf());
     let line = summary.line(&out);
     let message = format!("{}{}", line[..1].to_uppercase(), &line[1..]);
@@ -346,7 +452,7 @@ fn export_to(open: &Arc<OpenBlog>, out: &Path, progress: &Channel<ExportProgress
         removed: summary.removed,
         skipped: summary.left_out.len(),
         message,
-        problems: summary.problems,
+        problems,
     })
 }
 

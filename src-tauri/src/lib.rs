@@ -34,6 +34,10 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, state: AppState) -> tauri::Bu
         .invoke_handler(tauri::generate_handler![
             commands::start,
             commands::open_blog,
+            commands::new_blog_folder,
+            commands::choose_folder,
+            commands::new_blog,
+            commands::try_sample,
             commands::watch,
             commands::read_post,
             commands::save_post,

@@ -1,14 +1,15 @@
 //! What the app holds while it runs: the open blog's editing session (the
 //! core's `Session`: the watched blog, its theme and addresses, the unsaved
 //! texts, the journal, the saved versions, the tag renames to undo), the stream of its changes
-//! to the UI, and what the app remembers and asks.
+//! to the UI, the blog's problems checked off the window's thread after each
+//! change, and what the app remembers and asks.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, OnceLock, Weak};
 
 use tauri::ipc::Channel;
 
-use hanji::{History, Journal, LoadProgress, Session, SessionOptions, SiteOptions, TrashCan, Update};
+use hanji::{Diagnostic, History, Journal, LoadProgress, Session, SessionOptions, SiteOptions, TrashCan, Update};
 
 use crate::dialogs::Dialogs;
 use crate::error::Result;
@@ -125,10 +126,64 @@ impl AppState {
     }
 }
 
-/// The open blog: its session, and where its changes go.
+/// The open blog: its session, where its changes go, and its problems.
 pub struct OpenBlog {
     pub session: Arc<Session>,
     listener: Arc<Mutex<Option<Channel<WatchUpdate>>>>,
+    checks: Arc<Checks>,
+}
+
+/// The blog's problems, checked again on a thread of their own after each
+/// change (on disk, or in an unsaved text): one check at a time, and one
+/// more after it when something changed meanwhile. Each set found goes to
+/// the UI as `WatchUpdate::Problems`.
+#[derive(Default)]
+struct Checks {
+    session: OnceLock<Weak<Session>>,
+    listener: Arc<Mutex<Option<Channel<WatchUpdate>>>>,
+    /// The last set found, for a UI that starts listening after it.
+    last: Mutex<Option<Vec<Diagnostic>>>,
+    /// (a check is running, another is wanted after it)
+    running: Mutex<(bool, bool)>,
+}
+
+impl Checks {
+    fn again(self: &Arc<Self>) {
+        {
+            let mut running = self.running.lock().expect("checks");
+            if running.0 {
+                running.1 = true;
+                return;
+            }
+            *running = (true, false);
+        }
+        let checks = self.clone();
+        let spawned = std::thread::Builder::new().name("hanji check".into()).spawn(move || {
+            loop {
+                let Some(session) = checks.session.get().and_then(Weak::upgrade) else { break };
+                let problems = session.problems();
+                drop(session);
+                // Kept and sent at once (under the listener's lock): a UI that
+                // starts listening meanwhile gets it either way.
+                let listener = checks.listener.lock().expect("listener");
+                *checks.last.lock().expect("checks") = Some(problems.clone());
+                if let Some(channel) = listener.as_ref() {
+                    let _ = channel.send(WatchUpdate::Problems { problems });
+                }
+                drop(listener);
+                let mut running = checks.running.lock().expect("checks");
+                if !running.1 {
+                    break;
+                }
+                running.1 = false;
+            }
+            checks.running.lock().expect("checks").0 = false;
+        });
+        if let Err(e) = spawned {
+            eprintln!("hanji: cannot check the blog's problems: {e}");
+            self.running.lock().expect("checks").0 = false;
+        }
+    }
 }
 
 impl OpenBlog {
@@ -139,8 +194,9 @@ impl OpenBlog {
         progress: LoadProgress,
     ) -> Result<Arc<Self>> {
         let listener: Arc<Mutex<Option<Channel<WatchUpdate>>>> = Arc::default();
+        let checks = Arc::new(Checks { listener: listener.clone(), ..Checks::default() });
         let on_update = {
-            let listener = listener.clone();
+            let (listener, checks) = (listener.clone(), checks.clone());
             move |update: &Update, blog: &hanji::Blog| {
                 let message = match update {
                     Update::Changed(set) => WatchUpdate::changed(set, blog, hanji::WatchState::Watching),
@@ -151,6 +207,9 @@ impl OpenBlog {
                 if let Some(channel) = listener.lock().expect("listener").as_ref() {
                     // The UI may be reloading; the next change reaches it again.
                     let _ = channel.send(message);
+                }
+                if matches!(update, Update::Changed(_) | Update::Back { .. }) {
+                    checks.again();
                 }
             }
         };
@@ -163,7 +222,10 @@ impl OpenBlog {
         let options = SessionOptions { site: PREVIEW, journal, history, watch, cache_dir, progress };
         let session = Session::open(root, options, on_update)
             .map_err(|e| AppError::new(ErrorKind::Io, e.to_string()).at(root.to_string_lossy().into_owned()))?;
-        Ok(Arc::new(OpenBlog { session, listener }))
+        let _ = checks.session.set(Arc::downgrade(&session));
+        // The first check runs while the window shows the blog.
+        checks.again();
+        Ok(Arc::new(OpenBlog { session, listener, checks }))
     }
 
     pub fn root(&self) -> &Path {
@@ -174,8 +236,20 @@ impl OpenBlog {
         BlogView::of(&self.session.blog(), self.session.watch_state())
     }
 
+    /// Sends every change to `channel` from now on, starting with the
+    /// problems last found (a check still running sends its own).
     pub fn listen(&self, channel: Channel<WatchUpdate>) {
-        *self.listener.lock().expect("listener") = Some(channel);
+        let mut listener = self.listener.lock().expect("listener");
+        if let Some(problems) = self.checks.last.lock().expect("checks").clone() {
+            let _ = channel.send(WatchUpdate::Problems { problems });
+        }
+        *listener = Some(channel);
+    }
+
+    /// Checks the blog's problems again (an unsaved text changed); the UI
+    /// hears the set found.
+    pub fn recheck(&self) {
+        self.checks.again();
     }
 
     /// `given` (from the UI) as a path inside this blog.

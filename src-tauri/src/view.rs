@@ -35,6 +35,8 @@ pub struct PostItem {
     pub publish_at: Option<String>,
     /// The post has an error: listed, never published.
     pub has_errors: bool,
+    /// A page (an About page), not a post: listed, not counted as a post.
+    pub page: bool,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, TS)]
@@ -58,8 +60,9 @@ pub struct BlogView {
     pub posts: Vec<PostItem>,
     /// Most used first; includes draft-only tags.
     pub tags: Vec<TagItem>,
-    pub problems: Vec<Diagnostic>,
     pub watch: WatchState,
+    /// The blog's locale (`ko-KR`): how the app writes its dates and numbers.
+    pub locale: String,
     /// Another tool's blog, as detected: `detected a Hugo blog (hugo.toml): posts in content/posts`.
     pub layout: Option<String>,
 }
@@ -73,8 +76,8 @@ impl BlogView {
             title: blog.config.title.clone(),
             posts,
             tags: TagItem::all(blog),
-            problems: blog.diagnostics(),
             watch,
+            locale: blog.config.locale.clone(),
             layout: blog.layout().describe(&blog.config.posts_dir),
         }
     }
@@ -93,6 +96,7 @@ impl PostItem {
             held: post.held.map(|held| held.name().to_string()),
             publish_at: post.publish_date.map(|date| slugs.blog.library.rules().when(date)),
             has_errors: post.has_errors,
+            page: post.page,
         }
     }
 }
@@ -195,6 +199,16 @@ pub struct Settings {
     pub history_versions: u32,
     /// Saved versions older than this many days are dropped.
     pub history_days: u32,
+    /// While typing, autosaves keep one version every this many minutes.
+    pub history_every_minutes: u32,
+    /// The window's language: `ko`, `en`, or "" for the system's.
+    pub language: String,
+    /// The list of posts' width, in pixels.
+    pub sidebar_width: u32,
+    /// The preview's width, in pixels (0: half of the room beside the list).
+    pub preview_width: u32,
+    pub show_sidebar: bool,
+    pub show_preview: bool,
 }
 
 impl Default for Settings {
@@ -208,13 +222,23 @@ impl Default for Settings {
             vim: false,
             history_versions: history.versions as u32,
             history_days: history.days,
+            history_every_minutes: history.every_minutes,
+            language: String::new(),
+            sidebar_width: 260,
+            preview_width: 0,
+            show_sidebar: true,
+            show_preview: true,
         }
     }
 }
 
 impl Settings {
     pub fn history_limits(&self) -> hanji::HistoryLimits {
-        hanji::HistoryLimits { versions: self.history_versions as usize, days: self.history_days.max(1) }
+        hanji::HistoryLimits {
+            versions: self.history_versions as usize,
+            days: self.history_days.max(1),
+            every_minutes: self.history_every_minutes,
+        }
     }
 }
 
@@ -335,9 +359,21 @@ pub struct Renamed {
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum WatchUpdate {
     Changed(Box<BlogChange>),
-    Gone { message: String },
-    Back { message: String },
-    Notice { message: String },
+    Gone {
+        message: String,
+    },
+    Back {
+        message: String,
+    },
+    Notice {
+        message: String,
+    },
+    /// Every problem of the blog, as `hanji check` finds them with the
+    /// unsaved texts put in: sent after each check (after a change on disk,
+    /// or to an unsaved text), and when the UI starts listening.
+    Problems {
+        problems: Vec<Diagnostic>,
+    },
 }
 
 /// The blog changed: its list of posts as `posts` says, the rest of what
@@ -347,7 +383,7 @@ pub struct BlogChange {
     pub posts: PostsChange,
     pub title: String,
     pub tags: Vec<TagItem>,
-    pub problems: Vec<Diagnostic>,
+    pub locale: String,
     pub layout: Option<String>,
     pub watch: WatchState,
     pub added: Vec<FileChange>,
@@ -370,7 +406,7 @@ impl WatchUpdate {
             posts: PostsChange::of(set, blog),
             title: blog.config.title.clone(),
             tags: TagItem::all(blog),
-            problems: blog.diagnostics(),
+            locale: blog.config.locale.clone(),
             layout: blog.layout().describe(&blog.config.posts_dir),
             watch,
             added: files(&set.added),

@@ -8,7 +8,10 @@
 //! and flushed through a `Folder` that cannot leave the history; each post
 //! keeps at most `Limits::versions` of them, none older than `Limits::days`
 //! (pruned at every save, and for every post of a blog when it is opened,
-//! so that the versions of a post deleted since go too).
+//! so that the versions of a post deleted since go too). While the author
+//! keeps typing, the saves made by themselves (autosaves) keep one version
+//! every `Limits::every_minutes`; a save the author asks for keeps one each
+//! time.
 
 use std::path::{Path, PathBuf};
 
@@ -23,11 +26,14 @@ pub struct Limits {
     pub versions: usize,
     /// None older than this many days.
     pub days: u32,
+    /// An autosave keeps a version only if none was kept in the last this
+    /// many minutes (0: every autosave keeps one).
+    pub every_minutes: u32,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { versions: 50, days: 90 }
+        Limits { versions: 50, days: 90, every_minutes: 5 }
     }
 }
 
@@ -121,6 +127,14 @@ impl History {
         let bytes = serde_json::to_vec(&kept).map_err(std::io::Error::other)?;
         folder.write(&version_file(&post_folder, at), &bytes, Durable::Flushed)?;
         self.prune(root, path, now, limits)
+    }
+
+    /// Whether a version of `path` was kept within `minutes` before `now`
+    /// (ms since 1970): an autosave then keeps none, as the text it
+    /// replaces is a moment of the same stretch of typing.
+    pub fn kept_lately(&self, root: &Path, path: &Path, now: i64, minutes: u32) -> bool {
+        let since = now - i64::from(minutes) * 60_000;
+        minutes > 0 && self.files(root, path).iter().any(|(at, _)| *at > since)
     }
 
     /// The versions of `path`, newest first.
@@ -320,14 +334,21 @@ mod tests {
 
     #[test]
     fn pruning_keeps_the_newest_within_count_and_age() {
-        let limits = Limits { versions: 3, days: 10 };
+        let limits = Limits { versions: 3, days: 10, every_minutes: 0 };
         let now = 100 * DAY;
         // Out of order on purpose: the newest count, not the first listed.
         let stamps = [now - DAY, now - 20 * DAY, now - 2 * DAY, now - 3 * DAY, now - 4 * DAY];
         assert_eq!(to_prune(&stamps, now, limits), [1, 4], "past the newest three, and older than ten days");
-        assert!(to_prune(&stamps[..3], now - 15 * DAY, Limits { versions: 5, days: 10 }).is_empty());
-        assert_eq!(to_prune(&stamps, now, Limits { versions: 0, days: 10 }), [0, 1, 2, 3, 4], "0 keeps none");
-        assert_eq!(to_prune(&[now - 11 * DAY, now - 9 * DAY], now, Limits { versions: 9, days: 10 }), [0]);
+        assert!(to_prune(&stamps[..3], now - 15 * DAY, Limits { versions: 5, days: 10, every_minutes: 0 }).is_empty());
+        assert_eq!(
+            to_prune(&stamps, now, Limits { versions: 0, days: 10, every_minutes: 0 }),
+            [0, 1, 2, 3, 4],
+            "0 keeps none"
+        );
+        assert_eq!(
+            to_prune(&[now - 11 * DAY, now - 9 * DAY], now, Limits { versions: 9, days: 10, every_minutes: 0 }),
+            [0]
+        );
         assert!(to_prune(&[], now, limits).is_empty());
     }
 
@@ -358,7 +379,7 @@ mod tests {
         assert_eq!(history.versions(root, post).len(), 3);
 
         // Saving prunes to the limits.
-        keep("y", "z", 4_000, Limits { versions: 2, days: 1 });
+        keep("y", "z", 4_000, Limits { versions: 2, days: 1, every_minutes: 0 });
         assert_eq!(history.versions(root, post).iter().map(|v| v.saved_at).collect::<Vec<_>>(), [4_000, 2_001]);
 
         history.moved(root, post, Path::new("posts/renamed.md"));

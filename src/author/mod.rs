@@ -10,6 +10,7 @@ pub mod confine;
 pub mod history;
 pub mod image;
 pub mod journal;
+pub mod new_blog;
 pub mod new_post;
 pub mod rename;
 pub mod retag;

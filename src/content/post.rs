@@ -111,8 +111,10 @@ impl Held {
     }
 }
 
-/// What reading one file gave: the post, unless its front matter could not be
-/// read at all, and every problem found on the way.
+/// What reading one file gave: the post (none for a file too big to be one,
+/// or, from the loader, one that cannot be read as text), and every problem
+/// found on the way. A post whose front matter cannot be read is a post with
+/// an error: listed, never published.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Parsed {
     pub path: PathBuf,
@@ -138,15 +140,17 @@ impl Post {
         let file = PostFile::new(&path);
         let dated = file.dated();
         let dialect = Dialect { jekyll: file.in_jekyll_posts(), named_by_file: dated.is_some() };
-        let document = match front_matter::parse_with(text, dialect) {
-            Ok(document) => document,
-            Err(problem) => {
-                return Parsed { problems: vec![problem.in_file(&path)], path, post: None };
+        let (read, mut problems) = match front_matter::parse_with(text, dialect) {
+            Ok(mut document) => {
+                let problems = std::mem::take(&mut document.problems).into_iter().map(|p| p.in_file(&path)).collect();
+                (Read::of(text, document), problems)
             }
+            // Only why it cannot be read: what was read without the line at
+            // fault (a date now missing) is no problem of its own.
+            Err(problem) => (Read::without(text, &problem, dialect), vec![problem.in_file(&path)]),
         };
-        let mut problems: Vec<Diagnostic> = document.problems.into_iter().map(|p| p.in_file(&path)).collect();
-        let fm = document.front_matter;
-        let body_start = text.len() - document.body.len();
+        let Read { front_matter: fm, format, body_start, body_line } = read;
+        let body = &text[body_start..];
         let bundle = file.is_bundle();
         let slug = match fm.slug.as_deref().map(str::trim) {
             Some(s) if !s.is_empty() && !s.contains(['/', '\\']) => s.to_string(),
@@ -172,7 +176,7 @@ impl Post {
             );
         }
         let date = fm.date.or(dated.map(|(date, _)| PostDate { date, time: None }));
-        let summary = fm.summary.filter(|s| !s.trim().is_empty()).or_else(|| markdown::summary_text(document.body));
+        let summary = fm.summary.filter(|s| !s.trim().is_empty()).or_else(|| markdown::summary_text(body));
         let has_errors = problems.iter().any(|p| p.severity == Severity::Error);
 
         let post = Post {
@@ -191,11 +195,11 @@ impl Post {
             canonical_url: fm.canonical_url,
             layout: fm.layout,
             extra: fm.extra,
-            format: document.format,
+            format,
             bundle,
             page: false,
             has_errors,
-            body_line: document.body_line,
+            body_line,
             source: Some(Text::whole(text)),
             body_start,
             text_digest: digest::of_bytes(text.as_bytes()),
@@ -382,6 +386,62 @@ fn distinct_tags(tags: Vec<String>) -> Vec<String> {
         .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
         .filter(|t| !t.is_empty() && seen.insert(t.to_lowercase()))
         .collect()
+}
+
+/// What was read of a post's front matter, and where its body starts.
+struct Read {
+    front_matter: front_matter::FrontMatter,
+    format: Option<Format>,
+    /// Byte offset and file line of the body in the whole text.
+    body_start: usize,
+    body_line: usize,
+}
+
+impl Read {
+    fn of(text: &str, document: front_matter::Document) -> Read {
+        Read {
+            body_start: text.len() - document.body.len(),
+            body_line: document.body_line,
+            format: document.format,
+            front_matter: document.front_matter,
+        }
+    }
+
+    /// What can be read of a front matter that cannot be read whole: the
+    /// same text without the line at fault (a bad date, a stray quote), so
+    /// that a post broken by another program keeps its title, tags and
+    /// place among the others beside its error. If that cannot be read
+    /// either (a front matter never closed), nothing: the whole text is
+    /// taken for front matter, with no body (the post is not published, and
+    /// its text is no Markdown to check).
+    fn without(text: &str, problem: &Problem, dialect: Dialect) -> Read {
+        let fault = problem.line.saturating_sub(1);
+        // The line at fault blanked byte for byte: every offset and line stays.
+        let blanked: String = text
+            .split_inclusive('\n')
+            .enumerate()
+            .map(|(n, line)| match n == fault {
+                true => {
+                    let end = line.trim_end_matches(['\r', '\n']).len();
+                    format!("{}{}", " ".repeat(end), &line[end..])
+                }
+                false => line.to_string(),
+            })
+            .collect();
+        let format = match text.trim_start_matches('\u{feff}').get(..3) {
+            Some("---") => Some(Format::Yaml),
+            Some("+++") => Some(Format::Toml),
+            _ => None,
+        };
+        // (Blanking the opening line of one never closed leaves no front matter at all.)
+        if let Ok(document) = front_matter::parse_with(&blanked, dialect)
+            && document.format == format
+        {
+            return Read::of(text, document);
+        }
+        let body_line = text.lines().count() + 1;
+        Read { front_matter: Default::default(), format, body_start: text.len(), body_line }
+    }
 }
 
 /// Line and column of a top-level front matter key, for problems about it.

@@ -549,6 +549,9 @@
     const status = document.querySelector(".search-status");
     const list = document.querySelector(".search-results");
     const more = document.querySelector(".search-more");
+    // The page's words, as the theme writes them in its language.
+    const words = form.dataset;
+    const say = (word, fill) => word.replace(/\{(\w+)\}/g, (_, name) => fill[name]);
     let asked = 0;
     let found = { words: [], posts: [] };
     let shown = 0;
@@ -573,7 +576,7 @@
       if (!text.trim()) {
         list.replaceChildren();
         more.hidden = true;
-        status.textContent = "Type words to look for in titles, tags and posts.";
+        status.textContent = words.prompt || "Type words to look for in titles, tags and posts.";
         return;
       }
       try {
@@ -583,12 +586,14 @@
         shown = 0;
         list.replaceChildren();
         const n = found.posts.length;
-        status.textContent = n === 0 ? "No posts found for “" + text.trim() + "”." :
-          (n === 1 ? "1 post" : n + " posts") + " found for “" + text.trim() + "”.";
+        const fill = { n, q: text.trim() };
+        status.textContent = n === 0 ? say(words.none || "No posts found for “{q}”.", fill) :
+          n === 1 ? say(words.one || "1 post found for “{q}”.", fill) : say(words.many || "{n} posts found for “{q}”.", fill);
         await showMore(current);
       } catch (error) {
         if (current !== asked) return;
-        status.textContent = "The search index could not be loaded (" + error.message + "). Export the site again.";
+        const fill = { error: error.message };
+        status.textContent = say(words.failed || "The search index could not be loaded ({error}). Export the site again.", fill);
       }
     }
 
@@ -613,8 +618,8 @@
     const input = element("input", "search-box-input");
     input.type = "search";
     input.name = "q";
-    input.placeholder = "Search";
-    input.setAttribute("aria-label", "Search the posts");
+    input.placeholder = link.dataset.placeholder || "Search";
+    input.setAttribute("aria-label", link.dataset.label || "Search the posts");
     const form = element("form", "search-box", [input]);
     form.setAttribute("role", "search");
     form.action = link.href;

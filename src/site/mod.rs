@@ -477,7 +477,13 @@ impl<'a> Site<'a> {
             Page::Style => Body::Text(self.theme.style()),
             Page::SearchScript => Body::Text(crate::search::SCRIPT),
             Page::Search => {
-                let info = self.page_info("search", &path, "Search", &self.config.description, "feed.xml");
+                let info = self.page_info(
+                    "search",
+                    &path,
+                    &self.theme.word(&self.info.lang, "search"),
+                    &self.config.description,
+                    "feed.xml",
+                );
                 template("search.html", info, Values::None)
             }
             Page::Home(n) => {
@@ -522,11 +528,23 @@ impl<'a> Site<'a> {
                 None => Body::Empty,
             },
             Page::Categories => {
-                let info = self.page_info("categories", &path, "Categories", &self.config.description, &self.info.feed);
+                let info = self.page_info(
+                    "categories",
+                    &path,
+                    &self.theme.word(&self.info.lang, "categories"),
+                    &self.config.description,
+                    &self.info.feed,
+                );
                 template("categories.html", info, Values::Categories(self.categories.iter().map(|(t, _)| t).collect()))
             }
             Page::AllSeries => {
-                let info = self.page_info("all-series", &path, "Series", &self.config.description, &self.info.feed);
+                let info = self.page_info(
+                    "all-series",
+                    &path,
+                    &self.theme.word(&self.info.lang, "series"),
+                    &self.config.description,
+                    &self.info.feed,
+                );
                 let series: Vec<SeriesInfo> =
                     self.series.iter().map(|(info, posts)| self.series_info(info, posts)).collect();
                 template("all-series.html", info, Values::AllSeries(series))
@@ -540,7 +558,13 @@ impl<'a> Site<'a> {
                 None => Body::Empty,
             },
             Page::Tags => {
-                let info = self.page_info("tags", &path, "Tags", &self.config.description, &self.info.feed);
+                let info = self.page_info(
+                    "tags",
+                    &path,
+                    &self.theme.word(&self.info.lang, "tags"),
+                    &self.config.description,
+                    &self.info.feed,
+                );
                 template("tags.html", info, Values::Tags(self.tags.iter().map(|t| &t.info).collect()))
             }
             Page::Post(file) => match self.library.post(file) {
@@ -557,7 +581,13 @@ impl<'a> Site<'a> {
                 None => Body::Empty,
             },
             Page::NotFound => {
-                let info = self.page_info("404", &path, "Page not found", &self.config.description, &self.info.feed);
+                let info = self.page_info(
+                    "404",
+                    &path,
+                    &self.theme.word(&self.info.lang, "not_found"),
+                    &self.config.description,
+                    &self.info.feed,
+                );
                 template("404.html", info, Values::None)
             }
             Page::Feed => Body::Feed(self.feed(&self.posts, &path, &self.config.title, "")),

@@ -1,5 +1,7 @@
-//! The theme: minijinja templates and one CSS file, built into the binary; a
-//! blog overrides any of them with a file of the same name in `templates/`.
+//! The theme: minijinja templates, one CSS file and the words its pages
+//! write in each language, built into the binary; a blog overrides any of
+//! them with a file of the same name in `templates/` (a word list word by
+//! word).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -38,6 +40,19 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("style.css", include_str!("theme/style.css")),
 ];
 
+/// The words the built-in theme writes, by language: `{{ word("min_read",
+/// n=4) }}` is `4 min read` on an English page and `4분 분량` on a Korean
+/// one. A page's language is its post's `lang`, else the site's; a language
+/// without a list is written in English. A blog's own
+/// `templates/words.<lang>.toml` puts its words over these, word by word, and
+/// may add a language.
+pub const WORDS: &[(&str, &str)] =
+    &[("en", include_str!("theme/words.en.toml")), ("ko", include_str!("theme/words.ko.toml"))];
+
+/// The language whose words stand in for a word a page's language lacks.
+const FALLBACK_LANGUAGE: &str = "en";
+
+
 /// Enough for any page of a 100,000-post blog (its sitemap, the largest,
 /// takes about 2.4 million); a template that loops forever runs out and
 /// stops with an error instead of hanging. minijinja charges every byte a
@@ -74,6 +89,8 @@ pub struct Theme {
     overridden: BTreeSet<String>,
     /// The text of `style.css`, which is copied, not rendered.
     style: String,
+    /// The words its pages write, by language.
+    words: std::sync::Arc<Words>,
     /// The digest of the blog's templates, which with Hanji's own fix
     /// every page the theme renders.
     digest: Digest,
@@ -126,13 +143,20 @@ impl Theme {
                 env.add_template(name, built_in).expect("the built-in theme compiles");
             }
         }
-        for name in overrides.keys().filter(|n| !BUILT_IN.iter().any(|(b, _)| b == n)) {
+        let words = std::sync::Arc::new(Words::new(overrides, &mut problems));
+        let theirs = words.clone();
+        env.add_function("word", move |state: &State, key: &str, fill: minijinja::value::Kwargs| {
+            theirs.word(&page_language(state), key, &fill)
+        });
+        let partials =
+            overrides.keys().filter(|n| !BUILT_IN.iter().any(|(b, _)| b == n) && words_language(n).is_none());
+        for name in partials {
             // Extra partials a theme may include.
             if let Err(error) = env.add_template_owned(name.clone(), overrides[name].clone()) {
                 problems.push(theme_error(&error, &overridden).to_diagnostic());
             }
         }
-        (Theme { env, overridden, style, digest: digest::of(overrides) }, problems)
+        (Theme { env, overridden, style, words, digest: digest::of(overrides) }, problems)
     }
 
     /// Renders template `name` with `context`.
@@ -150,6 +174,14 @@ impl Theme {
         self.env.get_template(name).is_ok()
     }
 
+    /// The word `key` of the theme in `lang` (else in English), as
+    /// templates write it with `word`: a page's title made outside them.
+    pub fn word(&self, lang: &str, key: &str) -> String {
+        self.words
+            .word(lang, key, &minijinja::value::Kwargs::from_iter(std::iter::empty::<(&str, Value)>()))
+            .unwrap_or_else(|_| key.to_string())
+    }
+
     pub fn style(&self) -> &str {
         &self.style
     }
@@ -159,6 +191,78 @@ impl Theme {
     pub fn digest(&self) -> Digest {
         self.digest
     }
+}
+
+/// The words of each language the theme writes in (see `WORDS`).
+struct Words(BTreeMap<String, BTreeMap<String, String>>);
+
+impl Words {
+    /// The built-in lists with the blog's `words.<lang>.toml` put over them;
+    /// a list that is not TOML of words is reported and left out.
+    fn new(overrides: &BTreeMap<String, String>, problems: &mut Vec<Diagnostic>) -> Words {
+        let mut words: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+        for (lang, text) in WORDS {
+            let list = read_words(text).expect("the built-in word lists are TOML of words");
+            words.insert(lang.to_string(), list);
+        }
+        for (name, text) in overrides {
+            let Some(lang) = words_language(name) else { continue };
+            match read_words(text) {
+                Ok(list) => words.entry(lang.to_string()).or_default().extend(list),
+                Err((line, message)) => problems.push(
+                    Diagnostic::error(format!("{TEMPLATES_DIR}/{name}"), line, 1, message)
+                        .with_hint("write each word as `name = \"text\"`; the built-in words are used meanwhile"),
+                ),
+            }
+        }
+        Words(words)
+    }
+
+    /// The word `key` in `lang` (else in English), with each `{name}` in it
+    /// filled with the value given as `name`.
+    fn word(&self, lang: &str, key: &str, fill: &minijinja::value::Kwargs) -> Result<String, minijinja::Error> {
+        let found = [lang, FALLBACK_LANGUAGE].iter().find_map(|lang| self.0.get(*lang)?.get(key));
+        let Some(word) = found else {
+            let message = format!("the theme has no word `{key}` (see src/site/theme/words.en.toml)");
+            return Err(minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, message));
+        };
+        let mut text = word.clone();
+        for name in fill.args() {
+            let value: Value = fill.get(name)?;
+            text = text.replace(&format!("{{{name}}}"), &value.to_string());
+        }
+        Ok(text)
+    }
+}
+
+/// `ko` for a blog's `words.ko.toml`; None for any other file.
+fn words_language(name: &str) -> Option<&str> {
+    name.strip_prefix("words.")?.strip_suffix(".toml").filter(|lang| !lang.is_empty() && !lang.contains('/'))
+}
+
+/// A word list: each `name = "text"`; else the line and what is wrong.
+fn read_words(text: &str) -> Result<BTreeMap<String, String>, (usize, String)> {
+    let table: toml::Table = toml::from_str(text).map_err(|e| {
+        let line = e.span().map(|s| crate::text::line_column(text, s.start).0).unwrap_or(1);
+        (line, format!("word list: {}", e.message().trim()))
+    })?;
+    table
+        .into_iter()
+        .map(|(key, value)| match value {
+            toml::Value::String(word) => Ok((key, word)),
+            other => Err((1, format!("word list: `{key}` is {}, not text", other.type_str()))),
+        })
+        .collect()
+}
+
+/// The language of the page being rendered, as its `<html lang>` says: its
+/// post's `lang` (`en`, `en-US`), else the site's.
+fn page_language(state: &State) -> String {
+    let attr =
+        |value: Option<Value>, name: &str| value.and_then(|v| v.get_attr(name).ok()).filter(|v| !v.is_undefined());
+    let own = attr(attr(state.lookup("post"), "extra"), "lang").filter(|v| v.is_true());
+    let lang = own.or_else(|| attr(state.lookup("site"), "lang")).map(|v| v.to_string()).unwrap_or_default();
+    lang.split(['-', '_']).next().unwrap_or_default().to_lowercase()
 }
 
 /// The template, line and message of a minijinja error, with its causes.

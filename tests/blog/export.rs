@@ -14,7 +14,11 @@ fn exported(blog: &BlogTest) -> (tempfile::TempDir, crate::Run) {
 
 #[test]
 fn the_sample_blogs_tag_page_is_the_seed_page() {
-    let blog = BlogTest::sample();
+    // The seed page is the starter blog's, whose words are English beside
+    // Korean dates: the blog's own word list gives them over the theme's
+    // Korean ones (README, Theme).
+    let blog = BlogTest::sample()
+        .write("templates/words.ko.toml", "all_posts = \"All Posts\"\npublished_on = \"Published on\"\n");
     let (out, run) = exported(&blog);
     assert_eq!(run.code(), 0, "{}{}", run.stdout(), run.stderr());
     let page = read(out.path().join("site/tags/nccl/index.html"));
@@ -30,6 +34,36 @@ fn the_sample_blogs_tag_page_is_the_seed_page() {
     assert!(page.find("PyTorch 2.13의 torchcomms").unwrap() < first && first < second);
     // Exactly five posts: no pagination.
     assert!(!page.contains(" of 2"), "no pagination");
+}
+
+/// The theme writes its words in the page's language: the sample blog is
+/// Korean (with one English post, `lang: en`, in English).
+#[test]
+fn the_theme_writes_in_the_pages_language() {
+    let blog = BlogTest::sample();
+    let (out, run) = exported(&blog);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    let tag = read(out.path().join("site/tags/nccl/index.html"));
+    assert!(tag.contains(">모든 글</a>") && tag.matches(">게시일</dt>").count() == 5, "Korean words");
+    assert!(!tag.contains("All Posts") && !tag.contains("Published on"));
+    let post = read(out.path().join("site/posts/rdma-complete-guide/index.html"));
+    for word in [">목차</h2>", "분 분량</span>", ">관련 글</h2>", ">다음 글</span>", "← 모든 글</a>"] {
+        assert!(post.contains(word), "{word}");
+    }
+    // An English site, with a post in Korean (`lang: ko`), and a word of the blog's own.
+    let blog = BlogTest::empty()
+        .write("hanji.toml", "title = \"Notes\"\nlocale = \"en-US\"\n")
+        .write("posts/en.md", "---\ntitle: English\ndate: 2026-11-01\n---\nWords.\n")
+        .write("posts/ko.md", "---\ntitle: 한국어\ndate: 2026-11-02\nlang: ko\n---\n낱말.\n")
+        .write("templates/words.en.toml", "min_read = \"{n}-minute read\"\n");
+    let (out, run) = exported(&blog);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    let english = read(out.path().join("site/posts/en/index.html"));
+    assert!(english.contains("1-minute read</span>") && english.contains("← All Posts</a>"), "{english}");
+    let korean = read(out.path().join("site/posts/ko/index.html"));
+    assert!(
+        korean.contains("<html lang=\"ko\"") && korean.contains("1분 분량</span>") && korean.contains("← 모든 글</a>")
+    );
 }
 
 #[test]

@@ -139,7 +139,8 @@ fn a_scheduled_post_says_when_in_the_preview() {
     let text = read(blog.path().join("posts/morning.md"));
     let preview = hanji::post_preview(&loaded, &theme, None, Path::new("posts/morning.md"), &text);
     assert!(
-        preview.html.contains("<span class=\"badge-draft\">Scheduled for 2026년 12월 24일 09:00</span>"),
+        // In the page's language (the blog is Korean).
+        preview.html.contains("<span class=\"badge-draft\">2026년 12월 24일 09:00 공개 예정</span>"),
         "{}",
         preview.html
     );

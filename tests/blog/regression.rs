@@ -941,4 +941,102 @@ fn the_versions_of_a_deleted_post_are_pruned() {
     history.keep(Path::new("/b"), Path::new("posts/gone.md"), replaced, day, hanji::HistoryLimits::default()).unwrap();
     assert_eq!(history.prune_blog(Path::new("/b"), 200 * day, hanji::HistoryLimits::default()), 1);
     assert!(history.versions(Path::new("/b"), Path::new("posts/gone.md")).is_empty());
+
+/// A post whose front matter another program broke (a date TOML cannot
+/// read, written by an editor or a `git pull`) vanished from the app's list,
+/// and its problem said to open it in another editor, while the same
+/// mistake typed in Hanji kept the post open. Such a post is still a post:
+/// listed with its error, its title and tags kept from the rest of its front
+/// matter, never published, and its problem at its line.
+#[test]
+fn a_post_whose_front_matter_breaks_is_still_a_post_with_its_error() {
+    let blog = BlogTest::empty()
+        .write("posts/good.md", "---\ntitle: Good\ndate: 2026-11-01\ntags: [rust]\n---\nGood.\n")
+        .write("posts/toml.md", "+++\ntitle = \"분산 학습 노트\"\ndate = 2026-13-45\ntags = [\"gpu\"]\n+++\n본문.\n")
+        .write("posts/yaml.md", "---\ntitle: \"Stray quote\ntags: [x]\n---\nBody.\n")
+        .write("posts/unclosed.md", "---\ntitle: Never closed\n");
+    let loaded = blog.load();
+    let toml = loaded.library.post(Path::new("posts/toml.md")).expect("the TOML post is listed");
+    assert!(toml.has_errors);
+    assert_eq!(
+        (toml.title.as_str(), toml.tags.as_slice(), toml.date),
+        ("분산 학습 노트", &["gpu".to_string()][..], None)
+    );
+    assert!(loaded.library.post(Path::new("posts/yaml.md")).is_some_and(|p| p.has_errors));
+    let unclosed = loaded.library.post(Path::new("posts/unclosed.md")).expect("even one never closed");
+    assert!(unclosed.has_errors && unclosed.title == "unclosed" && unclosed.body().is_empty());
+    let problems = hanji::check(&loaded);
+    let at = |file: &str| problems.iter().filter(|d| d.path == Path::new(file)).map(|d| d.line).collect::<Vec<_>>();
+    assert_eq!(at("posts/toml.md"), [3], "{problems:#?}");
+    assert_eq!(at("posts/unclosed.md"), [1]);
+    // Never published, and no tag of theirs is counted.
+    assert_eq!(blog.hanji(&["tags"]).lines(), ["rust (1)"]);
+    let out = tempfile::tempdir().unwrap();
+    export(&blog, out.path(), &[]);
+    assert!(!out.path().join("posts/toml/index.html").exists() && out.path().join("posts/good/index.html").exists());
+}
+
+/// The app counted the problems known without rendering (and the open
+/// post's): "No problems" on a Jekyll blog where `hanji check` found 112
+/// warnings, and while the Export summary listed two. The session's problems
+/// are `hanji check`'s, kept current as files change, only what changed
+/// checked again: a link that leads nowhere until its post is written.
+#[test]
+fn the_apps_problems_are_hanji_checks_and_follow_the_files() {
+    let blog = BlogTest::sample().write(
+        "posts/links.md",
+        "---\ntitle: Links\ndate: 2026-11-01\n---\n[그 글](later.md) and [site](/tags/nowhere/).\n",
+    );
+    let session = session(&blog);
+    let loaded = blog.load();
+    assert_eq!(session.problems(), hanji::check(&loaded), "the set `hanji check` prints");
+    let on = |problems: &[hanji::Diagnostic], file: &str| problems.iter().filter(|d| d.path == Path::new(file)).count();
+    assert_eq!(on(&session.problems(), "posts/links.md"), 2);
+    // The post it links to is written: its link leads there now, without it being changed.
+    std::fs::write(blog.path().join("posts/later.md"), "---\ntitle: Later\ndate: 2026-11-02\n---\n").unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while on(&session.problems(), "posts/links.md") != 1 {
+        assert!(std::time::Instant::now() < deadline, "the link to the new post is no problem any more");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(session.problems(), hanji::check(&blog.load()));
+    // An unsaved text is checked as it will be once saved.
+    session.preview(Path::new("posts/later.md"), "---\ntitle: Later\ndate: 2026-11-02\n---\n[x](nope.md)\n".into());
+    assert_eq!(on(&session.problems(), "posts/later.md"), 1);
+    session.forget_unsaved(Path::new("posts/later.md"));
+    assert_eq!(on(&session.problems(), "posts/later.md"), 0);
+}
+
+/// A template that does not compile was named by the export but not by
+/// `hanji check`, so the app's count (check's) missed it.
+#[test]
+fn check_names_a_template_that_does_not_compile() {
+    let blog = BlogTest::empty()
+        .write("posts/a.md", "---\ntitle: A\ndate: 2026-11-01\n---\nA.\n")
+        .write("templates/post.html", "{% if %}\n");
+    let problems = hanji::check(&blog.load());
+    assert!(problems.iter().any(|d| d.path == Path::new("templates/post.html") && d.is_error()), "{problems:#?}");
+}
+
+/// The search page's "More results" button showed while hidden (`.button`'s
+/// `display` beat `[hidden]`), and did nothing.
+#[test]
+fn the_search_pages_more_button_shows_only_when_there_are_more() {
+    let blog = BlogTest::sample();
+    let out = tempfile::tempdir().unwrap();
+    assert_eq!(export(&blog, &out.path().join("site"), &[]).code(), 0);
+    let browser = crate::browser::Browser::start();
+    let page = out.path().join("site/search/index.html");
+    browser.open(&format!("file://{}?q=gpu", hanji::encode_path(&page.to_string_lossy())));
+    browser.wait_for("results", "return document.querySelectorAll('.search-result').length > 0;");
+    let shown = "return getComputedStyle(document.querySelector('.search-more')).display !== 'none';";
+    let more = browser.script("return document.querySelector('.search-more').hidden;").unwrap();
+    assert_eq!(
+        browser.script(shown).unwrap(),
+        serde_json::json!(!more.as_bool().unwrap()),
+        "shown exactly when not hidden"
+    );
+    browser.script("const i = document.querySelector('.search-input'); i.value = 'zzyzx'; i.dispatchEvent(new Event('input'));").unwrap();
+    browser.wait_for("nothing found", "return document.querySelectorAll('.search-result').length === 0;");
+    assert_eq!(browser.script(shown).unwrap(), serde_json::json!(false), "no results: no More results");
 }

@@ -228,7 +228,7 @@ fn search_the_site(browser: &Browser, root: &str) {
     browser.type_into(".search-input", "zzyzx");
     browser.wait_for(
         "no results",
-        "return document.querySelector('.search-status').textContent.startsWith('No posts found');",
+        "return document.querySelector('.search-status').textContent === '“zzyzx”에 맞는 글이 없습니다.';",
     );
     // A result leads to its post.
     search_for(browser, "gang scheduling", "Kubernetes");
@@ -324,11 +324,16 @@ fn without_javascript_the_box_is_a_link_and_the_site_is_unchanged() {
         browser.source()
     };
     let home = without_script(&file_url(&site.join("index.html")));
-    assert!(home.contains("class=\"search-link\" href=\"search/index.html\">Search</a>"), "{home}");
+    assert!(
+        home.contains(
+            "class=\"search-link\" href=\"search/index.html\" data-placeholder=\"검색\" data-label=\"글 검색\">검색</a>"
+        ),
+        "{home}"
+    );
     assert!(!home.contains("search-box-input"), "no box without script");
     let page = without_script(&file_url(&site.join("search/index.html")));
-    assert!(page.contains("Search needs JavaScript"), "{page}");
-    assert!(page.contains("<form class=\"search-form\" role=\"search\" action=\"index.html\" hidden=\"\">"), "{page}");
+    assert!(page.contains("검색에는 JavaScript가 필요한데"), "{page}");
+    assert!(page.contains("<form class=\"search-form\" role=\"search\" action=\"index.html\" hidden=\"\""), "{page}");
 
     // Every page is the one the site has without search, but for the
     // script and the link.

@@ -40,6 +40,30 @@ export function openBlog(path: string | undefined, onLoading: (loading: Loading)
   return invoke<BlogView | null>("open_blog", { path: path ?? null, progress });
 }
 
+/** The folder a new blog titled `title` goes to: a new one in `parent`, else in the user's documents. */
+export const newBlogFolder = (title: string, parent: string | null) =>
+  invoke<string>("new_blog_folder", { title, parent });
+
+/** Asks for a folder with the system's dialog; null if cancelled. */
+export const chooseFolder = () => invoke<string | null>("choose_folder");
+
+/** Makes a blog (hanji.toml, an About page, a first post) in `folder` and opens it. */
+export function newBlog(
+  blog: { title: string; locale: string; author: string; folder: string },
+  onLoading: (loading: Loading) => void,
+) {
+  const progress = new Channel<Loading>();
+  progress.onmessage = onLoading;
+  return invoke<BlogView>("new_blog", { ...blog, progress });
+}
+
+/** Opens a copy of the sample blog, made in a new folder of the user's documents. */
+export function trySample(onLoading: (loading: Loading) => void) {
+  const progress = new Channel<Loading>();
+  progress.onmessage = onLoading;
+  return invoke<BlogView>("try_sample", { progress });
+}
+
 /** Calls `onUpdate` for every change on disk until the blog is closed or another is opened. */
 export function watch(onUpdate: (update: WatchUpdate) => void): Promise<void> {
   const channel = new Channel<WatchUpdate>();
@@ -49,9 +73,12 @@ export function watch(onUpdate: (update: WatchUpdate) => void): Promise<void> {
 
 export const readPost = (path: string) => invoke<PostText>("read_post", { path });
 
-/** Saves atomically. Rejects with `conflict` (and `theirs`) if the file changed since `version`. */
-export const savePost = (path: string, text: string, version: string) =>
-  invoke<Saved>("save_post", { path, text, version });
+/**
+ * Saves atomically. Rejects with `conflict` (and `theirs`) if the file changed since `version`.
+ * An `auto` save (the app's own, after a pause in typing) keeps a version in the history only now and then.
+ */
+export const savePost = (path: string, text: string, version: string, auto = false) =>
+  invoke<Saved>("save_post", { path, text, version, auto });
 
 /** Saves whatever is on disk now being overwritten knowingly ("keep mine"). */
 export const overwritePost = (path: string, text: string) => invoke<Saved>("save_post", { path, text, version: null });

@@ -43,14 +43,37 @@ export function deferred<T>() {
 export const settle = () => vi.advanceTimersByTimeAsync(0);
 
 /** The editor's and history's settings at their defaults, for tests about the others. */
-export const EDITOR_SETTINGS = { spellcheck: true, vim: false, historyVersions: 50, historyDays: 90 };
+export const EDITOR_SETTINGS = {
+  spellcheck: true,
+  vim: false,
+  historyVersions: 50,
+  historyDays: 90,
+  historyEveryMinutes: 5,
+  language: "en",
+  sidebarWidth: 260,
+  previewWidth: 0,
+  showSidebar: true,
+  showPreview: true,
+};
 
 /** The core's settings as a test's `start` sends them. */
 export const SETTINGS: Settings = { autosave: true, autosaveDelayMs: 1500, newPostAsBundle: false, ...EDITOR_SETTINGS };
 
 export function postItem(path: string, title: string, tags: string[] = [], tagSlugs = tags.map(fakeSlug)): PostItem {
   const slug = path.replace(/^posts\//, "").replace(/(\/index)?\.md$/, "");
-  return { path, slug, title, date: "2026-07-17", tags, tagSlugs, draft: false, held: null, publishAt: null, hasErrors: false };
+  return {
+    path,
+    slug,
+    title,
+    date: "2026-07-17",
+    tags,
+    tagSlugs,
+    draft: false,
+    held: null,
+    publishAt: null,
+    hasErrors: false,
+    page: false,
+  };
 }
 
 /** The fake core's slug rule; the UI never has one. */
@@ -86,13 +109,13 @@ type Changed = Extract<WatchUpdate, { kind: "changed" }>;
 
 /** A change on disk as the core streams it for `blog` (the whole list of posts sent again). */
 export function changed(blog: BlogView, files: Partial<Pick<Changed, "added" | "changed" | "removed" | "renamed">>): Changed {
-  const { title, tags, problems, layout, watch } = blog;
+  const { title, tags, locale, layout, watch } = blog;
   return {
     kind: "changed",
     posts: { all: blog.posts, put: [], removed: [] },
     title,
     tags,
-    problems,
+    locale,
     layout,
     watch,
     added: [],
@@ -107,7 +130,7 @@ export function changed(blog: BlogView, files: Partial<Pick<Changed, "added" | "
 export class FakeCore {
   /** The files of the blog: path → text and version. */
   readonly disk = new Map<string, { text: string; version: string }>();
-  blog: BlogView = { root: "/blog", title: "Blog", posts: [], tags: [], problems: [], watch: "watching", layout: null };
+  blog: BlogView = { root: "/blog", title: "Blog", posts: [], tags: [], watch: "watching", locale: "ko-KR", layout: null };
   startInfo: StartInfo | null = null;
   private versions = 0;
   private onUpdate: ((update: WatchUpdate) => void) | null = null;
@@ -156,6 +179,17 @@ export class FakeCore {
         root: path ?? "/other",
       }),
     ),
+    newBlog: vi.fn(
+      async (blog: { title: string; locale: string; author: string; folder: string }, _onLoading?: (loading: Loading) => void) => ({
+        ...this.blog,
+        root: blog.folder,
+        title: blog.title,
+        locale: blog.locale,
+      }),
+    ),
+    trySample: vi.fn(async (_onLoading?: (loading: Loading) => void): Promise<BlogView> => ({ ...this.blog, root: "/docs/hanji-sample" })),
+    newBlogFolder: vi.fn(async (title: string, parent: string | null) => `${parent ?? "/docs"}/${fakeSlug(title)}`),
+    chooseFolder: vi.fn(async (): Promise<string | null> => "/chosen"),
     watch: vi.fn((onUpdate: (update: WatchUpdate) => void): Promise<void> => {
       this.onUpdate = onUpdate;
       return new Promise<void>(() => {});
@@ -168,7 +202,7 @@ export class FakeCore {
       if (!post) throw { kind: "not_found", message: `${path} is not there`, path } satisfies AppError;
       return post;
     }),
-    savePost: vi.fn(async (path: string, text: string, version: string) => {
+    savePost: vi.fn(async (path: string, text: string, version: string, _auto?: boolean) => {
       const now = this.file(path);
       if (now && now.version !== version) throw conflict(path, now);
       if (now) this.keep(path, now.text, { kind: "save" });

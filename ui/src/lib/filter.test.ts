@@ -7,7 +7,7 @@ const SLUGS: Record<string, string> = { NCCL: "nccl", "분산 학습": "분산-�
 
 function post(path: string, title: string, tags: string[], draft = false): PostItem {
   const tagSlugs = tags.map((t) => SLUGS[t] ?? t);
-  return { path, slug: path, title, date: "2026-07-17", tags, tagSlugs, draft, held: null, publishAt: null, hasErrors: false };
+  return { path, slug: path, title, date: "2026-07-17", tags, tagSlugs, draft, held: null, publishAt: null, hasErrors: false, page: false };
 }
 
 const posts = [

@@ -2,21 +2,27 @@
 //! published: a draft, or held back until a moment (scheduled), or for good
 //! (expired, unpublished), as the core judged it. Pure.
 
+import type { Words } from "./i18n/en";
 import type { PostItem } from "./types";
 
 /**
- * `scheduled for 2026-12-24 09:00 KST`, `expired`, `unpublished`, `draft`, or
- * null for a published post. `draft` is the front matter's own flag (the
- * form's, when the post is open), which wins: a draft is not scheduled.
+ * `scheduled for 2026-12-24 09:00 KST`, `expired`, `unpublished`, `draft` (in
+ * `words`), or null for a published post. `draft` is the front matter's own
+ * flag (the form's, when the post is open), which wins: a draft is not scheduled.
  */
-export function heldBadge(draft: boolean, post: Pick<PostItem, "held" | "publishAt"> | null | undefined): string | null {
-  if (draft) return "draft";
+export function heldBadge(
+  draft: boolean,
+  post: Pick<PostItem, "held" | "publishAt"> | null | undefined,
+  words: Pick<Words, "held">,
+): string | null {
+  if (draft) return words.held.draft;
   switch (post?.held) {
     case "scheduled":
-      return post.publishAt ? `scheduled for ${post.publishAt}` : "scheduled";
+      return post.publishAt ? words.held.scheduledFor(post.publishAt) : words.held.scheduled;
     case "expired":
+      return words.held.expired;
     case "unpublished":
-      return post.held;
+      return words.held.unpublished;
     default:
       return null;
   }

@@ -5,6 +5,7 @@
 //! Restoring it, whole or hunk by hunk, is one ordinary edit of the post:
 //! Undo brings the text back.
 
+import { i18n } from "./i18n/index.svelte";
 import type * as api from "./api";
 import { asAppError, errorText } from "./errors";
 import type { Notices } from "./notices.svelte";
@@ -108,7 +109,7 @@ export class History {
     if (!chosen) return;
     if (await this.texts.replace(chosen.path, text)) {
       this.chosen = null;
-      this.notices.notify("Restored: Ctrl+Z brings back the text as it was.");
+      this.notices.notify(i18n.t.notices.restored);
     }
   }
 }

@@ -39,7 +39,11 @@ publishAt: string | null,
 /**
  * The post has an error: listed, never published.
  */
-hasErrors: boolean, };
+hasErrors: boolean, 
+/**
+ * A page (an About page), not a post: listed, not counted as a post.
+ */
+page: boolean, };
 
 export type TagItem = { slug: string, name: string, 
 /**
@@ -63,7 +67,11 @@ posts: Array<PostItem>,
 /**
  * Most used first; includes draft-only tags.
  */
-tags: Array<TagItem>, problems: Array<Diagnostic>, watch: WatchState, 
+tags: Array<TagItem>, watch: WatchState, 
+/**
+ * The blog's locale (`ko-KR`): how the app writes its dates and numbers.
+ */
+locale: string, 
 /**
  * Another tool's blog, as detected: `detected a Hugo blog (hugo.toml): posts in content/posts`.
  */
@@ -112,7 +120,23 @@ historyVersions: number,
 /**
  * Saved versions older than this many days are dropped.
  */
-historyDays: number, };
+historyDays: number, 
+/**
+ * While typing, autosaves keep one version every this many minutes.
+ */
+historyEveryMinutes: number, 
+/**
+ * The window's language: `ko`, `en`, or "" for the system's.
+ */
+language: string, 
+/**
+ * The list of posts' width, in pixels.
+ */
+sidebarWidth: number, 
+/**
+ * The preview's width, in pixels (0: half of the room beside the list).
+ */
+previewWidth: number, showSidebar: boolean, showPreview: boolean, };
 
 export type StartInfo = { blog: BlogView | null, recent: Array<string>, 
 /**
@@ -195,9 +219,9 @@ export type Renamed = { from: string, to: string,
  */
 external: boolean, };
 
-export type BlogChange = { posts: PostsChange, title: string, tags: Array<TagItem>, problems: Array<Diagnostic>, layout: string | null, watch: WatchState, added: Array<FileChange>, changed: Array<FileChange>, removed: Array<FileChange>, renamed: Array<Renamed>, };
+export type BlogChange = { posts: PostsChange, title: string, tags: Array<TagItem>, locale: string, layout: string | null, watch: WatchState, added: Array<FileChange>, changed: Array<FileChange>, removed: Array<FileChange>, renamed: Array<Renamed>, };
 
-export type WatchUpdate = { "kind": "changed" } & BlogChange | { "kind": "gone", message: string, } | { "kind": "back", message: string, } | { "kind": "notice", message: string, };
+export type WatchUpdate = { "kind": "changed" } & BlogChange | { "kind": "gone", message: string, } | { "kind": "back", message: string, } | { "kind": "notice", message: string, } | { "kind": "problems", problems: Array<Diagnostic>, };
 
 export type RetagPlan = { from: string, to: string, 
 /**

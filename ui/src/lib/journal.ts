@@ -2,6 +2,7 @@
 //! before the app last closed without saving (a crash, a kill) is offered back,
 //! or thrown away if the author says no.
 
+import { i18n } from "./i18n/index.svelte";
 import type * as api from "./api";
 import type { Notices } from "./notices.svelte";
 import type { OpenPosts } from "./posts.svelte";
@@ -31,11 +32,10 @@ export class Journal {
     }
     if (pending.length === 0) return;
     const answer = await this.notices.ask({
-      title: "Restore unsaved text?",
-      message:
-        "Hanji closed before these posts were saved. Restore their unsaved text? Each opens beside its saved version, and nothing is written until you choose which to keep.",
+      title: i18n.t.modal.restoreTitle,
+      message: i18n.t.modal.restoreMessage,
       list: pending.map((kept) => kept.path),
-      ok: "Restore",
+      ok: i18n.t.modal.restore,
     });
     if (answer === null) {
       for (const kept of pending) {

@@ -1,12 +1,12 @@
 //! What the app tells and asks the author: toasts (notices and errors), the
 //! one question at a time in the modal (every other store reports and asks
-//! through `Notices`), and the problems of the blog and the open post.
+//! through `Notices`), and the problems of the blog (the core's check, which
+//! has the unsaved texts in it).
 
 import { asAppError, errorText } from "./errors";
+import { i18n } from "./i18n/index.svelte";
 import type { Panels } from "./panels.svelte";
 import type { OpenPosts } from "./posts.svelte";
-import type { PreviewPane } from "./preview.svelte";
-import { currentProblems } from "./problems";
 import type { Session } from "./session.svelte";
 import type { Diagnostic } from "./types";
 
@@ -71,16 +71,20 @@ export class Notices {
   }
 }
 
-/** The problems the status bar counts and the panel lists: the blog's, the open post's from its unsaved text. */
+/**
+ * The problems the status bar counts and the panel lists: the whole blog's,
+ * exactly the set `hanji check` prints, as the core last checked it (the
+ * open posts' unsaved texts in). The core checks again after each change,
+ * only what the change touched.
+ */
 export class Problems {
-  list = $derived.by(() =>
-    currentProblems(this.session.blog?.problems ?? [], this.posts.current, this.preview.current?.problems ?? null),
-  );
+  list = $derived.by(() => this.session.problems ?? []);
+  /** Until the blog's first check is done. */
+  checking = $derived.by(() => this.session.blog !== null && this.session.problems === null);
 
   constructor(
-    private readonly session: Pick<Session, "blog">,
+    private readonly session: Pick<Session, "blog" | "problems">,
     private readonly posts: Pick<OpenPosts, "current" | "isOpen" | "openPost" | "goToLine">,
-    private readonly preview: Pick<PreviewPane, "current">,
     private readonly panels: Pick<Panels, "close">,
     private readonly notices: Notices,
   ) {}
@@ -89,7 +93,7 @@ export class Problems {
   async goTo(problem: Diagnostic): Promise<void> {
     const isPost = this.posts.isOpen(problem.path) || this.session.blog?.posts.some((p) => p.path === problem.path);
     if (!isPost) {
-      this.notices.notify(`${problem.path} is not a post: open it in another editor to fix it.`);
+      this.notices.notify(i18n.t.problems.notAPost(problem.path));
       return;
     }
     this.panels.close();

@@ -33,25 +33,18 @@ it("answers an earlier question with null when another is asked", async () => {
   expect(notices.modal).toBeNull();
 });
 
-it("counts the open post's problems from its unsaved text, and goes to one", async () => {
+it("lists the whole blog's problems as the core checks them, and goes to one", async () => {
   const core = new FakeCore();
   core.put("posts/a.md", "---\ntitle: A\n---\n");
   core.blog.posts = [postItem("posts/a.md", "A")];
   const onDisk = { path: "posts/a.md", line: 2, column: 1, severity: "error" as const, message: "old", hint: null };
   const elsewhere = { ...onDisk, path: "hanji.toml", message: "bad config" };
-  core.blog.problems = [onDisk, elsewhere];
-  const unsaved = { ...onDisk, line: 3, message: "new" };
-  core.api.preview.mockImplementation(async (path) => ({
-    url: `preview://localhost/${path}`,
-    html: "<html></html>",
-    outline: [],
-    fields: { title: "A", date: null, tags: [], summary: null, draft: false, error: null },
-    words: 0,
-    readingMinutes: 0,
-    problems: [unsaved],
-  }));
   const app = fakeApp(core);
   await app.session.start();
+  expect(app.problems.checking).toBe(true);
+  expect(app.problems.list).toEqual([]);
+  core.emit({ kind: "problems", problems: [onDisk, elsewhere] });
+  expect(app.problems.checking).toBe(false);
   expect(app.problems.list).toEqual([onDisk, elsewhere]);
 
   app.panels.shown = "problems";
@@ -59,6 +52,9 @@ it("counts the open post's problems from its unsaved text, and goes to one", asy
   await settle();
   expect(app.posts.current).toBe("posts/a.md");
   expect(app.panels.shown).toBeNull();
+  // The core checks the unsaved text and sends the set again: it is the list, as it is.
+  const unsaved = { ...onDisk, line: 3, message: "new" };
+  core.emit({ kind: "problems", problems: [elsewhere, unsaved] });
   expect(app.problems.list).toEqual([elsewhere, unsaved]);
 
   await app.problems.goTo(elsewhere);

@@ -1,3 +1,4 @@
+import { en } from "./i18n/en";
 import { describe, expect, it } from "vitest";
 import {
   canAutosave,
@@ -21,19 +22,19 @@ describe("post status", () => {
   it("opens saved", () => {
     const s = opened(disk);
     expect(s.dirty).toBe(false);
-    expect(saveLabel(s)).toBe("Saved");
-    expect(saveNote(s)).toBe("");
+    expect(saveLabel(s)).toBe("saved");
+    expect(saveNote(s, en)).toBe("");
   });
 
   it("is unsaved while the text differs from the disk, saved again when typed back", () => {
     const s = edited(opened(disk), "hello!");
     expect(s.dirty).toBe(true);
-    expect(saveLabel(s)).toBe("Unsaved");
+    expect(saveLabel(s)).toBe("unsaved");
     expect(edited(s, "hello").dirty).toBe(false);
   });
 
   it("says Saving… during a save", () => {
-    expect(saveLabel(saveStarted(edited(opened(disk), "x")))).toBe("Saving…");
+    expect(saveLabel(saveStarted(edited(opened(disk), "x")))).toBe("saving");
   });
 
   it("stays unsaved when typing went on during the save", () => {
@@ -49,8 +50,8 @@ describe("post status", () => {
     const s = saveFailed(saveStarted(edited(opened(disk), "x")), { kind: "io", message: "disk full", path: null });
     expect(s.dirty).toBe(true);
     expect(s.saving).toBe(false);
-    expect(saveLabel(s)).toBe("Unsaved");
-    expect(saveNote(s)).toBe("Save failed: disk full");
+    expect(saveLabel(s)).toBe("unsaved");
+    expect(saveNote(s, en)).toBe("Save failed: disk full");
   });
 
   it("turns a conflict rejection into a conflict with their text", () => {
@@ -63,7 +64,7 @@ describe("post status", () => {
     });
     expect(s.conflict).toEqual(theirs);
     expect(s.error).toBeNull();
-    expect(saveNote(s)).toBe("Changed on disk");
+    expect(saveNote(s, en)).toBe("Changed on disk");
     expect(canAutosave(s)).toBe(false);
   });
 
@@ -78,8 +79,8 @@ describe("post status", () => {
     expect(s.dirty).toBe(true);
     expect(edited(s, "hello").dirty).toBe(true);
     expect(canAutosave(s)).toBe(false);
-    expect(saveLabel(s)).toBe("Unsaved");
-    expect(saveNote(s)).toBe("File is gone from disk");
+    expect(saveLabel(s)).toBe("unsaved");
+    expect(saveNote(s, en)).toBe("File is gone from disk");
   });
 
   it("autosaves only dirty, idle, conflict-free posts", () => {

@@ -2,6 +2,7 @@
 //! disk, whether it has unsaved edits, a save in flight, a conflict with the
 //! disk, or a file that is gone. Pure transitions; `posts.svelte.ts` runs them.
 
+import type { Words } from "./i18n/en";
 import type { AppError, PostText } from "./types";
 
 export interface PostStatus {
@@ -95,16 +96,16 @@ export function moved(s: PostStatus, to: string): PostStatus {
 /** Whether autosave may write this post now. */
 export const canAutosave = (s: PostStatus) => s.dirty && !s.saving && !s.conflict && !s.gone;
 
-/** The status bar's word for it: "Saved", "Unsaved" or "Saving…". */
-export function saveLabel(s: PostStatus): "Saved" | "Unsaved" | "Saving…" {
-  if (s.saving) return "Saving…";
-  return s.dirty ? "Unsaved" : "Saved";
+/** Which word the status bar has for it: saved, unsaved or saving. */
+export function saveLabel(s: PostStatus): "saved" | "unsaved" | "saving" {
+  if (s.saving) return "saving";
+  return s.dirty ? "unsaved" : "saved";
 }
 
-/** Why it is unsaved, when that is more than typing: shown beside the label. */
-export function saveNote(s: PostStatus): string {
-  if (s.error) return `Save failed: ${s.error}`;
-  if (s.conflict) return "Changed on disk";
-  if (s.gone) return "File is gone from disk";
+/** Why it is unsaved, when that is more than typing: shown beside the label, in `words`. */
+export function saveNote(s: PostStatus, words: Pick<Words, "status">): string {
+  if (s.error) return words.status.saveFailed(s.error);
+  if (s.conflict) return words.status.changedOnDisk;
+  if (s.gone) return words.status.goneFromDisk;
   return "";
 }

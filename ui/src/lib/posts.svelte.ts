@@ -8,6 +8,7 @@
 import type * as api from "./api";
 import type { Buffers } from "./editor/buffers";
 import { asAppError } from "./errors";
+import { i18n } from "./i18n/index.svelte";
 import type { Notices } from "./notices.svelte";
 import {
   canAutosave,
@@ -119,9 +120,9 @@ export class OpenPosts {
   async newPost(): Promise<void> {
     if (!this.session.blog) return;
     const title = await this.notices.ask({
-      title: "New post",
-      input: { value: "", placeholder: "Title", label: "Title" },
-      ok: "Create",
+      title: i18n.t.modal.newPost,
+      input: { value: "", placeholder: i18n.t.modal.title, label: i18n.t.modal.title },
+      ok: i18n.t.modal.create,
     });
     if (!title?.trim()) return;
     try {
@@ -140,10 +141,10 @@ export class OpenPosts {
     if (path === null) return;
     const oldSlug = this.currentItem?.slug ?? "";
     const answer = await this.notices.ask({
-      title: "Rename post",
-      message: "The new slug: the post's address and its file name.",
-      input: { value: oldSlug, label: "Slug" },
-      ok: "Rename",
+      title: i18n.t.modal.renamePost,
+      message: i18n.t.modal.renameMessage,
+      input: { value: oldSlug, label: i18n.t.modal.slug },
+      ok: i18n.t.modal.rename,
     });
     const slug = answer?.trim();
     if (!slug || slug === oldSlug) return;
@@ -170,9 +171,9 @@ export class OpenPosts {
     const path = this.current;
     if (path === null) return;
     const ok = await this.notices.ask({
-      title: "Delete post",
-      message: `Move “${title}” (${path}) to the trash?`,
-      ok: "Delete",
+      title: i18n.t.modal.deletePost,
+      message: i18n.t.modal.deleteMessage(title, path),
+      ok: i18n.t.modal.delete,
       danger: true,
     });
     if (ok === null) return;
@@ -224,18 +225,22 @@ export class OpenPosts {
 
   // ---- Saving ----
 
-  /** Saves one post if it has unsaved text; true when nothing is left unsaved. */
-  async save(path: string): Promise<boolean> {
+  /**
+   * Saves one post if it has unsaved text; true when nothing is left unsaved.
+   * An `auto` save (after a pause in typing) keeps a saved version in the
+   * history only now and then; one the author asks for always does.
+   */
+  async save(path: string, auto = false): Promise<boolean> {
     for (const l of this.listeners) await l.beforeSave?.(path);
     await this.savesDone(path);
     const s = this.statuses[path];
     if (!s || !s.dirty) return true;
     if (s.conflict) {
-      this.notices.notify(`${path} changed on disk: keep yours or take theirs first.`, "error");
+      this.notices.notify(i18n.t.notices.changedOnDisk(path), "error");
       return false;
     }
     // A file that is gone is written again as new.
-    return this.track(path, this.write(s, s.gone ? null : s.version));
+    return this.track(path, this.write(s, s.gone ? null : s.version, auto));
   }
 
   /** Saves every post with unsaved text; true when all of them were saved. */
@@ -264,14 +269,14 @@ export class OpenPosts {
   }
 
   /** Writes the editor's text if the file is still `version` (null: whatever is there). */
-  private async write(s: PostStatus, version: string | null): Promise<boolean> {
+  private async write(s: PostStatus, version: string | null, auto = false): Promise<boolean> {
     const path = s.path;
     this.stopAutosave(path);
     const text = this.texts.text(path);
     this.setStatus(saveStarted(s));
     try {
       const result =
-        version === null ? await this.api.overwritePost(path, text) : await this.api.savePost(path, text, version);
+        version === null ? await this.api.overwritePost(path, text) : await this.api.savePost(path, text, version, auto);
       const now = this.statuses[path];
       if (!now) return true;
       // Another program wrote the file after this save reached it: that is news, not ours.
@@ -304,7 +309,7 @@ export class OpenPosts {
     const timer = setTimeout(() => {
       this.autosaveTimers.delete(path);
       const now = this.statuses[path];
-      if (now && canAutosave(now)) void this.save(path);
+      if (now && canAutosave(now)) void this.save(path, true);
     }, settings.autosaveDelayMs);
     this.autosaveTimers.set(path, timer);
   }
@@ -368,9 +373,7 @@ export class OpenPosts {
         const s = this.statuses[action.path];
         if (!s) return;
         this.setStatus(removedOnDisk(s));
-        this.notices.notify(
-          `${action.path} was removed from disk. Its text is still here, unsaved; save to write it again.`,
-        );
+        this.notices.notify(i18n.t.notices.removedFromDisk(action.path));
         break;
       }
       case "reload":

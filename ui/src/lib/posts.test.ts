@@ -59,7 +59,7 @@ describe("autosave", () => {
 
     await vi.advanceTimersByTimeAsync(1);
     expect(app.api.savePost).toHaveBeenCalledTimes(1);
-    expect(app.api.savePost).toHaveBeenCalledWith(PATH, SAVED + "123", "v1");
+    expect(app.api.savePost).toHaveBeenCalledWith(PATH, SAVED + "123", "v1", true);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(app.api.savePost).toHaveBeenCalledTimes(1);
     expect(app.core.file(PATH)?.text).toBe(SAVED + "123");
@@ -97,7 +97,7 @@ describe("autosave", () => {
 
     await vi.advanceTimersByTimeAsync(SETTINGS.autosaveDelayMs);
     expect(app.api.savePost).toHaveBeenCalledTimes(2);
-    expect(app.api.savePost).toHaveBeenLastCalledWith(PATH, SAVED + "AB", afterFirst.version);
+    expect(app.api.savePost).toHaveBeenLastCalledWith(PATH, SAVED + "AB", afterFirst.version, true);
     expect(app.core.file(PATH)?.text).toBe(SAVED + "AB");
     expect(status(app)).toMatchObject({ dirty: false, version: app.core.file(PATH)?.version });
     expect(app.api.forgetUnsaved).toHaveBeenCalledWith(PATH);
@@ -160,7 +160,7 @@ describe("conflicts", () => {
   it("Keep mine saves over the version on disk now", async () => {
     const { app, theirs } = await refusedSave();
     await app.posts.keepMine(PATH);
-    expect(app.api.savePost).toHaveBeenLastCalledWith(PATH, SAVED + "Mine.\n", theirs.version);
+    expect(app.api.savePost).toHaveBeenLastCalledWith(PATH, SAVED + "Mine.\n", theirs.version, false);
     expect(app.core.file(PATH)?.text).toBe(SAVED + "Mine.\n");
     expect(status(app)).toMatchObject({ conflict: null, dirty: false, version: app.core.file(PATH)?.version });
   });
@@ -184,7 +184,7 @@ describe("conflicts", () => {
 
     app.editor.type(PATH, theirs.text + "More.\n");
     await vi.advanceTimersByTimeAsync(SETTINGS.autosaveDelayMs);
-    expect(app.api.savePost).toHaveBeenLastCalledWith(PATH, theirs.text + "More.\n", theirs.version);
+    expect(app.api.savePost).toHaveBeenLastCalledWith(PATH, theirs.text + "More.\n", theirs.version, true);
     expect(app.core.file(PATH)?.text).toBe(theirs.text + "More.\n");
   });
 
@@ -365,5 +365,17 @@ describe("rename", () => {
     app.notices.modal!.resolve(null);
     await renaming;
     expect(app.api.renamePost).not.toHaveBeenCalled();
+  });
+});
+
+describe("saved versions", () => {
+  it("an autosave says it is one, a save asked for does not: the core keeps a version of each asked save only", async () => {
+    const app = await opened();
+    app.editor.type(PATH, SAVED + "typed");
+    await vi.advanceTimersByTimeAsync(SETTINGS.autosaveDelayMs);
+    expect(app.api.savePost).toHaveBeenLastCalledWith(PATH, SAVED + "typed", "v1", true);
+    app.editor.type(PATH, SAVED + "typed, then Ctrl+S");
+    await app.posts.save(PATH);
+    expect(app.api.savePost).toHaveBeenLastCalledWith(PATH, SAVED + "typed, then Ctrl+S", expect.any(String), false);
   });
 });

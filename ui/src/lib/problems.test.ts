@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { countProblems, currentProblems, problemPlace } from "./problems";
+import { countProblems, problemPlace } from "./problems";
 import type { Diagnostic } from "./types";
 
 const d = (path: string, severity: "error" | "warning", line = 1): Diagnostic => ({
@@ -9,14 +9,6 @@ const d = (path: string, severity: "error" | "warning", line = 1): Diagnostic =>
   severity,
   message: "m",
   hint: null,
-});
-
-it("replaces the open post's problems with its preview's", () => {
-  const blog = [d("posts/a.md", "error"), d("posts/b.md", "warning")];
-  const preview = [d("posts/a.md", "warning", 7)];
-  expect(currentProblems(blog, "posts/a.md", preview)).toEqual([d("posts/b.md", "warning"), d("posts/a.md", "warning", 7)]);
-  expect(currentProblems(blog, "posts/a.md", null)).toEqual(blog);
-  expect(currentProblems(blog, null, preview)).toEqual(blog);
 });
 
 it("counts errors and warnings", () => {

@@ -1,12 +1,6 @@
-//! The problems the status bar counts: the blog's, with the open post's own
-//! taken from its unsaved text instead of from the disk.
+//! How the problems the core found are counted and placed.
 
 import type { Diagnostic } from "./types";
-
-export function currentProblems(blog: Diagnostic[], openPath: string | null, preview: Diagnostic[] | null): Diagnostic[] {
-  if (openPath === null || preview === null) return blog;
-  return [...blog.filter((d) => d.path !== openPath), ...preview];
-}
 
 export function countProblems(problems: Diagnostic[]): { errors: number; warnings: number } {
   const errors = problems.filter((d) => d.severity === "error").length;

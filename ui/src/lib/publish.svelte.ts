@@ -3,6 +3,8 @@
 //! summary, a secret asked for again when the target refused it, a host to
 //! trust; and the blog's own git (changed posts, Commit, Pull, Push).
 
+import { i18n } from "./i18n/index.svelte";
+import type { Words } from "./i18n/en";
 import { asAppError, errorText } from "./errors";
 import type * as api from "./api";
 import type { Notices } from "./notices.svelte";
@@ -24,41 +26,43 @@ export type PublishApi = Pick<
   | "pushSources"
 >;
 
-/** The kinds of target, with the settings each form asks for. */
-export const KINDS: { kind: string; label: string; fields: { key: string; label: string; placeholder: string }[] }[] = [
+type FieldWord = keyof Words["publish"]["fields"];
+
+/** The kinds of target, with the settings each form asks for (`label`: the word naming each, in `Words`). */
+export const KINDS: {
+  kind: "git" | "bucket" | "sftp" | "folder";
+  fields: { key: string; label: FieldWord; placeholder: string }[];
+}[] = [
   {
     kind: "git",
-    label: "A git branch (GitHub Pages, GitLab, Codeberg, your own)",
     fields: [
-      { key: "remote", label: "Repository", placeholder: "https://github.com/me/me.github.io.git" },
-      { key: "branch", label: "Branch", placeholder: "gh-pages" },
-      { key: "user", label: "User (with a token)", placeholder: "x-access-token" },
-      { key: "key", label: "SSH key (over SSH)", placeholder: "~/.ssh/id_ed25519" },
+      { key: "remote", label: "remote", placeholder: "https://github.com/me/me.github.io.git" },
+      { key: "branch", label: "branch", placeholder: "gh-pages" },
+      { key: "user", label: "gitUser", placeholder: "x-access-token" },
+      { key: "key", label: "gitKey", placeholder: "~/.ssh/id_ed25519" },
     ],
   },
   {
     kind: "bucket",
-    label: "A bucket (S3, R2, B2, MinIO)",
     fields: [
-      { key: "bucket", label: "Bucket", placeholder: "my-blog" },
-      { key: "endpoint", label: "Endpoint (not for AWS)", placeholder: "https://<account>.r2.cloudflarestorage.com" },
-      { key: "region", label: "Region", placeholder: "us-east-1" },
-      { key: "prefix", label: "Folder in the bucket", placeholder: "" },
-      { key: "access_key", label: "Access key ID", placeholder: "AKIA…" },
+      { key: "bucket", label: "bucket", placeholder: "my-blog" },
+      { key: "endpoint", label: "endpoint", placeholder: "https://<account>.r2.cloudflarestorage.com" },
+      { key: "region", label: "region", placeholder: "us-east-1" },
+      { key: "prefix", label: "prefix", placeholder: "" },
+      { key: "access_key", label: "accessKey", placeholder: "AKIA…" },
     ],
   },
   {
     kind: "sftp",
-    label: "A server over SFTP",
     fields: [
-      { key: "host", label: "Host", placeholder: "example.com" },
-      { key: "port", label: "Port", placeholder: "22" },
-      { key: "user", label: "User", placeholder: "me" },
-      { key: "path", label: "Folder", placeholder: "/var/www/blog" },
-      { key: "key", label: "SSH key (else a password)", placeholder: "~/.ssh/id_ed25519" },
+      { key: "host", label: "host", placeholder: "example.com" },
+      { key: "port", label: "port", placeholder: "22" },
+      { key: "user", label: "user", placeholder: "me" },
+      { key: "path", label: "folder", placeholder: "/var/www/blog" },
+      { key: "key", label: "sftpKey", placeholder: "~/.ssh/id_ed25519" },
     ],
   },
-  { kind: "folder", label: "A folder (a drive, a synced folder)", fields: [{ key: "path", label: "Folder", placeholder: "/media/usb/blog" }] },
+  { kind: "folder", fields: [{ key: "path", label: "folder", placeholder: "/media/usb/blog" }] },
 ];
 
 export type PublishState =
@@ -155,7 +159,7 @@ export class SitePublish {
       const fingerprint = await this.api.trustHost(form);
       this.trustable = null;
       this.error = null;
-      this.notices.notify(`Trusted the server of ${form.name} (${fingerprint})`);
+      this.notices.notify(i18n.t.publish.trusted(form.name, fingerprint));
     } catch (error) {
       this.fail(error, form);
     }
@@ -203,7 +207,7 @@ export class SitePublish {
         await this.refresh();
       } else {
         this.info = result;
-        this.notices.notify("Committed");
+        this.notices.notify(i18n.t.publish.committed);
       }
       this.error = null;
     } catch (error) {
@@ -254,22 +258,23 @@ export function withField(form: TargetForm, key: string, value: string): TargetF
   return { ...form, fields };
 }
 
-/** `12 of 130 files, 340 KB of 1.2 MB` — or what the step is. */
-export function progressText(progress: PublishProgress | null): string {
-  if (!progress) return "Starting…";
+/** `Sending 12 of 130 files, 340 KB of 1.2 MB` — or what the step is, in `words`. */
+export function progressText(progress: PublishProgress | null, words: Pick<Words, "publish"> = i18n.t): string {
+  const w = words.publish;
+  if (!progress) return w.starting;
   switch (progress.step) {
     case "exporting":
-      return progress.total > 0 ? `Exporting the site… ${progress.done} of ${progress.total}` : "Exporting the site…";
+      return progress.total > 0 ? w.exportingCount(progress.done, progress.total) : w.exporting;
     case "exported":
-      return "Exported";
+      return w.exported;
     case "connecting":
-      return "Connecting…";
+      return w.connecting;
     case "sending":
-      return `Sending ${progress.done} of ${progress.total} files, ${bytes(progress.bytes)} of ${bytes(progress.totalBytes)}`;
+      return w.sending(progress.done, progress.total, bytes(progress.bytes), bytes(progress.totalBytes));
     case "removing":
-      return `Removing ${progress.done} of ${progress.total} files the site no longer has`;
+      return w.removing(progress.done, progress.total);
     case "finishing":
-      return progress.bytes > 0 ? `Finishing (${bytes(progress.bytes)} pushed)…` : "Finishing…";
+      return progress.bytes > 0 ? w.finishingPushed(bytes(progress.bytes)) : w.finishing;
   }
 }
 

@@ -7,9 +7,21 @@ import type * as api from "./api";
 import { asAppError } from "./errors";
 import type { Notices } from "./notices.svelte";
 import { applyPostsChange } from "./posts-list";
-import type { AppError, BlogView, Loading, Settings, WatchUpdate } from "./types";
+import { i18n } from "./i18n/index.svelte";
+import type { AppError, BlogView, Diagnostic, Loading, Settings, WatchUpdate } from "./types";
 
-export type SessionApi = Pick<typeof api, "start" | "openBlog" | "watch" | "saveSettings" | "onCloseRequested">;
+export type SessionApi = Pick<
+  typeof api,
+  "start" | "openBlog" | "newBlog" | "trySample" | "watch" | "saveSettings" | "onCloseRequested"
+>;
+
+/** What the New blog dialog asks for. */
+export interface NewBlogFields {
+  title: string;
+  locale: string;
+  author: string;
+  folder: string;
+}
 
 export type BlogChange = Extract<WatchUpdate, { kind: "changed" }>;
 
@@ -38,6 +50,12 @@ export class Session {
   loading = $state.raw<Loading | null>(null);
   /** Set while the blog folder is gone from disk. */
   folderGone = $state.raw<string | null>(null);
+  /**
+   * Every problem of the open blog as `hanji check` finds them, the unsaved
+   * texts in: the core checks again after each change and sends the set.
+   * Null until the first check of the blog is done.
+   */
+  problems = $state.raw<Diagnostic[] | null>(null);
 
   private readonly listeners: Partial<SessionListener>[] = [];
   /** Counts watch streams: updates from an earlier blog's stream are dropped. */
@@ -59,6 +77,7 @@ export class Session {
       const info = await this.api.start((loading) => (this.loading = loading));
       this.recent = info.recent;
       this.settings = info.settings;
+      i18n.preference = info.settings.language;
       this.startError = info.error;
       if (info.blog) {
         this.blog = info.blog;
@@ -76,10 +95,7 @@ export class Session {
       .onCloseRequested(async () => {
         // Throwing keeps the window open: never close over text that could not be saved.
         if (!(await this.mayLeave())) {
-          this.notices.notify(
-            "Not closing: some posts are not saved. Save them, or resolve their changes on disk.",
-            "error",
-          );
+          this.notices.notify(i18n.t.notices.notClosing, "error");
           throw new Error("unsaved posts");
         }
       })
@@ -89,18 +105,35 @@ export class Session {
   }
 
   /** Opens another blog (the folder dialog without `path`), once everything open may be left. */
-  async open(path?: string): Promise<void> {
+  open(path?: string): Promise<boolean> {
+    return this.openWith((onLoading) => this.api.openBlog(path, onLoading));
+  }
+
+  /** Makes a new blog and opens it; true if it was made. */
+  newBlog(fields: NewBlogFields): Promise<boolean> {
+    return this.openWith((onLoading) => this.api.newBlog(fields, onLoading));
+  }
+
+  /** Opens a copy of the sample blog (made in the user's documents). */
+  trySample(): Promise<boolean> {
+    return this.openWith((onLoading) => this.api.trySample(onLoading));
+  }
+
+  /** Opens the blog `opening` gives, once everything open may be left; true if one was opened. */
+  private async openWith(opening: (onLoading: (loading: Loading) => void) => Promise<BlogView | null>): Promise<boolean> {
     if (!(await this.mayLeave())) {
-      this.notices.notify("Some posts could not be saved, so the blog was not switched.", "error");
-      return;
+      this.notices.notify(i18n.t.notices.notSwitched, "error");
+      return false;
     }
     try {
-      const view = await this.api.openBlog(path, (loading) => (this.loading = loading));
+      const view = await opening((loading) => (this.loading = loading));
       this.loading = null;
       if (view) await this.switchTo(view);
+      return view !== null;
     } catch (error) {
       this.loading = null;
       this.notices.notifyError(error);
+      return false;
     }
   }
 
@@ -109,6 +142,7 @@ export class Session {
     if (!this.settings) return;
     const next = { ...this.settings, ...patch };
     this.settings = next;
+    i18n.preference = next.language;
     for (const l of this.listeners) l.settings?.(next);
     try {
       await this.api.saveSettings(next);
@@ -122,6 +156,7 @@ export class Session {
     this.watchGeneration++;
     await this.tell((l) => l.closed?.());
     this.blog = view;
+    this.problems = null;
     this.startError = null;
     this.folderGone = null;
     this.recent = [view.root, ...this.recent.filter((r) => r !== view.root)];
@@ -153,8 +188,8 @@ export class Session {
       case "changed": {
         const blog = this.blog;
         if (blog) {
-          const { title, tags, problems, layout, watch } = update;
-          this.blog = { ...blog, title, tags, problems, layout, watch, posts: applyPostsChange(blog.posts, update.posts) };
+          const { title, tags, locale, layout, watch } = update;
+          this.blog = { ...blog, title, tags, locale, layout, watch, posts: applyPostsChange(blog.posts, update.posts) };
         }
         this.folderGone = null;
         const generation = this.watchGeneration;
@@ -174,6 +209,9 @@ export class Session {
         break;
       case "notice":
         this.notices.notify(update.message);
+        break;
+      case "problems":
+        this.problems = update.problems;
         break;
     }
   }

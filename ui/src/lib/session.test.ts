@@ -69,7 +69,7 @@ describe("settings come from the core", () => {
     expect(app.session.starting).toBe(false);
     app.editor.type(PATH, SAVED + "xy");
     await vi.advanceTimersByTimeAsync(300);
-    expect(app.api.savePost).toHaveBeenCalledWith(PATH, SAVED + "xy", "v1");
+    expect(app.api.savePost).toHaveBeenCalledWith(PATH, SAVED + "xy", "v1", true);
   });
 
   it("has no settings when `start` fails, and shows why", async () => {
@@ -107,7 +107,7 @@ describe("another blog", () => {
     app.sidebar.filterByTag("nccl");
     app.editor.type(PATH, SAVED + "x");
     await app.session.open("/other");
-    expect(app.api.savePost).toHaveBeenCalledWith(PATH, SAVED + "x", "v1");
+    expect(app.api.savePost).toHaveBeenCalledWith(PATH, SAVED + "x", "v1", false);
     expect(app.session.blog?.root).toBe("/other");
     expect(app.session.recent).toEqual(["/other", "/blog"]);
     expect(app.posts.current).toBeNull();

@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
-import { commandFor, shortcutHelp } from "./shortcuts";
+import { en } from "./i18n/en";
+import { commandFor, type KeyPress, shortcutHelp } from "./shortcuts";
 
 const press = (
   key: string,
@@ -43,6 +44,24 @@ it("reads the physical key when a Korean layout gives Hangul", () => {
 });
 
 it("lists every app shortcut in the help", () => {
-  const does = shortcutHelp(false).flatMap((g) => g.items.map((i) => i.keys));
+  const does = shortcutHelp(false, en).flatMap((g) => g.items.map((i) => i.keys));
   for (const keys of ["Ctrl+S", "Ctrl+N", "Ctrl+P", "Ctrl+E", "Ctrl+F", "Ctrl+Z"]) expect(does).toContain(keys);
+});
+
+it("shows and hides the panes: Ctrl+B the list, Ctrl+\\ the preview, F8 focus mode", () => {
+  const press = (key: string, code: string, more: Partial<KeyPress> = {}): KeyPress => ({
+    key,
+    code,
+    ctrlKey: true,
+    metaKey: false,
+    shiftKey: false,
+    altKey: false,
+    ...more,
+  });
+  expect(commandFor(press("b", "KeyB"), false)).toBe("sidebar");
+  expect(commandFor(press("ㅠ", "KeyB"), false)).toBe("sidebar");
+  expect(commandFor(press("\\", "Backslash"), false)).toBe("preview");
+  expect(commandFor(press("₩", "Backslash"), false)).toBe("preview");
+  expect(commandFor(press("F8", "F8", { ctrlKey: false }), false)).toBe("focus");
+  expect(commandFor(press("b", "KeyB", { ctrlKey: false, metaKey: true }), true)).toBe("sidebar");
 });

@@ -1,6 +1,18 @@
 //! The app's keyboard shortcuts, for the key handler and the help overlay alike.
 
-export type Command = "save" | "newPost" | "quickOpen" | "export" | "publish" | "help" | "find";
+import type { Words } from "./i18n/en";
+
+export type Command =
+  | "save"
+  | "newPost"
+  | "quickOpen"
+  | "export"
+  | "publish"
+  | "help"
+  | "find"
+  | "sidebar"
+  | "preview"
+  | "focus";
 
 export interface KeyPress {
   key: string;
@@ -19,11 +31,14 @@ const mod = (e: KeyPress, mac: boolean) => (mac ? e.metaKey && !e.ctrlKey : e.ct
 function latinKey(e: KeyPress): string {
   if (/^[\x20-\x7e]$/.test(e.key)) return e.key.toLowerCase();
   if (/^Key[A-Z]$/.test(e.code)) return e.code.slice(3).toLowerCase();
-  return e.code === "Slash" ? "/" : e.key;
+  if (e.code === "Slash") return "/";
+  if (e.code === "Backslash") return "\\";
+  return e.key;
 }
 
 export function commandFor(e: KeyPress, mac: boolean): Command | null {
   if (e.key === "F1") return "help";
+  if (e.key === "F8" && !e.ctrlKey && !e.metaKey && !e.altKey) return "focus";
   if (!mod(e, mac) || e.altKey) return null;
   switch (latinKey(e)) {
     case "s":
@@ -36,6 +51,11 @@ export function commandFor(e: KeyPress, mac: boolean): Command | null {
       return e.shiftKey ? null : "export";
     case "f":
       return e.shiftKey ? null : "find";
+    case "b":
+      return e.shiftKey ? null : "sidebar";
+    case "\\":
+    case "|":
+      return "preview";
     case "/":
     case "?":
       return "help";
@@ -49,36 +69,45 @@ export interface ShortcutHelp {
   does: string;
 }
 
-/** Everything the help overlay lists, the editor's own keys included. */
-export function shortcutHelp(mac: boolean): { group: string; items: ShortcutHelp[] }[] {
+/** Everything the help overlay lists, the editor's own keys included, in `words`. */
+export function shortcutHelp(mac: boolean, words: Pick<Words, "help">): { group: string; items: ShortcutHelp[] }[] {
+  const h = words.help;
   const m = mac ? "⌘" : "Ctrl";
   const k = (...keys: string[]) => keys.join("+");
   return [
     {
-      group: "Posts",
+      group: h.posts,
       items: [
-        { keys: k(m, "S"), does: "Save the post" },
-        { keys: k(m, "N"), does: "New post" },
-        { keys: k(m, "P"), does: "Open a post by title" },
-        { keys: k(m, "E"), does: "Export the blog" },
-        { keys: k(m, "Shift", "P"), does: "Publish the blog" },
-        { keys: `F1, ${k(m, "/")}`, does: "This help" },
-        { keys: "Esc", does: "Close a dialog or panel" },
+        { keys: k(m, "S"), does: h.save },
+        { keys: k(m, "N"), does: h.newPost },
+        { keys: k(m, "P"), does: h.find },
+        { keys: k(m, "E"), does: h.export },
+        { keys: k(m, "Shift", "P"), does: h.publish },
+        { keys: `F1, ${k(m, "/")}`, does: h.help },
+        { keys: "Esc", does: h.escape },
       ],
     },
     {
-      group: "Editing",
+      group: h.window,
       items: [
-        { keys: k(m, "Z"), does: "Undo (each post has its own history)" },
-        { keys: mac ? k(m, "Shift", "Z") : `${k(m, "Y")}, ${k(m, "Shift", "Z")}`, does: "Redo" },
-        { keys: k(m, "F"), does: "Find and replace" },
-        { keys: `F3, ${k(m, "G")}`, does: "Next match" },
-        { keys: `Shift+F3, ${k(m, "Shift", "G")}`, does: "Previous match" },
-        { keys: k(m, "D"), does: "Select the next occurrence" },
-        { keys: k(m, "Shift", "L"), does: "Select every match" },
-        { keys: k(m, "["), does: "Indent less" },
-        { keys: k(m, "]"), does: "Indent more" },
-        { keys: "Enter", does: "New line; continues a list or quote" },
+        { keys: k(m, "B"), does: h.sidebar },
+        { keys: k(m, "\\"), does: h.preview },
+        { keys: "F8", does: h.focus },
+      ],
+    },
+    {
+      group: h.editing,
+      items: [
+        { keys: k(m, "Z"), does: h.undo },
+        { keys: mac ? k(m, "Shift", "Z") : `${k(m, "Y")}, ${k(m, "Shift", "Z")}`, does: h.redo },
+        { keys: k(m, "F"), does: h.findReplace },
+        { keys: `F3, ${k(m, "G")}`, does: h.nextMatch },
+        { keys: `Shift+F3, ${k(m, "Shift", "G")}`, does: h.previousMatch },
+        { keys: k(m, "D"), does: h.nextOccurrence },
+        { keys: k(m, "Shift", "L"), does: h.everyMatch },
+        { keys: k(m, "["), does: h.indentLess },
+        { keys: k(m, "]"), does: h.indentMore },
+        { keys: "Enter", does: h.enter },
       ],
     },
   ];

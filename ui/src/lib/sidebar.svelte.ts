@@ -2,6 +2,7 @@
 //! core's search, and a clicked tag, matched by the core's slugs), and renaming
 //! or merging a tag across the blog, with Undo.
 
+import { i18n } from "./i18n/index.svelte";
 import type * as api from "./api";
 import { filterPosts } from "./filter";
 import type { Notices } from "./notices.svelte";
@@ -13,7 +14,7 @@ export type SidebarApi = Pick<typeof api, "searchText" | "planRetag" | "retag" |
 
 const SEARCH_DELAY_MS = 200;
 
-const files = (n: number) => `${n} ${n === 1 ? "file" : "files"}`;
+const files = (n: number) => i18n.t.notices.files(n);
 
 export class Sidebar {
   /** What is typed in the filter box. */
@@ -74,36 +75,36 @@ export class Sidebar {
   /** Asks for the new name, shows what will change, renames (or merges) in every file, offers Undo. */
   async renameTag(tag: TagItem): Promise<void> {
     const answer = await this.notices.ask({
-      title: `Rename tag “${tag.name}”`,
-      message: "Every post with this tag gets the new name. An existing tag's name merges the two.",
-      input: { value: tag.name, label: "New name" },
-      ok: "Next",
+      title: i18n.t.modal.renameTag(tag.name),
+      message: i18n.t.modal.renameTagMessage,
+      input: { value: tag.name, label: i18n.t.modal.newName },
+      ok: i18n.t.modal.next,
     });
     const to = answer?.trim();
     if (!to || to === tag.name) return;
     if (!(await this.posts.saveAll())) {
-      this.notices.notify("Save or resolve the open posts first; the tag was not renamed.", "error");
+      this.notices.notify(i18n.t.notices.saveFirst, "error");
       return;
     }
     try {
       const plan = await this.api.planRetag(tag.name, to);
-      const what = plan.merge ? `Merge ‘${plan.from}’ into ‘${plan.to}’` : `Rename ‘${plan.from}’ to ‘${plan.to}’`;
       if (plan.files.length === 0) {
-        this.notices.notify(`No file has the tag ‘${plan.from}’.`);
+        this.notices.notify(i18n.t.notices.noFileHasTag(plan.from));
         return;
       }
+      const ask = plan.merge ? i18n.t.modal.mergeInto : i18n.t.modal.renameIn;
       const ok = await this.notices.ask({
-        title: `${what} in ${files(plan.files.length)}?`,
+        title: ask(plan.from, plan.to, files(plan.files.length)),
         list: plan.files,
-        ok: plan.merge ? "Merge" : "Rename",
+        ok: plan.merge ? i18n.t.modal.merge : i18n.t.modal.rename,
       });
       if (ok === null) return;
       const done = await this.api.retag(plan.from, plan.to);
       // The filter follows the tag to its new slug, as the core makes it.
       if (this.tag === tag.slug) this.tag = plan.toSlug;
-      const did = plan.merge ? `Merged ‘${plan.from}’ into ‘${plan.to}’` : `Renamed ‘${plan.from}’ to ‘${plan.to}’`;
-      this.notices.notify(`${did} in ${files(done.files.length)}.`, "info", {
-        label: "Undo",
+      const did = plan.merge ? i18n.t.notices.merged : i18n.t.notices.renamed;
+      this.notices.notify(did(plan.from, plan.to, files(done.files.length)), "info", {
+        label: i18n.t.app.undo,
         run: () => void this.undoRetag(done.batch),
       });
     } catch (error) {
@@ -114,7 +115,7 @@ export class Sidebar {
   private async undoRetag(batch: number): Promise<void> {
     try {
       const put = await this.api.undoRetag(batch);
-      this.notices.notify(`Put back ${files(put.length)}.`);
+      this.notices.notify(i18n.t.notices.putBack(files(put.length)));
     } catch (error) {
       this.notices.notifyError(error);
     }

@@ -5,6 +5,8 @@ import { SiteExport, type ExportApi } from "./export.svelte";
 import { FrontMatterForm, type FormApi } from "./form.svelte";
 import { History, type HistoryApi } from "./history.svelte";
 import { Journal, type JournalApi } from "./journal";
+import { Layout } from "./layout.svelte";
+import { NewBlogForm, type NewBlogApi } from "./new-blog.svelte";
 import { Notices, Problems } from "./notices.svelte";
 import { Panels } from "./panels.svelte";
 import { OpenPosts, type PostTexts, type PostsApi } from "./posts.svelte";
@@ -22,11 +24,14 @@ export type AppApi = SessionApi &
   SidebarApi &
   ExportApi &
   HistoryApi &
-  PublishApi;
+  PublishApi &
+  NewBlogApi;
 
 export interface Stores {
   notices: Notices;
   panels: Panels;
+  layout: Layout;
+  newBlog: NewBlogForm;
   session: Session;
   posts: OpenPosts;
   journal: Journal;
@@ -47,14 +52,16 @@ export function makeStores(api: AppApi, texts: PostTexts): Stores {
   const notices = new Notices();
   const panels = new Panels();
   const session = new Session(api, notices);
+  const layout = new Layout(session);
+  const newBlog = new NewBlogForm(api, session, panels, notices);
   const posts = new OpenPosts(api, texts, session, notices);
   const journal = new Journal(api, session, posts, notices);
   const preview = new PreviewPane(api, posts, texts, session);
   const form = new FrontMatterForm(api, posts, texts, preview, session, notices);
   const sidebar = new Sidebar(api, session, posts, notices);
-  const problems = new Problems(session, posts, preview, panels, notices);
+  const problems = new Problems(session, posts, panels, notices);
   const siteExport = new SiteExport(api, session, posts, notices);
   const history = new History(api, posts, texts, notices, session);
   const sitePublish = new SitePublish(api, session, posts, notices);
-  return { notices, panels, session, posts, journal, preview, form, sidebar, problems, siteExport, history, sitePublish };
+  return { notices, panels, layout, newBlog, session, posts, journal, preview, form, sidebar, problems, siteExport, history, sitePublish };
 }

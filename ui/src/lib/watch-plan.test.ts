@@ -3,7 +3,7 @@ import type { BlogView, WatchUpdate } from "./types";
 import { changed } from "./fake-core";
 import { planWatch } from "./watch-plan";
 
-const blog: BlogView = { root: "/b", title: "b", posts: [], tags: [], problems: [], watch: "watching", layout: null };
+const blog: BlogView = { root: "/b", title: "b", posts: [], tags: [], watch: "watching", locale: "ko-KR", layout: null };
 const update = (u: Partial<Extract<WatchUpdate, { kind: "changed" }>>): WatchUpdate => ({ ...changed(blog, {}), ...u });
 
 const open = [

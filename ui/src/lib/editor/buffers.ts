@@ -12,6 +12,8 @@ import { EditorView, type ViewUpdate } from "@codemirror/view";
 import { minimalChange } from "../diff";
 import { fromEditor, type LineEnding, lineEndingOf, toEditor } from "../line-endings";
 import { mark } from "../trace";
+import { foldFrontMatter, frontMatterEnd, isFolded } from "./front-matter-fold";
+import { type LineProblem, setProblems } from "./problems";
 import { type EditorOptions, postExtensions, reconfigure } from "./setup";
 
 export interface BufferHooks {
@@ -78,8 +80,11 @@ export class Buffers {
   open(path: string, text: string): void {
     if (this.states.has(path)) return;
     this.endings.set(path, lineEndingOf(text));
-    const state = EditorState.create({ doc: toEditor(text), extensions: this.extensions });
-    this.states.set(path, state.update({ effects: reconfigure(this.options) }).state);
+    const made = EditorState.create({ doc: toEditor(text), extensions: this.extensions });
+    // The cursor starts where the post's text does, below its (folded) front matter.
+    const end = frontMatterEnd(made);
+    const start = end > 0 && end < made.doc.lines ? made.doc.line(end + 1).from : 0;
+    this.states.set(path, made.update({ effects: reconfigure(this.options), selection: { anchor: start } }).state);
   }
 
   /** Shows a post (or nothing) in the view, once no composition is going on. */
@@ -191,10 +196,27 @@ export class Buffers {
     this.options = options;
   }
 
-  /** Puts the cursor at the start of `line` of the shown post, scrolled into view. */
+  /** Marks `path`'s lines that have problems (the core's, for this post). */
+  showProblems(path: string, problems: LineProblem[]): void {
+    if (this.states.has(path)) this.apply(path, { effects: setProblems.of(problems) });
+  }
+
+  /** Whether the shown post's front matter is shown as text (not folded). */
+  frontMatterShown(): boolean {
+    const state = this.shown === null ? undefined : this.stateOf(this.shown);
+    return state ? !isFolded(state) : false;
+  }
+
+  /** Shows the shown post's front matter as text, or folds it. */
+  showFrontMatter(show: boolean): void {
+    if (this.shown !== null) this.apply(this.shown, { effects: foldFrontMatter.of(!show) });
+  }
+
+  /** Puts the cursor at the start of `line` of the shown post, scrolled into view (unfolding the front matter for a line of it). */
   goToLine(line: number): void {
     const view = this.view;
     if (!view || this.shown === null) return;
+    if (line <= frontMatterEnd(view.state) && isFolded(view.state)) view.dispatch({ effects: foldFrontMatter.of(false) });
     const doc = view.state.doc;
     const pos = doc.line(Math.min(Math.max(1, line), doc.lines)).from;
     view.dispatch({ selection: { anchor: pos }, effects: EditorView.scrollIntoView(pos, { y: "center" }) });

@@ -9,8 +9,11 @@ import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/sea
 import { Compartment, EditorState, type Extension, type StateEffect } from "@codemirror/state";
 import { drawSelection, dropCursor, EditorView, keymap, type ViewUpdate } from "@codemirror/view";
 import { vim } from "@replit/codemirror-vim";
+import { i18n } from "../i18n/index.svelte";
+import { frontMatterFold } from "./front-matter-fold";
 import { frontMatterStyle } from "./front-matter-style";
 import { imageDrop } from "./images";
+import { problemLines } from "./problems";
 import { proseSpelling, spellcheckAttribute } from "./spelling";
 import { markdownTables } from "./tables";
 import { hanjiTheme } from "./theme";
@@ -45,6 +48,8 @@ export function postExtensions(hooks: PostEditorHooks): Extension {
     indentOnInput(),
     markdown({ base: markdownLanguage, codeLanguages: languages }),
     frontMatterStyle(),
+    frontMatterFold(() => i18n.t.editor.frontMatterFolded),
+    problemLines(),
     EditorView.lineWrapping,
     search({ top: true }),
     highlightSelectionMatches(),

@@ -11,15 +11,15 @@ const look = EditorView.theme({
     height: "100%",
     color: "var(--text)",
     backgroundColor: "var(--paper)",
-    fontSize: "15px",
+    fontSize: "var(--editor-font-size, 15px)",
   },
   "&.cm-focused": { outline: "none" },
   ".cm-scroller": {
     fontFamily: "var(--font-mono)",
-    lineHeight: "1.65",
+    lineHeight: "var(--editor-line-height, 1.65)",
   },
   ".cm-content": {
-    padding: "18px 0 40vh",
+    padding: "var(--editor-top, 18px) 0 40vh",
     caretColor: "var(--accent)",
     maxWidth: "46rem",
   },
@@ -61,6 +61,31 @@ const look = EditorView.theme({
     color: "var(--accent) !important",
   },
   ".cm-frontmatter .cm-frontmatter-fence": { color: "var(--text-faint) !important" },
+  // The folded front matter: one quiet line that unfolds on a click.
+  ".cm-frontmatter-folded": {
+    margin: "0 22px 4px",
+    padding: "1px 8px",
+    borderRadius: "4px",
+    backgroundColor: "var(--frontmatter)",
+    color: "var(--text-faint)",
+    fontFamily: "var(--font-ui)",
+    fontSize: "12px",
+    cursor: "pointer",
+  },
+  ".cm-frontmatter-folded:hover": { color: "var(--accent)" },
+  // A line with a problem, and what is wrong at its end.
+  ".cm-problem-line": { backgroundImage: "linear-gradient(to right, var(--problem-tint) 3px, transparent 3px)" },
+  ".cm-problem-error": { "--problem-tint": "var(--danger)", backgroundColor: "var(--danger-soft)" },
+  ".cm-problem-warning": { "--problem-tint": "var(--warning)", backgroundColor: "var(--warning-soft)" },
+  ".cm-problem-note": {
+    marginLeft: "12px",
+    padding: "0 6px",
+    borderRadius: "4px",
+    fontFamily: "var(--font-ui)",
+    fontSize: "12px",
+  },
+  ".cm-problem-note-error": { color: "var(--danger)" },
+  ".cm-problem-note-warning": { color: "var(--warning)" },
 });
 
 const highlight = HighlightStyle.define([
