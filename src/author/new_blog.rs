@@ -52,8 +52,11 @@ pub fn new_blog(folder: &Path, blog: &NewBlog, now: jiff::Timestamp) -> Result<P
     let settings = toml::to_string(&settings).map_err(|e| AuthorError::Invalid(format!("the settings: {e}")))?;
     let about = page(words.about_title, words.about, None)?;
     let first = page(words.first_title, words.first, Some(today))?;
+    let made =
+        fs::Folder::open(folder, true).map_err(|source| AuthorError::Io { path: folder.to_path_buf(), source })?;
     let write = |path: &str, text: &str| {
-        fs::write_atomically(&folder.join(path), text.as_bytes())
+        let file = fs::SitePath::new(path).map_err(|e| AuthorError::Invalid(e.to_string()))?;
+        made.write(&file, text.as_bytes(), fs::Durable::Flushed)
             .map_err(|source| AuthorError::Io { path: folder.join(path), source })
     };
     write("hanji.toml", &settings)?;
@@ -69,14 +72,17 @@ pub fn copy_blog(from: &Path, to: &Path) -> Result<PathBuf, AuthorError> {
     vacant(to)?;
     let unreadable = |reason: String| AuthorError::Unreadable { path: from.to_path_buf(), reason };
     let files = fs::files_under(from).map_err(|e| unreadable(e.to_string()))?;
+    let made = fs::Folder::open(to, true).map_err(|source| AuthorError::Io { path: to.to_path_buf(), source })?;
     for (file, _) in files {
         let hidden = file.components().any(|c| c.as_os_str().to_string_lossy().starts_with('.'));
-        if hidden {
+        // A name that cannot be a plain path in the copy is not copied.
+        let Some(name) = file.to_str().and_then(|name| fs::SitePath::new(name).ok()).filter(|_| !hidden) else {
             continue;
-        }
-        let bytes = fs::read(&from.join(&file)).map_err(|e| unreadable(e.to_string()))?;
-        fs::write_atomically(&to.join(&file), &bytes)
-            .map_err(|source| AuthorError::Io { path: to.join(&file), source })?;
+        };
+        made.copy_if_changed(&name, &from.join(&file)).map_err(|e| match e {
+            fs::CopyError::Read(e) => unreadable(e.to_string()),
+            fs::CopyError::Write(source) => AuthorError::Io { path: to.join(&file), source },
+        })?;
     }
     Ok(to.to_path_buf())
 }
@@ -98,9 +104,8 @@ fn vacant(folder: &Path) -> Result<(), AuthorError> {
     match fs::is_empty_folder(folder) {
         Ok(true) => Ok(()),
         Ok(false) => Err(AuthorError::Exists(folder.to_path_buf())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            fs::make_folder(folder).map_err(|source| AuthorError::Io { path: folder.to_path_buf(), source })
-        }
+        // Made as it is opened to be written.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => Err(AuthorError::Exists(folder.to_path_buf())),
         Err(source) => Err(AuthorError::Io { path: folder.to_path_buf(), source }),
     }

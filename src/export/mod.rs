@@ -218,9 +218,8 @@ pub fn export_locked(
     summary.problems.extend(placed.problems);
     summary.problems.extend(copy_problems);
     summary.left_out.extend(placed.left_out);
-    let total = placed.pages.len() + copies.len();
-    let done = AtomicUsize::new(0);
-    let tick = || progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+    let ticks = Ticks::new(progress, placed.pages.len() + copies.len());
+    let tick = || ticks.tick();
 
     // Which pages are as the last export left them; the others' plans are
     // made again as they are rendered (a large blog's plans, all held at
@@ -295,7 +294,7 @@ pub fn export_locked(
         }
     }
     let settings = digest::of(&format!("{:?}", blog.config.images));
-    let (copies, kept_copies) = image_copies(&site, &images, &made, state.as_ref(), &folder, settings);
+    let (copies, kept_copies) = image_copies(&site, &images, &made, state.as_ref(), &folder, settings, &ticks);
     let (made_copies, reused) = images.counts();
     summary.image_copies = (made_copies, reused + kept_copies);
     for outcome in copies {
@@ -562,6 +561,29 @@ fn changed_meanwhile<'s>(path: &Path) -> Outcome<'s> {
     Outcome::LeftOut(path.to_path_buf(), problem)
 }
 
+/// How far an export has come, for its `Progress`: the pages and files
+/// known at the start, then the image copies the pages asked for.
+struct Ticks<'a> {
+    progress: Progress<'a>,
+    done: AtomicUsize,
+    total: AtomicUsize,
+}
+
+impl<'a> Ticks<'a> {
+    fn new(progress: Progress<'a>, total: usize) -> Self {
+        Ticks { progress, done: AtomicUsize::new(0), total: AtomicUsize::new(total) }
+    }
+
+    fn more(&self, files: usize) {
+        self.total.fetch_add(files, Ordering::Relaxed);
+    }
+
+    fn tick(&self) {
+        let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        (self.progress)(done, self.total.load(Ordering::Relaxed));
+    }
+}
+
 /// The copies of the images the pages show, written beside each image's own
 /// copy in the site: those of the pages rendered now were made (or found in
 /// the cache) as the pages asked for them; a page kept as it was names the
@@ -575,6 +597,7 @@ fn image_copies<'s>(
     state: Option<&'s State>,
     folder: &Folder,
     settings: Digest,
+    ticks: &Ticks,
 ) -> (Vec<Outcome<'s>>, usize) {
     let pictured: BTreeSet<&Path> = made
         .iter()
@@ -628,9 +651,11 @@ fn image_copies<'s>(
         })
         .collect();
     let count = kept.len();
+    ticks.more(copies.len());
     let mut outcomes: Vec<Outcome> = copies
         .par_iter()
         .map(|(file, image, made)| {
+            ticks.tick();
             let source = images.stamp(image);
             let bytes = match made.bytes() {
                 Ok(bytes) => bytes,

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::make::{decode_facts, make_copies};
+use super::make::{decode_facts, make_copies, make_copies_in_turn};
 use super::{Copy, Facts, Plan, key, source_hash};
 use crate::config::Images;
 use crate::fs;
@@ -59,7 +59,8 @@ pub struct Prepared {
 type Stamp = Option<fs::Stamp>;
 
 /// An image's copies for an export, made by whichever page asks first (the
-/// others wait), or why they could not be.
+/// others wait; `make_copies_in_turn` says why it makes them on its own
+/// thread), or why they could not be.
 type Preparing = OnceLock<Result<Prepared, String>>;
 
 /// The cache's folder of copies of images.
@@ -208,7 +209,7 @@ impl Catalog {
         let missing: Vec<Copy> = copies.iter().zip(&found).filter(|(_, f)| f.is_none()).map(|(c, _)| *c).collect();
         self.reused.fetch_add(copies.len() - missing.len(), Ordering::Relaxed);
         if !missing.is_empty() {
-            let mut made = make_copies(&bytes, facts, &missing, &self.settings).into_iter();
+            let mut made = make_copies_in_turn(&bytes, facts, &missing, &self.settings).into_iter();
             for (copy, slot) in copies.iter().zip(found.iter_mut()).filter(|(_, f)| f.is_none()) {
                 let bytes = made.next().expect("one result per copy")?;
                 *slot = Some(self.keep(source, *copy, bytes));

@@ -54,6 +54,36 @@ fn turns(orientation: Orientation) -> bool {
 /// each width resized once and encoded in each of its formats, in parallel.
 /// Each copy's bytes, or why it could not be made.
 pub fn make_copies(bytes: &[u8], facts: &Facts, copies: &[Copy], settings: &Images) -> Vec<Result<Vec<u8>, String>> {
+    make(bytes, facts, copies, settings, Spread::EveryCore)
+}
+
+/// The same on this thread alone: for a caller that other threads wait for
+/// (an export's page that asked first for an image). Work shared out to
+/// other threads while holding them waiting could let this thread, idle
+/// until that work is done, take up a page that waits for the same image:
+/// a wait on itself. The export's pages are spread over every core instead.
+pub fn make_copies_in_turn(
+    bytes: &[u8],
+    facts: &Facts,
+    copies: &[Copy],
+    settings: &Images,
+) -> Vec<Result<Vec<u8>, String>> {
+    make(bytes, facts, copies, settings, Spread::ThisThread)
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Spread {
+    EveryCore,
+    ThisThread,
+}
+
+fn make(
+    bytes: &[u8],
+    facts: &Facts,
+    copies: &[Copy],
+    settings: &Images,
+    spread: Spread,
+) -> Vec<Result<Vec<u8>, String>> {
     let decoded = match decode(bytes, facts, settings) {
         Ok(decoded) => decoded,
         Err(error) => return copies.iter().map(|_| Err(error.clone())).collect(),
@@ -61,16 +91,20 @@ pub fn make_copies(bytes: &[u8], facts: &Facts, copies: &[Copy], settings: &Imag
     let mut widths: Vec<u32> = copies.iter().map(|c| c.width).collect();
     widths.sort_unstable();
     widths.dedup();
-    let resized: Vec<(u32, Result<Pixels<'static>, String>)> =
-        widths.par_iter().map(|&width| (width, resize(&decoded, width, facts))).collect();
-    copies
-        .par_iter()
-        .map(|copy| {
-            let (_, pixels) = resized.iter().find(|(width, _)| *width == copy.width).expect("every width resized");
-            let pixels = pixels.as_ref().map_err(Clone::clone)?;
-            encode(pixels, copy.format, settings)
-        })
-        .collect()
+    let resize_one = |&width: &u32| (width, resize(&decoded, width, facts));
+    let resized: Vec<(u32, Result<Pixels<'static>, String>)> = match spread {
+        Spread::EveryCore => widths.par_iter().map(resize_one).collect(),
+        Spread::ThisThread => widths.iter().map(resize_one).collect(),
+    };
+    let encode_one = |copy: &Copy| {
+        let (_, pixels) = resized.iter().find(|(width, _)| *width == copy.width).expect("every width resized");
+        let pixels = pixels.as_ref().map_err(Clone::clone)?;
+        encode(pixels, copy.format, settings)
+    };
+    match spread {
+        Spread::EveryCore => copies.par_iter().map(encode_one).collect(),
+        Spread::ThisThread => copies.iter().map(encode_one).collect(),
+    }
 }
 
 /// The image's pixels, turned upright, as 8-bit RGB or RGBA.

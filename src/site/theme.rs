@@ -52,7 +52,6 @@ pub const WORDS: &[(&str, &str)] =
 /// The language whose words stand in for a word a page's language lacks.
 const FALLBACK_LANGUAGE: &str = "en";
 
-
 /// Enough for any page of a 100,000-post blog (its sitemap, the largest,
 /// takes about 2.4 million); a template that loops forever runs out and
 /// stops with an error instead of hanging. minijinja charges every byte a

@@ -12,7 +12,7 @@ use crate::{BlogTest, files, read};
 
 /// A JPEG photo stand-in of `width`×`height`: gradients and texture, as a
 /// camera leaves them (so lossy copies have something to save).
-fn jpeg(width: u32, height: u32) -> Vec<u8> {
+pub fn jpeg(width: u32, height: u32) -> Vec<u8> {
     let image = image::RgbImage::from_fn(width, height, |x, y| {
         let wave = ((x as f32 / 7.0).sin() * (y as f32 / 5.0).cos() * 40.0) as i32;
         image::Rgb([(x * 255 / width) as u8, (y * 255 / height) as u8, (128 + wave).clamp(0, 255) as u8])

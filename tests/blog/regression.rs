@@ -941,6 +941,7 @@ fn the_versions_of_a_deleted_post_are_pruned() {
     history.keep(Path::new("/b"), Path::new("posts/gone.md"), replaced, day, hanji::HistoryLimits::default()).unwrap();
     assert_eq!(history.prune_blog(Path::new("/b"), 200 * day, hanji::HistoryLimits::default()), 1);
     assert!(history.versions(Path::new("/b"), Path::new("posts/gone.md")).is_empty());
+}
 
 /// A post whose front matter another program broke (a date TOML cannot
 /// read, written by an editor or a `git pull`) vanished from the app's list,
@@ -1039,4 +1040,45 @@ fn the_search_pages_more_button_shows_only_when_there_are_more() {
     browser.script("const i = document.querySelector('.search-input'); i.value = 'zzyzx'; i.dispatchEvent(new Event('input'));").unwrap();
     browser.wait_for("nothing found", "return document.querySelectorAll('.search-result').length === 0;");
     assert_eq!(browser.script(shown).unwrap(), serde_json::json!(false), "no results: no More results");
+}
+
+/// A first export of an image-heavy blog sat at a full progress bar while it
+/// wrote its image copies (issue 32: "a first Hugo export with 509 images
+/// took 49 s with the app looking stuck"). Its progress now counts the image
+/// copies the pages asked for too, tells each step once and ends at its
+/// total. Every post shows one shared image as well, so pages wait for one
+/// another's copies (made once, on the thread that asked first).
+#[test]
+fn a_first_export_with_images_reports_progress_through_its_image_copies() {
+    let settings = "title = \"Pictures\"\n[images]\nwidths = [160, 240, 320, 400]\n";
+    let mut blog = BlogTest::empty().write("hanji.toml", settings).write("shared.png", crate::images::png(300, 150));
+    for n in 0..12 {
+        let post = format!(
+            "---\ntitle: Photo {n}\ndate: 2026-03-{:02}\n---\n![Photo {n}](photo.jpg)\n\n![Shared](/shared.png)\n",
+            n + 1
+        );
+        blog = blog
+            .write(&format!("posts/p{n}/index.md"), post)
+            .write(&format!("posts/p{n}/photo.jpg"), crate::images::jpeg(500, 250));
+    }
+    let (out, cache) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let loaded = hanji::load(blog.path()).unwrap();
+    let options = hanji::ExportOptions { cache_dir: Some(cache.path().to_path_buf()), ..Default::default() };
+    let ticks = std::sync::Mutex::new(Vec::new());
+    let summary =
+        hanji::export(&loaded, out.path(), &options, &|done, total| ticks.lock().unwrap().push((done, total))).unwrap();
+    let ticks = ticks.into_inner().unwrap();
+    let copies = files(out.path()).iter().filter(|f| f.contains(".jpg-") || f.contains(".png-")).count();
+    assert!(copies >= 12 * 4, "every image's copies are written: {copies}");
+    let &(last_done, last_total) = ticks.last().expect("progress is reported");
+    assert_eq!(last_done, last_total, "the progress ends at its total");
+    assert!(
+        last_total >= summary.rendered + copies,
+        "the image copies are counted: {last_total} < {} + {copies}",
+        summary.rendered
+    );
+    let mut seen: Vec<usize> = ticks.iter().map(|(done, _)| *done).collect();
+    seen.sort_unstable();
+    assert_eq!(seen, (1..=last_done).collect::<Vec<_>>(), "each step is told once");
+    assert!(ticks.iter().all(|(done, total)| done <= total), "never past its total: {ticks:?}");
 }
