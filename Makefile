@@ -127,12 +127,12 @@ deps:
 	@$(CARGO) clippy --version >/dev/null 2>&1 || rustup component add clippy
 
 # The app's system libraries: the webview (WebKitGTK) and what builds against it,
-# and the dictionaries its spell checker uses (enchant with hunspell: Korean, English).
+# and its spell checker: the hunspell program with Korean and English dictionaries.
 app-deps:
 	@pkg-config --exists webkit2gtk-4.1 2>/dev/null || \
 	  { $(APT) update -q && $(APT) install -y -q libwebkit2gtk-4.1-dev; }
-	@[ -e /usr/share/hunspell/ko_KR.dic ] && [ -e /usr/share/hunspell/en_US.dic ] || \
-	  { $(APT) update -q && $(APT) install -y -q hunspell-ko hunspell-en-us; }
+	@command -v hunspell >/dev/null && [ -e /usr/share/hunspell/ko_KR.dic ] && [ -e /usr/share/hunspell/en_US.dic ] || \
+	  { $(APT) update -q && $(APT) install -y -q hunspell hunspell-ko hunspell-en-us; }
 
 # The end-to-end tests' tools: a virtual display, the webview's WebDriver,
 # and tauri-driver between them; a Korean font, so the window's screenshot

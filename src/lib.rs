@@ -100,6 +100,7 @@ pub use author::new_blog::{NewBlog, copy_blog, fresh_folder, new_blog};
 pub use author::new_post::NewPost;
 pub use author::retag::RetagPlan;
 pub use author::settings::save_publish_target;
+pub use author::spelling::{Misspelled, Spelling};
 pub use author::trash::TrashCan;
 pub use author::{AuthorError, inside, save_post};
 pub use fs::{

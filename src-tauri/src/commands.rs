@@ -222,13 +222,17 @@ pub async fn preview(state: State<'_, AppState>, path: String, text: String) -> 
     })
 }
 
-/// The shown post's page is in `lang` (its `<html lang>`): spelling is
-/// checked with that language's dictionaries.
+/// The words of the whole post `text` that the dictionaries of `lang` (its
+/// page's `<html lang>`) do not know, where the editor counts them.
 #[tauri::command]
-pub fn spelling_language<R: Runtime>(window: WebviewWindow<R>, lang: String) -> Result<()> {
-    window
-        .with_webview(move |webview| crate::spelling::use_language(&webview, &lang))
-        .map_err(|e| AppError::new(ErrorKind::Io, format!("cannot set the spelling language: {e}")))
+pub async fn misspelled(text: String, lang: String) -> Result<Vec<hanji::Misspelled>> {
+    off_the_window(move || hanji::Spelling::for_language(&lang).misspelled(&text)).await
+}
+
+/// What the author may have meant by `word`, in a post in `lang`.
+#[tauri::command]
+pub async fn spelling_suggestions(word: String, lang: String) -> Result<Vec<String>> {
+    off_the_window(move || hanji::Spelling::for_language(&lang).suggestions(&word, 8)).await
 }
 
 /// The address of a site page in the `preview:` protocol, as the webview names it.

@@ -8,7 +8,6 @@ pub mod dialogs;
 pub mod error;
 pub mod progress;
 pub mod protocol;
-pub mod spelling;
 pub mod state;
 pub mod store;
 pub mod view;
@@ -42,7 +41,8 @@ pub fn app<R: Runtime>(builder: tauri::Builder<R>, state: AppState) -> tauri::Bu
             commands::read_post,
             commands::save_post,
             commands::preview,
-            commands::spelling_language,
+            commands::misspelled,
+            commands::spelling_suggestions,
             commands::versions,
             commands::read_version,
             commands::forget_unsaved,
@@ -115,10 +115,6 @@ fn main_window<R: Runtime>(app: &tauri::AppHandle<R>) -> tauri::Result<tauri::We
             tauri::webview::NewWindowResponse::Deny
         })
         .build()?;
-    // No dictionary is loaded here: the Korean one holds the window's thread
-    // for most of a second, so it loads when the first post is shown (the
-    // preview sets the post's language, `spelling_language`), not before the
-    // blog is on screen.
     window.with_webview(|webview| drawing(&webview))?;
     Ok(window)
 }

@@ -605,6 +605,7 @@ pub fn typescript() -> String {
         Saved::decl(&cfg),
         Heading::decl(&cfg),
         Preview::decl(&cfg),
+        hanji::Misspelled::decl(&cfg),
         VersionCause::decl(&cfg),
         VersionItem::decl(&cfg),
         FileChange::decl(&cfg),

@@ -382,6 +382,7 @@ fn the_app_end_to_end() {
         the_merge_view_takes_one_hunk_from_each_side(&session, &blog);
         tab_moves_between_table_cells(&session);
         misspelt_words_are_underlined_in_prose_only(&session);
+        a_whole_post_is_checked_as_it_opens(&session, &blog);
         english_misspellings_are_underlined_in_an_english_post(&session);
         vim_keys_delete_a_line(&session);
         export_writes_the_site(&session, &site);
@@ -1041,6 +1042,8 @@ fn the_outline_lists_the_headings_and_a_click_goes_there(session: &Session) {
 }
 
 const LOOP: &str = "posts/writing-loop.md";
+/// A long post with one misspelt word on its last line of prose.
+const SPELLING: &str = "posts/spelling-check.md";
 const LOOP_TEXT: &str = "---\ntitle: 글쓰기 고리\ndate: 2026-11-02\n---\n\n첫 문단은 처음 그대로.\n\n둘째 문단.\n\n셋째 문단.\n\n넷째 문단.\n\n다섯째 문단은 끝.\n";
 
 fn save(session: &Session, blog: &Path, expect: &str) {
@@ -1208,40 +1211,71 @@ fn red_pixels(session: &Session, element: &str, spans: &[(f64, f64)]) -> Vec<usi
         .collect()
 }
 
-/// Spelling is checked by WebKitGTK with the system's dictionaries (enchant
-/// and hunspell), in the language of the shown post's page: in a Korean post
-/// a misspelt Korean word typed in prose gets WebKit's red underline (the
-/// Korean dictionary is found and used), words spelt right do not, and the
-/// same misspelt word in a fenced code block does not either. There an
-/// English misspelling is not underlined: WebKit takes a word that any of
-/// its dictionaries accepts, and hunspell-ko accepts every word without
-/// Hangul (the next test holds what an English post gets).
+/// Spelling is checked by the core with the system's Hunspell dictionaries,
+/// in the language of the shown post's page, over the whole post: in a
+/// Korean post a misspelt Korean word typed in prose gets a red wavy
+/// underline, words spelt right do not, an English misspelling is checked in
+/// English, and the same misspelt words in a fenced code block are not
+/// marked. The webview's own checker is off (it marked only words typed).
 fn misspelt_words_are_underlined_in_prose_only(session: &Session) {
     let editor = session.find(".cm-content");
     let before = session.editor_text();
-    assert_eq!(session.script("return document.querySelector('.cm-content').spellcheck", json!([])), json!(true));
+    assert_eq!(session.script("return document.querySelector('.cm-content').spellcheck", json!([])), json!(false));
     session.cursor_after("셋째 문단.");
-    // A space after each word: WebKit checks a word once the caret has left it.
     let prose = "맞춤법 시험 됬다 그리고 wrld 끝 ";
     session.type_keys(&editor, &format!("{ENTER}{ENTER}{prose}"));
     session.type_keys(&editor, &format!("{ENTER}{ENTER}```{ENTER}코드 속 됬다 wrld {ENTER}```{ENTER}"));
     let line = editor_line(session, "맞춤법 시험");
     let code = editor_line(session, "코드 속");
-    let script = "return [arguments[0].closest('[spellcheck=false]') === null, arguments[1].closest('[spellcheck=false]') !== null]";
-    assert_eq!(
-        session.script(script, json!([{ ELEMENT: line }, { ELEMENT: code }])),
-        json!([true, true]),
-        "prose is checked, code is not"
-    );
+    let marked = "return [...arguments[0].querySelectorAll('.cm-misspelled')].map((e) => e.textContent)";
+    let words = wait("the misspelt words marked", Duration::from_secs(10), || {
+        let words = session.script(marked, json!([{ ELEMENT: line }]));
+        (words == json!(["됬다", "wrld"])).then_some(words)
+    });
+    assert_eq!(words, json!(["됬다", "wrld"]));
+    assert_eq!(session.script(marked, json!([{ ELEMENT: code }])), json!([]), "nothing is marked in code");
     let spans = word_spans(session, &line, &["됬다", "맞춤법", "시험", "wrld"]);
     let underlined = wait("the misspelt word underlined", Duration::from_secs(10), || {
         let red = red_pixels(session, &line, &spans);
         (red[0] > 0).then_some(red)
     });
-    assert_eq!(underlined[1..], [0, 0, 0], "words spelt right (or English ones) are not underlined: {underlined:?}");
+    assert_eq!(underlined[1..3], [0, 0], "words spelt right are not underlined: {underlined:?}");
+    assert!(underlined[3] > 0, "an English misspelling in a Korean post is underlined: {underlined:?}");
     let code_spans = word_spans(session, &code, &["됬다"]);
     assert_eq!(red_pixels(session, &code, &code_spans), [0], "nothing is underlined in code");
     undo_until(session, &before);
+}
+
+/// Regression (issue 32, "spell check marks only newly typed words"): a post
+/// opened from disk has every word checked, the last line of a long post too,
+/// without a key pressed in it.
+fn a_whole_post_is_checked_as_it_opens(session: &Session, blog: &Path) {
+    let mut text = String::from("---\ntitle: 맞춤법 시험\ndate: 2026-11-03\n---\n\n");
+    for n in 0..150 {
+        text.push_str(&format!("{n}번째 문단은 바르게 썼다.\n\n"));
+    }
+    text.push_str("맨 끝 문단에 됬다 하나.\n\n```\n코드 속 됬다\n```\n");
+    std::fs::write(blog.join(SPELLING), &text).unwrap();
+    session.open_post(SPELLING);
+    let script = "const v = document.querySelector('.cm-content').cmTile.root.view; \
+                  const at = v.state.doc.toString().indexOf('맨 끝 문단에'); \
+                  v.dispatch({ selection: { anchor: at }, scrollIntoView: true }); return at > 0";
+    assert_eq!(session.script(script, json!([])), json!(true));
+    let last = editor_line(session, "맨 끝 문단에");
+    let marked = "return [...document.querySelectorAll('.cm-content .cm-misspelled')].map((e) => e.textContent)";
+    let words = wait("the last line's misspelt word marked", Duration::from_secs(15), || {
+        let words = session.script(marked, json!([]));
+        (words != json!([])).then_some(words)
+    });
+    assert_eq!(words, json!(["됬다"]), "the prose word is marked, the one in code is not");
+    let spans = word_spans(session, &last, &["됬다", "문단에"]);
+    let red = wait("the underline painted", Duration::from_secs(10), || {
+        let red = red_pixels(session, &last, &spans);
+        (red[0] > 0).then_some(red)
+    });
+    assert_eq!(red[1], 0, "a word spelt right is not underlined: {red:?}");
+    assert_eq!(std::fs::read_to_string(blog.join(SPELLING)).unwrap(), text, "checking wrote nothing");
+    session.open_post(LOOP);
 }
 
 /// Regression: English misspellings were never underlined, since the Korean

@@ -1,6 +1,6 @@
 //! What Hanji does to a blog's files for its author: save a post, start one,
 //! rename it, move it to the trash, add an image, rename a tag across posts,
-//! and keep the versions its saves replace (`history`).
+//! keep the versions its saves replace (`history`), and check its spelling.
 //! Paths come in relative to the blog folder and are confined to it first
 //! (`confine`); every write is atomic, and every write, move and removal is
 //! announced to `OwnWrites`, so the watcher knows the change that comes back
@@ -16,6 +16,7 @@ pub mod rename;
 pub mod retag;
 pub mod save;
 pub mod settings;
+pub mod spelling;
 pub mod trash;
 
 use std::io;

@@ -11,7 +11,7 @@ mod edit_yaml;
 mod fields;
 mod read_toml;
 mod read_yaml;
-mod split;
+pub(crate) mod split;
 mod yaml_text;
 
 pub use edit::{EditError, FieldValue, remove_field, set_field};

@@ -10,6 +10,7 @@ import type {
   FieldKey,
   FieldValue,
   Loading,
+  Misspelled,
   PostText,
   Preview,
   PublishDone,
@@ -86,8 +87,12 @@ export const overwritePost = (path: string, text: string) => invoke<Saved>("save
 /** Renders the post from its unsaved text; site pages in the preview show it too. */
 export const preview = (path: string, text: string) => invoke<Preview>("preview", { path, text });
 
-/** The shown post's page is in `lang`: spelling is checked in that language. */
-export const spellingLanguage = (lang: string) => invoke<void>("spelling_language", { lang });
+/** The words of the whole post `text` that the dictionaries of `lang` do not know. */
+export const misspelled = (text: string, lang: string) => invoke<Misspelled[]>("misspelled", { text, lang });
+
+/** What the author may have meant by `word`, in a post in `lang`. */
+export const spellingSuggestions = (word: string, lang: string) =>
+  invoke<string[]>("spelling_suggestions", { word, lang });
 
 /** The saved versions of a post (the texts its saves replaced), newest first. */
 export const versions = (path: string) => invoke<VersionItem[]>("versions", { path });

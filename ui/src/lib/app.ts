@@ -12,7 +12,7 @@ export const editor = new Buffers({
   scrolled: (line) => preview.scrolled(line),
   cursor: (line) => preview.cursorMoved(line),
   image: (path, file) => void posts.imageDropped(path, file),
-});
+}, api);
 
 export const { notices, panels, layout, newBlog, session, posts, preview, form, sidebar, problems, siteExport, history, sitePublish } =
   makeStores(api, editor);

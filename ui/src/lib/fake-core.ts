@@ -242,7 +242,6 @@ export class FakeCore {
       problems: [],
     })),
     previewUrl: vi.fn((sitePath: string) => `preview://localhost/${sitePath}`),
-    spellingLanguage: vi.fn(async (_lang: string): Promise<void> => {}),
 
     setField: vi.fn(async (text: string, key: FieldKey, value: FieldValue): Promise<string> => {
       if (key !== "tags" || !Array.isArray(value)) throw new Error(`the fake sets tags only, not ${key}`);
@@ -370,6 +369,11 @@ export class FakeEditor implements PostTexts {
   }
   scrollToLine(line: number): void {
     this.scrolledTo.push(line);
+  }
+  /** The languages the stores asked spelling to be checked in. */
+  readonly spelledIn: string[] = [];
+  spellIn(lang: string): void {
+    if (this.spelledIn.at(-1) !== lang) this.spelledIn.push(lang);
   }
 }
 

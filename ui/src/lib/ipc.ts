@@ -187,6 +187,8 @@ html: string,
  */
 outline: Array<Heading>, fields: Fields, words: number, readingMinutes: number, problems: Array<Diagnostic>, };
 
+export type Misspelled = { from: number, to: number, word: string, };
+
 export type VersionCause = { "kind": "save" } | { "kind": "tagRename", from: string, to: string, } | { "kind": "outside" };
 
 export type VersionItem = { 

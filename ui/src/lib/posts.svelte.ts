@@ -44,7 +44,19 @@ export type PostsApi = Pick<
 /** What the open posts need of the editor that holds their texts. */
 export type PostTexts = Pick<
   Buffers,
-  "open" | "show" | "text" | "replace" | "insert" | "rename" | "close" | "closeAll" | "focus" | "goToLine" | "scrollToLine" | "top"
+    | "open"
+  | "show"
+  | "text"
+  | "replace"
+  | "insert"
+  | "rename"
+  | "close"
+  | "closeAll"
+  | "focus"
+  | "goToLine"
+  | "scrollToLine"
+  | "top"
+  | "spellIn"
 >;
 
 /** What other stores follow about the open posts; every part is optional. */

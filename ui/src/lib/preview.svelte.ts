@@ -15,7 +15,7 @@ import type { Preview } from "./types";
 /** How long the editor's scrolling after a scroll of the preview is taken as its answer. */
 const ECHO_MS = 600;
 
-export type PreviewApi = Pick<typeof api, "preview" | "previewUrl" | "spellingLanguage">;
+export type PreviewApi = Pick<typeof api, "preview" | "previewUrl">;
 
 /** A render came back for `text` of `path` (the post is still open). */
 export type RenderedListener = (path: string, text: string, preview: Preview) => void;
@@ -67,7 +67,7 @@ export class PreviewPane {
   constructor(
     private readonly api: PreviewApi,
     private readonly posts: Pick<OpenPosts, "current" | "isOpen" | "listen">,
-    private readonly texts: Pick<PostTexts, "text" | "top" | "goToLine" | "scrollToLine">,
+    private readonly texts: Pick<PostTexts, "text" | "top" | "goToLine" | "scrollToLine" | "spellIn">,
     private readonly session: Pick<Session, "blog">,
   ) {
     posts.listen({
@@ -155,15 +155,8 @@ export class PreviewPane {
   }
 
   /** The language spelling is checked in: the shown post's page's. */
-  private spelling: string | null = null;
-
   private spellIn(lang: string | null): void {
-    if (lang === null || lang === this.spelling) return;
-    this.spelling = lang;
-    this.api.spellingLanguage(lang).catch(() => {
-      // Spelling is a help, not a promise: the next post tries again.
-      this.spelling = null;
-    });
+    if (lang !== null) this.texts.spellIn(lang);
   }
 }
 

@@ -48,16 +48,16 @@ describe("the preview and the editor, both ways", () => {
 });
 
 describe("spelling follows the shown post's language", () => {
-  it("tells the core the page's language when it changes, and only then", async () => {
+  it("tells the editor the page's language when it changes", async () => {
     const app = await withPost();
-    expect(app.api.spellingLanguage.mock.calls).toEqual([["ko"]]);
+    expect(app.editor.spelledIn).toEqual(["ko"]);
     app.editor.type("posts/a.md", "---\ntitle: 가\n---\n\n둘째 판.\n");
     await settle();
-    expect(app.api.spellingLanguage).toHaveBeenCalledTimes(1);
+    expect(app.editor.spelledIn).toEqual(["ko"]);
     // The post says it is English: its page does, and spelling follows.
     app.editor.type("posts/a.md", "---\ntitle: 가\nlang: en\n---\n\nIn English now.\n");
     await settle();
-    expect(app.api.spellingLanguage.mock.calls).toEqual([["ko"], ["en"]]);
+    expect(app.editor.spelledIn).toEqual(["ko", "en"]);
   });
 
   it("reads the language from the page's html element only", () => {

@@ -18,6 +18,7 @@ export type {
   PostItem,
   PostsChange,
   PostText,
+  Misspelled,
   Preview,
   PublishDone,
   PublishInfo,

@@ -15,6 +15,7 @@ import { mark } from "../trace";
 import { foldFrontMatter, frontMatterEnd, isFolded } from "./front-matter-fold";
 import { type LineProblem, setProblems } from "./problems";
 import { type EditorOptions, postExtensions, reconfigure } from "./setup";
+import { Speller, type SpellingApi } from "./spelling";
 
 export interface BufferHooks {
   /** A post's text changed, from typing or from `replace`/`insert`. */
@@ -42,12 +43,19 @@ export class Buffers {
   private cursorLine = 1;
   private scrollFrame = 0;
 
-  constructor(private readonly hooks: BufferHooks) {
+  private readonly speller: Speller;
+
+  constructor(
+    private readonly hooks: BufferHooks,
+    spelling: SpellingApi,
+  ) {
+    this.speller = new Speller(spelling);
     this.extensions = postExtensions({
       update: (u) => this.onUpdate(u),
       image: (file) => {
         if (this.shown !== null) this.hooks.image(this.shown, file);
       },
+      speller: this.speller,
     });
     this.blank = EditorState.create({ doc: "", extensions: [EditorState.readOnly.of(true), EditorView.editable.of(false)] });
   }
@@ -84,7 +92,7 @@ export class Buffers {
     // The cursor starts where the post's text does, below its (folded) front matter.
     const end = frontMatterEnd(made);
     const start = end > 0 && end < made.doc.lines ? made.doc.line(end + 1).from : 0;
-    this.states.set(path, made.update({ effects: reconfigure(this.options), selection: { anchor: start } }).state);
+    this.states.set(path, made.update({ effects: reconfigure(this.options, this.speller), selection: { anchor: start } }).state);
   }
 
   /** Shows a post (or nothing) in the view, once no composition is going on. */
@@ -188,12 +196,17 @@ export class Buffers {
 
   /** Vim keys and spell checking, in every open post. */
   configure(options: EditorOptions): void {
-    const effects = reconfigure(options);
+    const effects = reconfigure(options, this.speller);
     for (const [path, state] of this.states) {
       if (path !== this.shown || !this.view) this.states.set(path, state.update({ effects }).state);
     }
     if (this.view && this.shown !== null) this.view.dispatch({ effects });
     this.options = options;
+  }
+
+  /** The shown post's page is in `lang`: its spelling is checked in it. */
+  spellIn(lang: string): void {
+    this.speller.setLanguage(lang);
   }
 
   /** Marks `path`'s lines that have problems (the core's, for this post). */

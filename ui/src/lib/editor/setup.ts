@@ -14,13 +14,15 @@ import { frontMatterFold } from "./front-matter-fold";
 import { frontMatterStyle } from "./front-matter-style";
 import { imageDrop } from "./images";
 import { problemLines } from "./problems";
-import { proseSpelling, spellcheckAttribute } from "./spelling";
+import { type Speller, spellChecking, webviewSpellingOff } from "./spelling";
 import { markdownTables } from "./tables";
 import { hanjiTheme } from "./theme";
 
 export interface PostEditorHooks {
   update(update: ViewUpdate): void;
   image(file: File): void;
+  /** Checks the spelling of the whole post. */
+  speller: Speller;
 }
 
 /** What the settings change in the editor. */
@@ -32,9 +34,14 @@ export interface EditorOptions {
 const vimKeys = new Compartment();
 const spelling = new Compartment();
 
+const noSuggestions = () => i18n.t.editor.noSuggestions;
+
 /** The effects that put `options` into a post's state. */
-export function reconfigure(options: EditorOptions): StateEffect<unknown>[] {
-  return [vimKeys.reconfigure(options.vim ? vim() : []), spelling.reconfigure(spellcheckAttribute(options.spellcheck))];
+export function reconfigure(options: EditorOptions, speller: Speller): StateEffect<unknown>[] {
+  return [
+    vimKeys.reconfigure(options.vim ? vim() : []),
+    spelling.reconfigure(spellChecking(speller, options.spellcheck, noSuggestions)),
+  ];
 }
 
 export function postExtensions(hooks: PostEditorHooks): Extension {
@@ -55,8 +62,8 @@ export function postExtensions(hooks: PostEditorHooks): Extension {
     highlightSelectionMatches(),
     markdownTables(),
     keymap.of([...searchKeymap, ...historyKeymap, ...defaultKeymap]),
-    spelling.of(spellcheckAttribute(true)),
-    proseSpelling(),
+    webviewSpellingOff,
+    spelling.of(spellChecking(hooks.speller, true, noSuggestions)),
     hanjiTheme,
     imageDrop(hooks.image),
     EditorView.updateListener.of(hooks.update),

@@ -132,6 +132,7 @@ export const en = {
   },
   editor: {
     frontMatterFolded: (lines: number) => `front matter, ${lines} lines: edited in the form above (click to show)`,
+    noSuggestions: "No suggestions",
   },
   preview: {
     label: "Preview",

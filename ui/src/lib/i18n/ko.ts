@@ -128,6 +128,7 @@ export const ko: Words = {
   },
   editor: {
     frontMatterFolded: (lines: number) => `머리말 ${lines}줄: 위 양식에서 고칩니다 (누르면 펼침)`,
+    noSuggestions: "추천할 낱말 없음",
   },
   preview: {
     label: "미리 보기",
