@@ -207,8 +207,11 @@ function checker(speller: Speller): Extension {
 }
 
 const look = EditorView.baseTheme({
+  // Longhands: WebKitGTK ignores the shorthand with a style and a colour.
   ".cm-misspelled": {
-    textDecoration: "underline wavy #f03c3c",
+    textDecorationLine: "underline",
+    textDecorationStyle: "wavy",
+    textDecorationColor: "#f03c3c",
     textDecorationSkipInk: "none",
     textUnderlineOffset: "3px",
   },
