@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::slug::TermSlugs;
+use crate::defaults::DefaultSet;
+use crate::slug::{TermSlugs, ZolaPaths};
 
 /// The folder copied to the site as it is, in a Hanji, Hugo or Zola blog.
 pub const STATIC_DIR: &str = "static";
@@ -141,6 +142,27 @@ pub struct Layout {
     /// Where the tool's shortcode templates are, the blog's own first, then
     /// its theme's (a name found in an earlier folder wins).
     pub shortcode_dirs: Vec<PathBuf>,
+    /// Front matter values by scope (Jekyll's `defaults`), in their order.
+    pub front_matter_defaults: Vec<DefaultSet>,
+    /// How Zola makes its pages' slugs (`[slugify] paths`), and whether a
+    /// date at the start of a file's name stays in its slug (`paths_keep_dates`).
+    pub zola_paths: ZolaPaths,
+    pub zola_keep_dates: bool,
+    /// Zola's sections (folders with an `_index.md`) and how each lists its pages.
+    pub zola_sections: Vec<(PathBuf, ZolaSection)>,
+}
+
+/// How a Zola section lists its pages, which says which of them a theme
+/// shows as posts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum ZolaSection {
+    /// `sort_by = "date"` (or `"update_date"`): its dated pages, newest first;
+    /// Zola leaves a page without a date out of the list (`ignored_pages`).
+    ByDate,
+    /// Any other order (Zola's default, `"none"`): every page.
+    Unsorted,
+    /// `render = false`: the section has no page of its own, and lists none.
+    Hidden,
 }
 
 impl Default for Layout {
@@ -150,6 +172,15 @@ impl Default for Layout {
 }
 
 impl Layout {
+    /// The Zola section nearest a page in `folder`: None when no folder from
+    /// it up to `content/` is a section.
+    pub fn zola_section(&self, folder: &Path) -> Option<ZolaSection> {
+        folder
+            .ancestors()
+            .take_while(|f| f.starts_with(CONTENT_DIR))
+            .find_map(|f| self.zola_sections.iter().find(|(section, _)| section == f).map(|(_, how)| *how))
+    }
+
     /// The folders of a `kind` of blog.
     pub fn of(kind: Kind) -> Layout {
         let at_top = |folder: &str| StaticDir { folder: folder.into(), site_path: String::new() };
@@ -197,6 +228,10 @@ impl Layout {
             }
             .into(),
             shortcode_dirs,
+            front_matter_defaults: Vec::new(),
+            zola_paths: ZolaPaths::On,
+            zola_keep_dates: false,
+            zola_sections: Vec::new(),
         }
     }
 

@@ -27,6 +27,7 @@ mod check;
 mod clock;
 mod config;
 mod content;
+mod defaults;
 mod detect;
 mod diagnostics;
 mod digest;

@@ -116,6 +116,82 @@ impl TermSlugs {
     }
 }
 
+/// Jekyll's `Utils.slugify(text, mode:, cased:)` (lib/jekyll/utils.rb) in its
+/// `default` and `pretty` modes: each run of characters that are not letters,
+/// marks or decimal digits (`pretty` also keeps `._~!$&'()+,;=@`) becomes one
+/// `-`, one `-` is taken off each end, and the result is lowercased unless
+/// `cased`. A post's `:title` in a permalink is the pretty, cased slug of its
+/// written slug (`Drops::UrlDrop#title`); its `:slug` the default one.
+pub fn jekyll_slugify(text: &str, pretty: bool, cased: bool) -> String {
+    use GeneralCategory as G;
+    let kept = |c: char| {
+        matches!(
+            c.general_category(),
+            G::UppercaseLetter
+                | G::LowercaseLetter
+                | G::TitlecaseLetter
+                | G::ModifierLetter
+                | G::OtherLetter
+                | G::NonspacingMark
+                | G::SpacingMark
+                | G::EnclosingMark
+                | G::DecimalNumber
+        ) || (pretty && "._~!$&'()+,;=@".contains(c))
+    };
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if kept(c) {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let out = out.strip_prefix('-').unwrap_or(&out);
+    let out = out.strip_suffix('-').unwrap_or(out);
+    if cased { out.to_string() } else { out.to_lowercase() }
+}
+
+/// How Zola makes a page's slug from its name (`[slugify] paths`, Zola's
+/// `utils::slugs::slugify_paths`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ZolaPaths {
+    /// `"on"`, the default: the `slug` crate's `slugify` (letters of other
+    /// scripts in ASCII, lowercase, each run of anything else one `-`).
+    #[default]
+    On,
+    /// `"safe"`: spaces and dots taken off the end, and `<>:"/\|?*` out.
+    Safe,
+    /// `"off"`: as written.
+    Off,
+}
+
+impl ZolaPaths {
+    /// The setting's value as Zola reads it (an unknown one is Zola's error;
+    /// Hanji keeps the default).
+    pub fn of(value: &str) -> Option<ZolaPaths> {
+        match value {
+            "on" => Some(ZolaPaths::On),
+            "safe" => Some(ZolaPaths::Safe),
+            "off" => Some(ZolaPaths::Off),
+            _ => None,
+        }
+    }
+
+    /// The slug of a page named `name`; a name it empties keeps Hanji's slug
+    /// of it, so that no page is without an address.
+    pub fn slug(self, name: &str) -> String {
+        let made = match self {
+            ZolaPaths::On => dashed(&deunicode::deunicode_with_tofu(name, "-"), |c| c.is_ascii_alphanumeric()),
+            ZolaPaths::Safe => {
+                name.trim_end_matches([' ', '.']).chars().filter(|c| !"<>:\"/\\|?*".contains(*c)).collect()
+            }
+            ZolaPaths::Off => name.to_string(),
+        };
+        if made.trim_matches('-').is_empty() { slug(name) } else { made }
+    }
+}
+
 /// `text` lowercased, its characters that are not `kept` turned into one
 /// `-` per run, with none at either end.
 fn dashed(text: &str, kept: fn(char) -> bool) -> String {

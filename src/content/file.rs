@@ -9,7 +9,7 @@ use std::path::{Component, Path, PathBuf};
 
 use jiff::civil::Date;
 
-use crate::layout::{CONTENT_DIR, JEKYLL_POSTS_DIR, Kind, Layout};
+use crate::layout::{CONTENT_DIR, JEKYLL_POSTS_DIR, Kind, Layout, ZolaSection};
 use crate::markdown::Syntax;
 
 /// Posts larger than this are not read: no one writes 5 MB of prose, and a
@@ -32,9 +32,35 @@ pub fn tool_syntax(kind: Kind) -> Syntax {
 }
 
 /// Whether a file of the posts folder is a post: Markdown (and MDX in the
-/// Next.js starter), but not a Zola or Hugo section's `_index.md`.
+/// Next.js starter), but not a Zola or Hugo section's `_index.md`, nor a
+/// file of a Jekyll `_posts` folder whose name does not start with a date.
 pub fn is_post(layout: &Layout, path: &Path) -> bool {
-    is_text(layout, path) && !is_section(path)
+    is_text(layout, path) && !is_section(path) && (layout.kind != Kind::Jekyll || jekyll_post_name(path))
+}
+
+/// Jekyll reads a file of a `_posts` folder only if its name starts with a
+/// date (`Document::DATE_FILENAME_MATCHER`, which `PostReader#read_publishable`
+/// selects by: `\d{2,4}-\d{1,2}-\d{1,2}-`, then the name and an extension);
+/// any other file there is not published at all (`(ing)2024-08-29-db.md`).
+/// A file outside `_posts` is not asked about here.
+fn jekyll_post_name(path: &Path) -> bool {
+    let file = PostFile::new(path);
+    if !file.in_jekyll_posts() {
+        return true;
+    }
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else { return false };
+    let mut parts = name.splitn(4, '-');
+    let digits = |part: Option<&str>, lengths: std::ops::RangeInclusive<usize>| {
+        part.is_some_and(|p| lengths.contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()))
+    };
+    digits(parts.next(), 2..=4) && digits(parts.next(), 1..=2) && digits(parts.next(), 1..=2) && parts.next().is_some()
+}
+
+/// A text file of the posts folder that is no post and that its tool does
+/// not copy either: a section's `_index.md`, a file of Jekyll's `_posts`
+/// without a date in its name.
+pub fn is_passed_over(layout: &Layout, path: &Path) -> bool {
+    is_section(path) || (is_text(layout, path) && !is_post(layout, path))
 }
 
 /// A Zola or Hugo section's own file, `_index.md`: not a post, and not a file
@@ -47,15 +73,24 @@ pub fn is_section(path: &Path) -> bool {
 /// Whether a post file is a page (an About page) rather than a post: a file
 /// of a pages folder (Hanji's `pages/`, Jekyll's `_pages/` and top-level
 /// files), or in a Hugo or Zola blog one at the top of `content/`, outside
-/// every section (`content/about.md`, `content/about/index.md`). A page has
-/// its own address and is not in the lists, feeds and tags of posts.
+/// every section (`content/about.md`, `content/about/index.md`); in a Zola
+/// blog, any page of a section with `render = false`, and none of a section
+/// sorted by date (the top of `content/` too). A page has its own address
+/// and is not in the lists, feeds and tags of posts.
 pub fn is_page(layout: &Layout, path: &Path) -> bool {
     match layout.kind {
         Kind::Hanji | Kind::Jekyll => layout.in_pages_dir(path),
         Kind::Hugo | Kind::Zola => {
             let file = PostFile::new(path);
             let folder = file.bundle_folder().and_then(Path::parent).unwrap_or(file.folder());
-            folder == Path::new(CONTENT_DIR)
+            // A Zola section that lists nothing holds pages; one sorted by
+            // date lists its dated pages, the top of `content/` too (the
+            // library marks an undated one a page: `Rules::apply`).
+            match layout.zola_section(folder).filter(|_| layout.kind == Kind::Zola) {
+                Some(ZolaSection::Hidden) => true,
+                Some(ZolaSection::ByDate) => false,
+                Some(ZolaSection::Unsorted) | None => folder == Path::new(CONTENT_DIR),
+            }
         }
         Kind::NextStarter => false,
     }

@@ -206,8 +206,14 @@ impl Rules {
                 }
             }
         }
-        post.page =
-            file::is_page(&self.layout, &post.path) || (kind == Kind::Zola && post.extra.contains_key("template"));
+        if kind == Kind::Zola {
+            zola_name(post, &self.layout);
+        }
+        post.page = file::is_page(&self.layout, &post.path)
+            || (kind == Kind::Zola && (post.extra.contains_key("template") || zola_unlisted(post, &self.layout)));
+        if !self.layout.front_matter_defaults.is_empty() {
+            apply_defaults(post, &self.layout.front_matter_defaults);
+        }
         if !post.page {
             return parsed;
         }
@@ -219,6 +225,80 @@ impl Rules {
         parsed.problems.retain(|problem| problem.message != NO_DATE);
         parsed
     }
+}
+
+/// Puts the values of the blog's front matter defaults (Jekyll's `defaults`)
+/// for this file into the post where its own front matter is silent: its
+/// `layout`, and the keys Hanji keeps as they are (`permalink`, `toc`,
+/// `comments`, …), which is where Jekyll's themes read them. A default for a
+/// key Hanji reads itself (`title`, `date`, `tags`) is not applied.
+fn apply_defaults(post: &mut Post, sets: &[crate::defaults::DefaultSet]) {
+    let path = post.path.to_string_lossy().replace('\\', "/");
+    let kind = if post.page { "pages" } else { "posts" };
+    for (key, value) in crate::defaults::for_file(sets, &path, kind) {
+        if key == "layout" {
+            if post.layout.is_none() {
+                post.layout = value.as_str().map(str::to_string);
+            }
+        } else if !super::front_matter::is_read_key(&key) {
+            post.extra.entry(key).or_insert(value);
+        }
+    }
+}
+
+/// A Zola page's slug and date from its name, as Zola's `Page::parse` makes
+/// them: a file (or bundle folder) named after a date, `2024-05-01-intro.md`
+/// or `2024-05-01_intro.md` (Zola's `RFC3339_DATE`), is dated by it unless
+/// the front matter gives a date, and its slug is the rest (unless
+/// `paths_keep_dates`); the front matter's `slug` wins; either is made a slug
+/// by `[slugify] paths`.
+fn zola_name(post: &mut Post, layout: &Layout) {
+    let name = PostFile::new(&post.path).name();
+    let dated = zola_dated(&name);
+    if let Some((date, _)) = dated
+        && post.date.is_none()
+    {
+        post.date = Some(PostDate { date, time: None });
+    }
+    let written = match dated {
+        _ if post.gives("slug") => post.slug.clone(),
+        Some((_, rest)) if !layout.zola_keep_dates => rest.to_string(),
+        _ => name.clone(),
+    };
+    post.slug = layout.zola_paths.slug(&written);
+}
+
+/// A Zola page without a date in a section sorted by date, which Zola leaves
+/// out of the section's list (`Section::ignored_pages`): a page, not a post.
+fn zola_unlisted(post: &Post, layout: &Layout) -> bool {
+    let file = PostFile::new(&post.path);
+    let folder = file.bundle_folder().and_then(Path::parent).unwrap_or(file.folder());
+    post.date.is_none() && layout.zola_section(folder) == Some(crate::layout::ZolaSection::ByDate)
+}
+
+/// The date and the rest of a name that starts with one, as Zola's
+/// `RFC3339_DATE` reads it: `YYYY-MM-DD`, an optional RFC 3339 time
+/// (`T10:00:00Z`, `T10:00:00+09:00`), an optional space, then `_` or `-`
+/// and at least one more character.
+fn zola_dated(name: &str) -> Option<(jiff::civil::Date, &str)> {
+    let bytes = name.as_bytes();
+    let digits =
+        |range: std::ops::Range<usize>| bytes.get(range.clone()).is_some_and(|b| b.iter().all(u8::is_ascii_digit));
+    if !(digits(0..4) && bytes.get(4) == Some(&b'-') && digits(5..7) && bytes.get(7) == Some(&b'-') && digits(8..10)) {
+        return None;
+    }
+    let date: jiff::civil::Date = name[..10].parse().ok()?;
+    let mut rest = &name[10..];
+    if let Some(time) = rest.strip_prefix('T') {
+        // HH:MM:SS, a fraction, then Z or ±HH:MM.
+        let end = time.find(['Z', '+', '-']).filter(|&at| at >= 8)?;
+        let zone = if time[end..].starts_with('Z') { 1 } else { 6 };
+        time.get(end..end + zone)?;
+        rest = &time[end + zone..];
+    }
+    let rest = rest.strip_prefix(' ').unwrap_or(rest);
+    let rest = rest.strip_prefix(['_', '-'])?;
+    (!rest.is_empty()).then_some((date, rest))
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -351,6 +351,20 @@ impl Post {
     /// Where a top-level front matter `key` is written in the file, for
     /// problems with its value (the first line of a post held without its
     /// text, or without the key).
+    /// The slug as the post writes it, before any tool makes an address of
+    /// it: its front matter's `slug`, else its file's name (a Jekyll name
+    /// without its date, a bundle's folder). Jekyll's `data["slug"]`.
+    pub fn written_slug(&self) -> String {
+        if self.gives("slug") { self.slug.clone() } else { PostFile::new(&self.path).name() }
+    }
+
+    /// Whether the post's front matter writes `key`, one of the keys an
+    /// address is made from (`slug`, `permalink`, …).
+    pub fn gives(&self, key: &str) -> bool {
+        let wanted = ADDRESS_KEYS.iter().position(|k| *k == key);
+        self.key_lines.iter().any(|(at, _)| Some(usize::from(*at)) == wanted)
+    }
+
     pub fn key_line(&self, key: &str) -> (usize, usize) {
         if let Some(source) = &self.source {
             return key_line(&source.get(), key);

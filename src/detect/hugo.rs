@@ -58,6 +58,9 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
         future_posts: super::flag(fields, "buildFuture"),
         expired_posts: super::flag(fields, "buildExpired"),
         section_permalinks: field(fields, "permalinks").map(section_permalinks).unwrap_or_default(),
+        zola_paths: None,
+        zola_keep_dates: None,
+        front_matter_defaults: Vec::new(),
         themes: field(fields, "theme").map(themes).unwrap_or_default(),
     }
 }

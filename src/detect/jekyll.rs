@@ -1,8 +1,9 @@
 //! Jekyll's settings: `_config.yml`, where `url` and `baseurl` make the base
-//! URL. (Its dated post names are `content::file`'s, its folders `layout`'s.)
+//! URL, and `defaults` gives posts and pages values by scope. (Its dated post names are `content::file`'s, its folders `layout`'s.)
 
 use super::{Setting, Settings, author, field, setting};
 use crate::content::front_matter::RawField;
+use crate::defaults::DefaultSet;
 
 pub(super) const SETTINGS: &[&str] = &["_config.yml", "_config.yaml"];
 
@@ -30,5 +31,11 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
         expired_posts: None,
         section_permalinks: Vec::new(),
         themes: Vec::new(),
+        zola_paths: None,
+        zola_keep_dates: None,
+        front_matter_defaults: field(fields, "defaults")
+            .and_then(|field| field.value.as_array())
+            .map(|sets| sets.iter().filter_map(DefaultSet::read).collect())
+            .unwrap_or_default(),
     }
 }

@@ -26,6 +26,9 @@ pub trait Folder {
     fn is_dir(&self, path: &Path) -> bool;
     /// The text of a file, or why it cannot be read.
     fn read(&self, path: &Path) -> Result<String, String>;
+    /// The folders directly in `path` (relative to the blog, as `path` is),
+    /// links left out, sorted.
+    fn folders(&self, path: &Path) -> Vec<PathBuf>;
 }
 
 /// The settings files of every tool, the ones Hugo may keep in
@@ -61,6 +64,9 @@ pub fn detect(folder: &dyn Folder, wanted: Option<Kind>) -> Detected {
         return Detected { config, problems };
     }
     config.posts_dir = posts_dir(kind);
+    if kind == Kind::Zola {
+        config.layout.zola_sections = zola::sections(folder);
+    }
     if kind == Kind::Hugo {
         // Hugo publishes every section; new posts go to the posts' section.
         let section = hugo::POSTS_DIRS.iter().map(PathBuf::from).find(|dir| folder.is_dir(dir));
@@ -138,7 +144,10 @@ fn read_settings(kind: Kind, file: &Path, text: &str, problems: &mut Vec<Diagnos
     }
     let format = if file.extension().is_some_and(|e| e == "toml") { Format::Toml } else { Format::Yaml };
     let fields = match front_matter::read_fields(text, format) {
-        Ok(fields) => fields,
+        Ok((fields, warnings)) => {
+            problems.extend(warnings.into_iter().map(|problem| problem.in_file(file)));
+            fields
+        }
         Err(problem) => {
             let name = file.display();
             let problem = problem.with_hint(format!(
@@ -194,6 +203,11 @@ pub(crate) struct Settings {
     /// The themes the blog uses (Hugo's and Zola's `theme`), first the one
     /// whose templates win.
     pub themes: Vec<String>,
+    /// Front matter values by scope (Jekyll's `defaults`).
+    pub front_matter_defaults: Vec<crate::defaults::DefaultSet>,
+    /// Zola's `[slugify] paths` and `paths_keep_dates`.
+    pub zola_paths: Option<crate::slug::ZolaPaths>,
+    pub zola_keep_dates: Option<bool>,
 }
 
 impl Settings {
@@ -215,6 +229,13 @@ impl Settings {
             config.permalink = Some(permalink);
         }
         config.layout.section_permalinks = self.section_permalinks;
+        config.layout.front_matter_defaults = self.front_matter_defaults;
+        if let Some(paths) = self.zola_paths {
+            config.layout.zola_paths = paths;
+        }
+        if let Some(keep) = self.zola_keep_dates {
+            config.layout.zola_keep_dates = keep;
+        }
         if let Some(future) = self.future_posts {
             config.layout.future_posts = future;
         }
@@ -346,6 +367,22 @@ impl Folder for FakeFolder {
             .find(|(file, _)| Path::new(file) == path)
             .map(|(_, text)| text.to_string())
             .ok_or_else(|| "not found".to_string())
+    }
+
+    fn folders(&self, path: &Path) -> Vec<PathBuf> {
+        let mut found: Vec<PathBuf> = self
+            .0
+            .iter()
+            .filter_map(|(file, _)| {
+                let rest = Path::new(file).strip_prefix(path).ok()?;
+                let mut parts = rest.components();
+                let first = parts.next()?;
+                parts.next().map(|_| path.join(first))
+            })
+            .collect();
+        found.sort();
+        found.dedup();
+        found
     }
 }
 

@@ -3,8 +3,12 @@
 //! the site settings from its keys.
 
 use super::{Settings, author, field, nested, setting, themes};
-use crate::content::front_matter::RawField;
-use crate::slug::TermSlugs;
+use std::path::PathBuf;
+
+use super::Folder;
+use crate::content::front_matter::{self, RawField};
+use crate::layout::{CONTENT_DIR, ZolaSection};
+use crate::slug::{TermSlugs, ZolaPaths};
 
 pub(super) const SETTINGS: &[&str] = &["config.toml"];
 
@@ -22,6 +26,39 @@ pub(super) fn is_zola_settings(text: &str) -> bool {
         }
     }
     false
+}
+
+/// Every section of `content/` (a folder with an `_index.md`, `content/`
+/// itself included) and how it lists its pages, from its `sort_by` and
+/// `render`, which say which pages a theme shows as posts. At most ten
+/// thousand folders are looked into.
+pub(super) fn sections(folder: &dyn Folder) -> Vec<(PathBuf, ZolaSection)> {
+    const MAX_FOLDERS: usize = 10_000;
+    let mut sections = Vec::new();
+    let mut queue = vec![PathBuf::from(CONTENT_DIR)];
+    let mut seen = 0;
+    while let Some(dir) = queue.pop() {
+        seen += 1;
+        if seen > MAX_FOLDERS {
+            break;
+        }
+        let index = dir.join("_index.md");
+        if let Ok(text) = folder.read(&index) {
+            let document = front_matter::parse(text.trim_start_matches('\u{feff}')).ok();
+            let key = |key: &str| document.as_ref().and_then(|d| d.front_matter.extra.get(key).cloned());
+            let how = if key("render").and_then(|v| v.as_bool()) == Some(false) {
+                ZolaSection::Hidden
+            } else if matches!(key("sort_by").as_ref().and_then(|v| v.as_str()), Some("date" | "update_date")) {
+                ZolaSection::ByDate
+            } else {
+                ZolaSection::Unsorted
+            };
+            sections.push((dir.clone(), how));
+        }
+        queue.extend(folder.folders(&dir));
+    }
+    sections.sort_by(|(a, _), (b, _)| a.cmp(b));
+    sections
 }
 
 pub(super) fn settings(fields: &[RawField]) -> Settings {
@@ -45,6 +82,13 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
         term_slugs: field(fields, "slugify")
             .and_then(|slugify| nested(slugify, "taxonomies"))
             .map(|strategy| if strategy.value == "on" { TermSlugs::Zola } else { TermSlugs::ZolaSafe }),
+        front_matter_defaults: Vec::new(),
+        zola_paths: field(fields, "slugify")
+            .and_then(|slugify| nested(slugify, "paths"))
+            .and_then(|strategy| ZolaPaths::of(&strategy.value)),
+        zola_keep_dates: field(fields, "slugify")
+            .and_then(|slugify| slugify.value.get("paths_keep_dates"))
+            .and_then(serde_json::Value::as_bool),
         themes: field(fields, "theme").map(themes).unwrap_or_default(),
     }
 }

@@ -134,7 +134,7 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Blog, LoadError> 
                 let in_posts = folder == config.posts_dir;
                 if in_posts && file::is_post(layout, &entry) {
                     post_paths.push(entry);
-                } else if !(in_posts && file::is_section(&entry)) {
+                } else if !(in_posts && file::is_passed_over(&config.layout, &entry)) {
                     assets.insert(entry);
                 }
             }
@@ -327,6 +327,14 @@ impl detect::Folder for Disk<'_> {
             TextError::NotUtf8(_) => "it is not UTF-8 text".to_string(),
             TextError::Unreadable(problem) => problem.message,
         })
+    }
+
+    fn folders(&self, path: &Path) -> Vec<PathBuf> {
+        fs::folders_in(&self.0.join(path))
+            .into_iter()
+            .filter(|folder| !fs::is_symlink(folder))
+            .filter_map(|folder| Some(folder.strip_prefix(self.0).ok()?.to_path_buf()))
+            .collect()
     }
 }
 

@@ -758,7 +758,8 @@ impl Builder {
                 },
                 Html::Script => {
                     let end = format!("</{}", self.tag);
-                    if rest.len() >= end.len() && rest[..end.len()].eq_ignore_ascii_case(&end) {
+                    // `get`: the script's text may hold a character of several bytes where the end tag would end.
+                    if rest.get(..end.len()).is_some_and(|start| start.eq_ignore_ascii_case(&end)) {
                         self.html = Html::TagName;
                         self.tag.clear();
                         literal.push('<');

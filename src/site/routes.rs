@@ -119,7 +119,9 @@ impl<'a> Addresses<'a> {
             (None, None, Kind::Jekyll) => Some("date"),
             _ => None,
         };
-        pattern.and_then(|pattern| permalink(pattern, post)).unwrap_or_else(|| self.post_at(&post.path, &post.slug))
+        let made =
+            |pattern| if kind == Kind::Jekyll { jekyll_permalink(pattern, post) } else { permalink(pattern, post) };
+        pattern.and_then(made).unwrap_or_else(|| self.post_at(&post.path, &post.slug))
     }
 
     fn post_at(&self, file: &Path, slug: &str) -> String {
@@ -332,6 +334,24 @@ impl<'a> Addresses<'a> {
 /// `:output_ext` (`.html`). An address that ends in neither `/` nor an
 /// extension gets `.html`. None for a pattern that needs a date the post has not.
 pub fn permalink(pattern: &str, post: &Post) -> Option<String> {
+    permalink_named(pattern, post, post.slug.clone(), post.slug.clone())
+}
+
+/// [`permalink`] as Jekyll fills it (`Drops::UrlDrop`): `:title` is the
+/// post's written slug (its `slug`, else its file's name without the date)
+/// slugified in `pretty` mode with its case kept, `:slug` the same in the
+/// `default` mode, lowercased: `2022-02-09-oracleProject.md` is
+/// `oracleProject` by `:title` and `oracleproject` by `:slug`.
+pub fn jekyll_permalink(pattern: &str, post: &Post) -> Option<String> {
+    let written = post.written_slug();
+    let title = crate::slug::jekyll_slugify(&written, true, true);
+    let slug = crate::slug::jekyll_slugify(&written, false, false);
+    // A name Jekyll's slugify empties (all punctuation) keeps Hanji's slug.
+    let or_own = |made: String| if made.is_empty() { post.slug.clone() } else { made };
+    permalink_named(pattern, post, or_own(title), or_own(slug))
+}
+
+fn permalink_named(pattern: &str, post: &Post, title: String, slug: String) -> Option<String> {
     let pattern = match pattern {
         "date" => "/:categories/:year/:month/:day/:title:output_ext",
         "pretty" => "/:categories/:year/:month/:day/:title/",
@@ -354,7 +374,7 @@ pub fn permalink(pattern: &str, post: &Post) -> Option<String> {
         (":y_day", date.map(|d| format!("{:03}", d.day_of_year())).unwrap_or_default()),
     ];
     values.extend(date_values(date));
-    values.extend([(":title", post.slug.clone()), (":slug", post.slug.clone())]);
+    values.extend([(":title", title), (":slug", slug)]);
     let address = fill(pattern, &values);
     let parts: Vec<&str> = address.split('/').filter(|part| !part.is_empty()).collect();
     let mut address = parts.join("/");
@@ -427,8 +447,11 @@ fn fill(pattern: &str, values: &[(&str, String)]) -> String {
     values.iter().fold(pattern.to_string(), |address, (name, value)| address.replace(name, value))
 }
 
-/// A Jekyll post's categories, as its address has them: `categories`
-/// (a list, or words), else `category`, lowercased.
+/// A Jekyll post's categories, as its address has them (`UrlDrop#categories`:
+/// each lowercased, joined by `/`): `categories` (a list, or words), else
+/// `category`. A category may hold folders of its own (`tteodeulX2/Issue`);
+/// the empty and dot-only ones Jekyll's `URL#sanitize_url` drops are left out
+/// (and `SitePath` refuses whatever else would climb).
 fn categories_of(post: &Post) -> Vec<String> {
     let value = post.extra.get("categories").or_else(|| post.extra.get("category"));
     let words: Vec<String> = match value {
@@ -436,7 +459,12 @@ fn categories_of(post: &Post) -> Vec<String> {
         Some(serde_json::Value::Array(items)) => items.iter().filter_map(|v| v.as_str()).map(str::to_string).collect(),
         _ => Vec::new(),
     };
-    words.into_iter().map(|w| w.to_lowercase()).filter(|w| !w.is_empty() && !w.contains(['/', '\\'])).collect()
+    words
+        .iter()
+        .flat_map(|word| word.split('/'))
+        .map(str::to_lowercase)
+        .filter(|w| !w.is_empty() && !w.chars().all(|c| c == '.') && !w.contains('\\'))
+        .collect()
 }
 
 /// The `n`th page of a list whose first page is at `first`: `first` + `page/<n>/`.

@@ -6,9 +6,10 @@ use std::path::{Component, Path};
 use serde::Serialize;
 
 use crate::config::{self, Config};
-use crate::content::file::{is_post, is_section};
+use crate::content::file::{is_passed_over, is_post, is_section};
 use crate::detect;
 use crate::fs;
+use crate::layout::{CONTENT_DIR, Kind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -40,6 +41,10 @@ pub fn classify(config: &Config, path: &Path) -> FileKind {
     if path == Path::new(config::FILE_NAME) || detect::is_settings_file(path) {
         return FileKind::Config;
     }
+    // A Zola section's `_index.md` says whether its pages are posts (`sort_by`).
+    if config.layout.kind == Kind::Zola && is_section(path) && path.starts_with(CONTENT_DIR) {
+        return FileKind::Config;
+    }
     if path.starts_with(&config.output_dir) {
         return FileKind::Ignored;
     }
@@ -48,9 +53,9 @@ pub fn classify(config: &Config, path: &Path) -> FileKind {
     let read =
         |folder: &Path| path.strip_prefix(folder).ok().filter(|rest| !rest.as_os_str().is_empty() && !skipped(rest));
     if read(&config.posts_dir).is_some() {
-        return match (is_post(&config.layout, path), is_section(path)) {
+        return match (is_post(&config.layout, path), is_passed_over(&config.layout, path)) {
             (true, _) => FileKind::Post,
-            // A section's `_index.md` is neither a post nor a file to copy.
+            // A section's `_index.md`, an undated file of `_posts`: neither a post nor a file to copy.
             (false, true) => FileKind::Ignored,
             (false, false) => FileKind::Asset,
         };

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 /// The layers, lowest first; a module may use modules of earlier layers and
 /// the modules before it in its own layer. README "Working on Hanji" says the same.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("leaves", &["text", "slug", "diagnostics", "digest", "layout", "clock"]),
+    ("leaves", &["text", "slug", "diagnostics", "digest", "defaults", "layout", "clock"]),
     ("disk", &["fs"]),
     ("settings", &["config"]),
     ("rendering", &["markdown", "search", "images"]),

@@ -1082,3 +1082,165 @@ fn a_first_export_with_images_reports_progress_through_its_image_copies() {
     assert_eq!(seen, (1..=last_done).collect::<Vec<_>>(), "each step is told once");
     assert!(ticks.iter().all(|(done, total)| done <= total), "never past its total: {ticks:?}");
 }
+
+/// A Jekyll blog whose include holds a script with `›` in it (a Chirpy
+/// blog's mermaid fix) could not be opened at all: reading the include's
+/// script looked for its end tag by slicing inside that character, and
+/// `hanji tags` panicked.
+#[test]
+fn an_include_whose_script_holds_a_multibyte_character_is_read() {
+    let blog = BlogTest::empty()
+        .write("_config.yml", "title: T\n")
+        .write(
+            "_includes/mermaid.html",
+            "<script>\n/* fix the SVG › <https://github.com/x> */\n$(\".mermaid\").html(svg);\n</script>\n",
+        )
+        .write("_posts/2024-01-01-a.md", "---\ntitle: A\ntags: [cs]\n---\n{% include mermaid.html %}\n\nText.\n");
+    let loaded = blog.load();
+    let titles: Vec<&str> = loaded.library.posts().map(|post| post.title.as_str()).collect();
+    assert_eq!(titles, ["A"]);
+    let run = blog.hanji(&["tags"]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(run.stdout().contains("cs"), "{}", run.stdout());
+}
+
+/// The addresses of every post of `blog`, by title, as the site has them.
+fn addresses_by_title(blog: &BlogTest) -> Vec<(String, String)> {
+    let loaded = blog.load();
+    let addresses = hanji::Addresses::new(&loaded.config, &loaded.library);
+    let mut found: Vec<(String, String)> =
+        loaded.library.posts().map(|post| (post.title.clone(), addresses.post(post))).collect();
+    found.sort();
+    found
+}
+
+/// A Chirpy blog gives its posts' permalink in `defaults` (scope: posts),
+/// not at the top of `_config.yml`: Hanji took the top-level default and
+/// every address of such a blog was wrong. Jekyll's front matter defaults
+/// are applied by scope and precedence (`FrontmatterDefaults#all`).
+#[test]
+fn a_permalink_given_by_jekyll_s_defaults_makes_the_posts_addresses() {
+    let config = "title: T\npermalink: /:year/:title/\ndefaults:\n  - scope:\n      path: \"\"\n      type: posts\n    \
+                  values:\n      layout: post\n      permalink: /posts/:title/\n  - scope:\n      path: _posts/notes\n    \
+                  values:\n      permalink: /notes/:title/\n";
+    let blog = BlogTest::empty()
+        .write("_config.yml", config)
+        .write("_posts/2024-01-02-first-post.md", "---\ntitle: First\n---\nText.\n")
+        .write("_posts/notes/2024-01-03-a-note.md", "---\ntitle: Note\n---\nText.\n")
+        .write("_posts/2024-01-04-own.md", "---\ntitle: Own\npermalink: /mine/\n---\nText.\n");
+    assert_eq!(
+        addresses_by_title(&blog),
+        [
+            ("First".to_string(), "posts/first-post/".to_string()),
+            ("Note".to_string(), "notes/a-note/".to_string()),
+            ("Own".to_string(), "mine/".to_string()),
+        ]
+    );
+}
+
+/// Jekyll keeps a post's name as written in `:title` (`UrlDrop#title`:
+/// slugified in `pretty` mode with its case), lowercases it in `:slug`, and
+/// a category may hold folders (`tteodeulX2/Issue`); Hanji lowercased the
+/// first and dropped the last.
+#[test]
+fn jekyll_s_title_keeps_its_case_and_a_category_its_folders() {
+    let blog = BlogTest::empty()
+        .write("_config.yml", "title: T\npermalink: /:categories/:title/\n")
+        .write("_posts/2022-2-9-oracleProject.md", "---\ntitle: Oracle\ncategory: project_fullstack\n---\nText.\n")
+        .write("_posts/2024-06-13-mysql-error.md", "---\ntitle: MySQL\ncategories:\n  - tteodeulX2/Issue\n---\nText.\n")
+        .write("_posts/2024-06-14-Hello, World!.md", "---\ntitle: Hello\ncategories: [a]\npermalink: /:slug/\n---\n");
+    assert_eq!(
+        addresses_by_title(&blog),
+        [
+            ("Hello".to_string(), "hello-world/".to_string()),
+            ("MySQL".to_string(), "tteodeulx2/issue/mysql-error/".to_string()),
+            ("Oracle".to_string(), "project_fullstack/oracleProject/".to_string()),
+        ]
+    );
+}
+
+/// A file of `_posts` whose name does not start with a date is not a post
+/// to Jekyll (`PostReader` reads only names its `DATE_FILENAME_MATCHER`
+/// takes): Hanji published `(ing)2024-08-29-db.md` as one.
+#[test]
+fn a_file_of_posts_without_a_date_in_its_name_is_not_published() {
+    let blog = BlogTest::empty()
+        .write("_config.yml", "title: T\n")
+        .write("_posts/2024-08-29-db.md", "---\ntitle: Dated\n---\nText.\n")
+        .write("_posts/(ing)2024-08-29-db.md", "---\ntitle: Not yet\ndate: 2024-08-29\n---\nText.\n")
+        .write("_posts/todo.md", "---\ntitle: Todo\ndate: 2024-08-29\n---\nText.\n");
+    let titles: Vec<String> = blog.load().library.posts().map(|post| post.title.clone()).collect();
+    assert_eq!(titles, ["Dated"]);
+    let out = tempfile::tempdir().unwrap();
+    let run = export(&blog, out.path(), &[]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(!files(out.path()).iter().any(|f| f.contains("ing") || f.contains("todo")), "{:?}", files(out.path()));
+}
+
+/// A key given twice in `_config.yml` made Hanji drop every setting of a
+/// Jekyll blog (Ruby's YAML takes the last one), and in a post the post.
+/// Now the last one is used, with a warning at the second.
+#[test]
+fn a_key_given_twice_takes_the_last_value_with_a_warning() {
+    let blog = BlogTest::empty()
+        .write("_config.yml", "title: First\npermalink: /:title/\ntitle: Last\n")
+        .write("_posts/2024-01-02-a.md", "---\ntitle: A\ntags: [x]\ntitle: B\n---\nText.\n");
+    let loaded = blog.load();
+    assert_eq!(loaded.config.title, "Last");
+    assert_eq!(loaded.config.permalink.as_deref(), Some("/:title/"));
+    let post = loaded.library.posts().next().expect("the post is there");
+    assert_eq!(post.title, "B");
+    let run = blog.hanji(&["check"]);
+    assert_eq!(run.code(), 0, "a warning, not an error: {}", run.stdout());
+    let said = run.stdout() + &run.stderr();
+    assert!(said.contains("_config.yml:3:1: warning: `title` is given twice (first on line 1)"), "{said}");
+    assert!(said.contains("2024-01-02-a.md:4:1: warning: `title` is given twice (first on line 2)"), "{said}");
+}
+
+/// Zola takes a date at the start of a file's name as the page's date and
+/// leaves it out of the slug (`Page::parse`, `RFC3339_DATE`), and makes the
+/// slug by `[slugify] paths`: Hanji kept the date in the address.
+#[test]
+fn a_zola_page_named_after_a_date_is_dated_by_it_and_slugged_without_it() {
+    let blog = BlogTest::empty()
+        .write("config.toml", "base_url = \"https://example.com\"\ntitle = \"Z\"\n")
+        .write("content/links/_index.md", "+++\nsort_by = \"date\"\n+++\n")
+        .write("content/links/2025-09-19-Claude Code SDK.md", "+++\ntitle = \"SDK\"\n+++\nText.\n")
+        .write("content/links/2025-07-28_doctext/index.md", "+++\ntitle = \"Doctext\"\n+++\nText.\n")
+        .write(
+            "content/links/2024-01-01-own.md",
+            "+++\ntitle = \"Own\"\nslug = \"Mine Too\"\ndate = 2023-05-05\n+++\n",
+        );
+    assert_eq!(
+        addresses_by_title(&blog),
+        [
+            ("Doctext".to_string(), "links/doctext/".to_string()),
+            ("Own".to_string(), "links/mine-too/".to_string()),
+            ("SDK".to_string(), "links/claude-code-sdk/".to_string()),
+        ]
+    );
+    let loaded = blog.load();
+    let dates: Vec<String> =
+        loaded.library.posts().map(|post| post.date.map(|d| d.date.to_string()).unwrap_or_default()).collect();
+    assert_eq!(dates, ["2025-09-19", "2025-07-28", "2023-05-05"], "newest first, the front matter's date first");
+}
+
+/// Zola's sections say which pages a theme lists: those of a section sorted
+/// by date (the top of `content/` too) are posts, those of one that is not
+/// (`render = false`) are pages. Hanji took every page at the top of
+/// `content/` for a page and every other for a post, so a blog whose posts
+/// are at the top published none.
+#[test]
+fn a_zola_section_sorted_by_date_holds_posts_and_another_pages() {
+    let blog = BlogTest::empty()
+        .write("config.toml", "base_url = \"https://example.com\"\ntitle = \"Z\"\n")
+        .write("content/_index.md", "+++\nsort_by = \"date\"\npaginate_by = 5\n+++\n")
+        .write("content/20171219.md", "+++\ntitle = \"Top post\"\ndate = 2017-12-19\n+++\nText.\n")
+        .write("content/pages/_index.md", "+++\nrender = false\n+++\n")
+        .write("content/pages/about.md", "+++\ntitle = \"About\"\npath = \"about\"\n+++\nText.\n");
+    let loaded = blog.load();
+    let posts: Vec<&str> = loaded.library.posts().filter(|p| !p.page).map(|post| post.title.as_str()).collect();
+    assert_eq!(posts, ["Top post"]);
+    let pages: Vec<&str> = loaded.library.pages().map(|post| post.title.as_str()).collect();
+    assert_eq!(pages, ["About"]);
+}

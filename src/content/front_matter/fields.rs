@@ -36,6 +36,14 @@ pub(crate) const LAYOUT: &[&str] = &["layout"];
 pub(crate) const ALIASES: &[&[&str]] =
     &[TITLE, DATE, UPDATED, TAGS, SUMMARY, DRAFT, SLUG, AUTHORS, IMAGES, CANONICAL_URL, LAYOUT];
 
+/// Whether Hanji reads `key` into a post's own fields (under any of its
+/// names), rather than keeping it as written for the templates.
+pub(crate) fn is_read_key(key: &str) -> bool {
+    ALIASES.iter().any(|names| names.contains(&key))
+        || CATEGORIES.contains(&key)
+        || [TAXONOMIES, "published"].contains(&key)
+}
+
 /// Zola keeps tags in `[taxonomies]`.
 pub(crate) const TAXONOMIES: &str = "taxonomies";
 

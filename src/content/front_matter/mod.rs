@@ -15,7 +15,7 @@ pub(crate) mod split;
 mod yaml_text;
 
 pub use edit::{EditError, FieldValue, remove_field, set_field};
-pub(crate) use fields::{NO_DATE, RawField};
+pub(crate) use fields::{NO_DATE, RawField, is_read_key};
 
 use crate::diagnostics::Problem;
 
@@ -99,24 +99,24 @@ pub fn parse(text: &str) -> Result<Document<'_>, Problem> {
 pub fn parse_with(text: &str, dialect: Dialect) -> Result<Document<'_>, Problem> {
     let split = split::split(text)?;
     let front_matter_text = &text[split.front_matter.clone()];
-    let raw = match split.format {
-        None => Vec::new(),
-        Some(Format::Yaml) => read_yaml::read(front_matter_text, split.front_matter_line)?,
-        Some(Format::Toml) => read_toml::read(front_matter_text, split.front_matter_line)?,
+    let (raw, mut problems) = match split.format {
+        None => (Vec::new(), Vec::new()),
+        Some(Format::Yaml) => read_yaml::read_lenient(front_matter_text, split.front_matter_line)?,
+        Some(Format::Toml) => (read_toml::read(front_matter_text, split.front_matter_line)?, Vec::new()),
     };
     let origin =
         fields::Origin { format: split.format, line: split.front_matter_line.saturating_sub(1).max(1), dialect };
-    let mut problems = Vec::new();
     let front_matter = fields::front_matter(raw, &origin, &mut problems);
     Ok(Document { front_matter, format: split.format, body: &text[split.body], body_line: split.body_line, problems })
 }
 
 /// The top-level fields of a whole YAML or TOML file (a tool's settings file),
-/// each with the line of its key.
-pub(crate) fn read_fields(text: &str, format: Format) -> Result<Vec<RawField>, Problem> {
+/// each with the line of its key, and the warnings about what its tool
+/// takes leniently (a key given twice).
+pub(crate) fn read_fields(text: &str, format: Format) -> Result<(Vec<RawField>, Vec<Problem>), Problem> {
     match format {
-        Format::Yaml => read_yaml::read(text, 1),
-        Format::Toml => read_toml::read(text, 1),
+        Format::Yaml => read_yaml::read_lenient(text, 1),
+        Format::Toml => Ok((read_toml::read(text, 1)?, Vec::new())),
     }
 }
 

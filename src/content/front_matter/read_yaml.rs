@@ -11,8 +11,46 @@ use serde_saphyr::{Error, MessageFormatter, Spanned, UserMessageFormatter};
 use super::fields::RawField;
 use crate::diagnostics::Problem;
 
-/// Reads `text`, whose first line is line `first_line` of the file.
+/// Reads `text`, whose first line is line `first_line` of the file. A key
+/// given twice is an error: what edits the front matter must know which one
+/// it changes.
 pub(crate) fn read(text: &str, first_line: usize) -> Result<Vec<RawField>, Problem> {
+    let fields = read_all(text, first_line)?;
+    for (n, field) in fields.iter().enumerate() {
+        if let Some(again) = fields[n + 1..].iter().find(|other| other.key == field.key) {
+            return Err(Problem::error(
+                again.line,
+                again.column,
+                format!("`{}` is given twice (first on line {})", field.key, field.line),
+            )
+            .with_hint(format!("keep one `{}` and delete the other", field.key)));
+        }
+    }
+    Ok(fields)
+}
+
+/// [`read`] as the tools read a post or their settings: a key given twice
+/// takes its last value, as Ruby's YAML (Jekyll) and the other tools' YAML
+/// libraries do for a mapping, with a warning at the first of them.
+pub(crate) fn read_lenient(text: &str, first_line: usize) -> Result<(Vec<RawField>, Vec<Problem>), Problem> {
+    let mut problems = Vec::new();
+    let mut fields: Vec<RawField> = Vec::new();
+    for field in read_all(text, first_line)? {
+        match fields.iter_mut().find(|kept| kept.key == field.key) {
+            Some(kept) => {
+                let message =
+                    format!("`{}` is given twice (first on line {}); the last one is used", field.key, kept.line);
+                let hint = format!("keep one `{}` and delete the other", field.key);
+                problems.push(Problem::warning(field.line, field.column, message).with_hint(hint));
+                kept.value = field.value;
+            }
+            None => fields.push(field),
+        }
+    }
+    Ok((fields, problems))
+}
+
+fn read_all(text: &str, first_line: usize) -> Result<Vec<RawField>, Problem> {
     match serde_saphyr::from_str_with_options::<Root>(text, options()) {
         Ok(Root::Fields(fields)) => {
             let lines = TextLines::of(text);
@@ -55,6 +93,9 @@ fn options() -> serde_saphyr::Options {
         leading_zero_numbers_as_strings: true,
         underscored_numbers_as_strings: true,
         non_finite_float_policy: serde_saphyr::NonFiniteFloatPolicy::AsString,
+        // Every entry reaches `Root`, a key given twice too: `read` and
+        // `read_lenient` say what becomes of it.
+        duplicate_keys: serde_saphyr::DuplicateKeyPolicy::PassThrough,
         // A key spelled `null` or `~` is still a key.
         null_as_string: true,
         // Problems carry their own line and hint; no rendered snippet needed.

@@ -148,11 +148,16 @@ fn an_alias_bomb_is_refused() {
     assert_eq!(problem.severity, Severity::Error);
 }
 
+/// YAML: the last value is used, as Ruby's YAML (Jekyll) and the other
+/// tools' YAML readers take a mapping, with a warning at the second key.
+/// TOML forbids it, in every tool: an error.
 #[test]
-fn duplicate_keys_are_an_error_naming_the_key() {
-    let problem = parse("---\ntitle: A\ndate: 2026-07-17\ntitle: B\n---\n").unwrap_err();
-    assert_eq!(problem.line, 4);
-    assert_eq!(problem.message, "`title` is given twice (first on line 2)");
+fn duplicate_keys_name_the_key_and_yaml_takes_the_last() {
+    let document = parse("---\ntitle: A\ndate: 2026-07-17\ntitle: B\n---\n").unwrap();
+    assert_eq!(document.front_matter.title.as_deref(), Some("B"));
+    let problem = &document.problems[0];
+    assert_eq!((problem.line, problem.severity), (4, Severity::Warning));
+    assert_eq!(problem.message, "`title` is given twice (first on line 2); the last one is used");
     let problem = parse("+++\ntitle = \"A\"\ntitle = \"B\"\n+++\n").unwrap_err();
     assert_eq!(problem.line, 3);
     assert_eq!(problem.message, "`title` is given twice (first on line 2)");
