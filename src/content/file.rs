@@ -70,6 +70,20 @@ pub fn is_section(path: &Path) -> bool {
         && path.extension().is_some_and(|e| e == "md" || e == "markdown" || e == "mdx")
 }
 
+/// Whether a file of a Jekyll blog's static folders may be one that Jekyll
+/// runs through Liquid rather than copies: a text file, which it does when
+/// the file starts with front matter ("any file that contains a YAML front
+/// matter block will be processed by Jekyll as a special file"): Chirpy's
+/// `assets/404.html`, `assets/js/data/search.json`. Hanji has not the
+/// theme's Liquid to run; it writes its own 404 page, feed and search, and
+/// leaves such a file out rather than copy its template as it is.
+pub fn may_be_jekyll_template(layout: &Layout, path: &Path) -> bool {
+    const TEXT: &[&str] =
+        &["html", "htm", "xml", "json", "txt", "css", "scss", "sass", "js", "webmanifest", "svg", "yml", "yaml"];
+    layout.kind == Kind::Jekyll
+        && path.extension().and_then(|e| e.to_str()).is_some_and(|e| TEXT.contains(&e.to_ascii_lowercase().as_str()))
+}
+
 /// Whether a post file is a page (an About page) rather than a post: a file
 /// of a pages folder (Hanji's `pages/`, Jekyll's `_pages/` and top-level
 /// files), or in a Hugo or Zola blog one at the top of `content/`, outside

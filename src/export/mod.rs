@@ -27,7 +27,7 @@ use rayon::prelude::*;
 
 use crate::blog::Blog;
 use crate::content::Post;
-use crate::content::file::MAX_POST_BYTES;
+use crate::content::file::{self, MAX_POST_BYTES};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::digest::{self, Digest};
 use crate::fs::{self, Folder, Program, SitePath, stamp_of};
@@ -214,7 +214,11 @@ pub fn export_locked(
             facts: site.facts_digest(&facts),
         },
     );
-    let (copies, copy_problems) = site.copies(&placed);
+    let (mut copies, copy_problems) = site.copies(&placed);
+    // A Jekyll theme's file with front matter is a template, not a file to copy.
+    copies.retain(|(from, _)| {
+        !(file::may_be_jekyll_template(&blog.config.layout, from) && fs::starts_with_front_matter(&blog.root, from))
+    });
     summary.problems.extend(placed.problems);
     summary.problems.extend(copy_problems);
     summary.left_out.extend(placed.left_out);

@@ -182,6 +182,17 @@ pub fn read_file(root: &Path, path: &Path) -> io::Result<Vec<u8>> {
     fs::read(root.join(path))
 }
 
+/// Whether the blog's file at `path` starts with a front matter line
+/// (`---`), read from its first bytes only.
+pub fn starts_with_front_matter(root: &Path, path: &Path) -> bool {
+    use std::io::Read;
+    let Ok((file, _)) = open_read(root, path) else { return false };
+    let mut start = [0u8; 5];
+    let read = file.take(5).read(&mut start).unwrap_or(0);
+    let start = &start[..read];
+    start.starts_with(b"---\n") || start.starts_with(b"---\r\n") || start == b"---"
+}
+
 /// A file of the blog opened to be read a piece at a time (a large static
 /// file sent by `hanji serve`), with its size.
 pub fn open_read(root: &Path, path: &Path) -> io::Result<(File, u64)> {

@@ -346,7 +346,7 @@ impl<'a> Scan<'a> {
 
     fn liquid(&mut self, start: usize) -> Option<usize> {
         if self.body[start..].starts_with("{:") {
-            let (end, attributes) = attribute_list(&self.body[start..])?;
+            let (end, attributes) = attribute_list(&self.body[start..], follows_an_element(self.body, start))?;
             return self.push(start..start + end, Shown::Attributes(attributes));
         }
         let tag = self.tag(start, LIQUID, "\"'")?;
@@ -362,8 +362,20 @@ impl<'a> Scan<'a> {
                 let Some((close_start, close)) = self.closing(tag.end, LIQUID, "\"'", "endraw") else {
                     return self.push(range, unrendered("Liquid tag `raw` without its `endraw`", LIQUID_HINT));
                 };
-                // What is between is left alone: not looked at for Liquid.
+                // What is between is left alone by Liquid; Kramdown still reads
+                // it after Liquid is done, so its attribute lists apply.
                 self.push(range, Shown::Nothing);
+                let mut at = tag.end;
+                while let Some(found) = self.body[at..close_start].find("{:") {
+                    let from = at + found;
+                    match attribute_list(&self.body[from..close_start], follows_an_element(self.body, from)) {
+                        Some((end, attributes)) => {
+                            self.push(from..from + end, Shown::Attributes(attributes));
+                            at = from + end;
+                        }
+                        None => at = from + 2,
+                    }
+                }
                 self.push(close_start..close.end, Shown::Nothing)
             }
             "highlight" => {
@@ -462,7 +474,8 @@ pub(super) fn without_attribute_lists(text: &str) -> std::borrow::Cow<'_, str> {
     let mut rest = text;
     while let Some(at) = rest.find("{:") {
         out.push_str(&rest[..at]);
-        match attribute_list(&rest[at..]) {
+        let before = format!("{out}{}", &rest[..at]);
+        match attribute_list(&rest[at..], follows_an_element(&before, before.len())) {
             Some((end, _)) => rest = &rest[at + end..],
             None => {
                 out.push_str("{:");
@@ -474,17 +487,29 @@ pub(super) fn without_attribute_lists(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// Whether the `{:` at `at` of `text` follows an element rather than text:
+/// it starts its line (a block's list), or comes right after the end of a
+/// span element (a code span, a link or image, emphasis, an HTML tag). After
+/// text Kramdown keeps `{:` as text (`parse_span_extensions`: "Found span
+/// IAL after text - ignoring it"), so a list of bare references there is
+/// taken for prose.
+fn follows_an_element(text: &str, at: usize) -> bool {
+    let line = text[..at].rsplit('\n').next().unwrap_or_default();
+    line.trim().is_empty() || line.ends_with(['`', ')', '*', '_', '>', ']'])
+}
+
 /// A Kramdown inline attribute list at the start of `text`, `{: .a #b c="d"}`,
 /// on one line: where it ends, and its attributes (classes joined into one
 /// `class`). None for what is not one: Kramdown's extensions (`{::comment}`),
 /// attribute list definitions (`{:name: …}`), or text that does not parse.
-fn attribute_list(text: &str) -> Option<(usize, Vec<(String, String)>)> {
+fn attribute_list(text: &str, after_element: bool) -> Option<(usize, Vec<(String, String)>)> {
     let rest = text.strip_prefix("{:")?;
     if rest.starts_with(':') {
         return None;
     }
     let mut classes: Vec<&str> = Vec::new();
     let mut attributes: Vec<(String, String)> = Vec::new();
+    let mut references = 0;
     let mut at = 0;
     let bytes = rest.as_bytes();
     loop {
@@ -511,8 +536,22 @@ fn attribute_list(text: &str) -> Option<(usize, Vec<(String, String)>)> {
             _ => {
                 let name_end = rest[at..].find(|c: char| c == '=' || c.is_whitespace() || c == '}')? + at;
                 let name = &rest[at..name_end];
-                if name.ends_with(':') || bytes.get(name_end) != Some(&b'=') {
-                    return None; // `{:ref: …}` defines a list; a bare word is no attribute
+                if name.ends_with(':') {
+                    return None; // `{:ref: …}` defines a list
+                }
+                if bytes.get(name_end) != Some(&b'=') {
+                    // A bare name refers to a list defined elsewhere (Kramdown's
+                    // ALD, `ALD_ID_NAME = \w[\w-]*`): it adds nothing here.
+                    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+                    let reference = name.bytes().next().is_some_and(word) && name.bytes().all(|c| word(c) || c == b'-');
+                    // Only a list after an element may be nothing but
+                    // references: after text Kramdown shows `{:` as text.
+                    if !reference || !after_element {
+                        return None;
+                    }
+                    references += 1;
+                    at = name_end;
+                    continue;
                 }
                 let (value, after) = match bytes.get(name_end + 1)? {
                     quote @ (b'"' | b'\'') => {
@@ -537,7 +576,7 @@ fn attribute_list(text: &str) -> Option<(usize, Vec<(String, String)>)> {
     if !classes.is_empty() {
         attributes.insert(0, ("class".to_string(), classes.join(" ")));
     }
-    (!attributes.is_empty()).then_some(("{:".len() + at + 1, attributes))
+    (!attributes.is_empty() || references > 0).then_some(("{:".len() + at + 1, attributes))
 }
 
 fn unrendered(what: &str, hint: &'static str) -> Shown {
@@ -1023,15 +1062,19 @@ mod tests {
     #[test]
     fn kramdown_attribute_lists() {
         let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
-        assert_eq!(attribute_list("{: .notice--info}\nmore"), Some((17, vec![pair("class", "notice--info")])),);
+        assert_eq!(attribute_list("{: .notice--info}\nmore", true), Some((17, vec![pair("class", "notice--info")])),);
         assert_eq!(
-            attribute_list("{:target=\"_blank\" .a .b #top rel='me x'} after").map(|(_, a)| a),
+            attribute_list("{:target=\"_blank\" .a .b #top rel='me x'} after", false).map(|(_, a)| a),
             Some(vec![pair("class", "a b"), pair("target", "_blank"), pair("id", "top"), pair("rel", "me x")]),
         );
-        assert_eq!(attribute_list("{:.x}").map(|(end, _)| end), Some(5));
-        for not in ["{::comment}", "{:ref: .x}", "{: word}", "{: .x", "{: .x\n}", "{:}", "{: a=\"b}"] {
-            assert_eq!(attribute_list(not), None, "{not}");
+        assert_eq!(attribute_list("{:.x}", false).map(|(end, _)| end), Some(5));
+        for not in ["{::comment}", "{:ref: .x}", "{: word}", "{: .x", "{: .x\n}", "{:}", "{: a=\"b}", "{: 두 낱말}"]
+        {
+            assert_eq!(attribute_list(not, false), None, "{not}");
         }
+        // After an element, a bare name refers to a list defined elsewhere.
+        assert_eq!(attribute_list("{: filepath}", true), Some((12, vec![])));
+        assert_eq!(attribute_list("{: 두 낱말}", true), None);
         let found = found("Note.\n{: .notice}\n\n[a](b){:target=\"_blank\"} and {: plain}\n", Syntax::Liquid);
         let lists: Vec<&str> =
             found.iter().filter(|(_, s)| matches!(s, Shown::Attributes(_))).map(|(t, _)| *t).collect();

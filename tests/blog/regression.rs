@@ -1244,3 +1244,46 @@ fn a_zola_section_sorted_by_date_holds_posts_and_another_pages() {
     let pages: Vec<&str> = loaded.library.pages().map(|post| post.title.as_str()).collect();
     assert_eq!(pages, ["About"]);
 }
+
+/// Kramdown still reads the attribute lists inside a Liquid `raw` block
+/// (Liquid runs first, and `raw` only stops Liquid), and a list of bare
+/// names after an element refers to lists defined elsewhere: Hanji showed
+/// both as text (`{: file='.github/dependabot.yml'}` under a code block
+/// wrapped in `{% raw %}`, `` `a.conf`{: filepath} ``), on 125 pages of the
+/// corpus's Jekyll blogs. After text Kramdown keeps `{:` as text, and so
+/// does Hanji.
+#[test]
+fn kramdown_attribute_lists_in_raw_blocks_and_references_are_not_shown() {
+    let post = "---\ntitle: A\n---\n{% raw %}\n```yaml\nsecret: ${{ secrets.TOKEN }}\n```\n{: file='a.yml' }\n{% endraw %}\n\n\
+                1. `/etc/a.conf`{: filepath} edited\n\nPlain text {: not-a-list} stays.\n";
+    let blog = BlogTest::empty().write("_config.yml", "title: T\n").write("_posts/2024-01-01-a.md", post);
+    let out = tempfile::tempdir().unwrap();
+    let run = export(&blog, out.path(), &[]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    let page = visible_text(&read(out.path().join("2024/01/01/a.html")));
+    assert!(page.contains("${{ secrets.TOKEN }}"), "the raw block's text is kept: {page}");
+    assert!(!page.contains("{: file") && !page.contains("{: filepath}"), "{page}");
+    assert!(page.contains("Plain text {: not-a-list} stays."), "{page}");
+}
+
+/// A Jekyll theme's file with front matter in `assets/` (Chirpy's
+/// `assets/404.html`, `assets/js/data/search.json`) is a Liquid template
+/// that Jekyll renders; Hanji copied it as it is, Liquid and all. Such a
+/// file is left out of the site; the other files of `assets/` are copied.
+#[test]
+fn a_jekyll_asset_with_front_matter_is_not_copied_as_it_is() {
+    let blog = BlogTest::empty()
+        .write("_config.yml", "title: T\n")
+        .write("_posts/2024-01-01-a.md", "---\ntitle: A\n---\nText.\n")
+        .write("assets/404.html", "---\nlayout: page\npermalink: /404.html\n---\n{% include lang.html %}\n")
+        .write("assets/js/data/search.json", "---\nlayout: compress\n---\n[{% for post in site.posts %}{% endfor %}]\n")
+        .write("assets/js/plain.js", "console.log('---');\n")
+        .write("assets/css/style.css", "body { color: red }\n");
+    let out = tempfile::tempdir().unwrap();
+    let run = export(&blog, out.path(), &[]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    let written = files(out.path());
+    assert!(written.contains(&"assets/js/plain.js".to_string()), "{written:?}");
+    assert!(written.contains(&"assets/css/style.css".to_string()), "{written:?}");
+    assert!(!written.iter().any(|f| f == "assets/404.html" || f == "assets/js/data/search.json"), "{written:?}");
+}
