@@ -19,9 +19,16 @@ pub fn slug(text: &str) -> String {
 /// where its category says symbol (Ⓐ).
 fn kept(c: char) -> bool {
     use GeneralCategory as G;
-    if c == ' ' || c == '-' || c.is_alphabetic() {
-        return true;
-    }
+    c == ' '
+        || c == '-'
+        || c.is_alphabetic()
+        || letter_mark_or_digit(c)
+        || matches!(c.general_category(), G::LetterNumber | G::ConnectorPunctuation)
+}
+
+/// A letter of any script, a mark or a decimal digit: `\p{L}`, `\p{M}`, `\p{Nd}`.
+fn letter_mark_or_digit(c: char) -> bool {
+    use GeneralCategory as G;
     matches!(
         c.general_category(),
         G::UppercaseLetter
@@ -33,8 +40,6 @@ fn kept(c: char) -> bool {
             | G::SpacingMark
             | G::EnclosingMark
             | G::DecimalNumber
-            | G::LetterNumber
-            | G::ConnectorPunctuation
     )
 }
 
@@ -123,21 +128,7 @@ impl TermSlugs {
 /// `cased`. A post's `:title` in a permalink is the pretty, cased slug of its
 /// written slug (`Drops::UrlDrop#title`); its `:slug` the default one.
 pub fn jekyll_slugify(text: &str, pretty: bool, cased: bool) -> String {
-    use GeneralCategory as G;
-    let kept = |c: char| {
-        matches!(
-            c.general_category(),
-            G::UppercaseLetter
-                | G::LowercaseLetter
-                | G::TitlecaseLetter
-                | G::ModifierLetter
-                | G::OtherLetter
-                | G::NonspacingMark
-                | G::SpacingMark
-                | G::EnclosingMark
-                | G::DecimalNumber
-        ) || (pretty && "._~!$&'()+,;=@".contains(c))
-    };
+    let kept = |c: char| letter_mark_or_digit(c) || (pretty && "._~!$&'()+,;=@".contains(c));
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if kept(c) {
@@ -232,6 +223,16 @@ fn hugo_urlize(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// Jekyll's own examples (`Utils.slugify`'s documentation).
+    #[test]
+    fn jekyll_slugify_as_jekyll_documents_it() {
+        assert_eq!(jekyll_slugify("The _config.yml file", false, false), "the-config-yml-file");
+        assert_eq!(jekyll_slugify("The _config.yml file", true, false), "the-_config.yml-file");
+        assert_eq!(jekyll_slugify("The _config.yml file", true, true), "The-_config.yml-file");
+        assert_eq!(jekyll_slugify("분산 학습 (NCCL)!", false, false), "분산-학습-nccl");
+        assert_eq!(jekyll_slugify("--a--", false, false), "a");
+    }
+
     use super::*;
 
     /// github-slugger's fixtures (test/fixtures.json), fed to one `Slugger` in order,
