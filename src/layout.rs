@@ -150,6 +150,9 @@ pub struct Layout {
     pub zola_keep_dates: bool,
     /// Zola's sections (folders with an `_index.md`) and how each lists its pages.
     pub zola_sections: Vec<(PathBuf, ZolaSection)>,
+    /// The Next.js starter's first version takes the dates out of its posts'
+    /// paths (`formatSlug`): `2017-05-15-hello-world.md` → `/blog/hello-world`.
+    pub starter_strips_dates: bool,
 }
 
 /// How a Zola section lists its pages, which says which of them a theme
@@ -232,6 +235,7 @@ impl Layout {
             zola_paths: ZolaPaths::On,
             zola_keep_dates: false,
             zola_sections: Vec::new(),
+            starter_strips_dates: false,
         }
     }
 

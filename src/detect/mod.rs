@@ -67,6 +67,10 @@ pub fn detect(folder: &dyn Folder, wanted: Option<Kind>) -> Detected {
     if kind == Kind::Zola {
         config.layout.zola_sections = zola::sections(folder);
     }
+    if kind == Kind::NextStarter {
+        let v1 = folder.read(Path::new(next_starter::V1_SLUGS)).ok();
+        config.layout.starter_strips_dates = v1.as_deref().is_some_and(next_starter::v1_strips_dates);
+    }
     if kind == Kind::Hugo {
         // Hugo publishes every section; new posts go to the posts' section.
         let section = hugo::POSTS_DIRS.iter().map(PathBuf::from).find(|dir| folder.is_dir(dir));

@@ -11,6 +11,18 @@ pub(super) const SETTINGS: &[&str] = &["data/siteMetadata.js"];
 
 pub(super) const POSTS_DIR: &str = "data/blog";
 
+/// Where the starter's first version made its posts' slugs (`lib/mdx.js`,
+/// `formatSlug`); the second makes them in `contentlayer.config`.
+pub(super) const V1_SLUGS: &str = "lib/mdx.js";
+
+/// Whether the starter's first version's `formatSlug` is the blog's: it
+/// takes every `YYYY-MM-DD-` out of a post's path (`/(\d{4})-(\d{2})-(\d{2})-/g`),
+/// so `data/blog/2017-05-15-hello-world.md` is `/blog/hello-world`. Read from
+/// the blog's own `lib/mdx.js`, not run.
+pub(super) fn v1_strips_dates(mdx_js: &str) -> bool {
+    mdx_js.contains("function formatSlug") && mdx_js.contains(r"(\d{4})-(\d{2})-(\d{2})-")
+}
+
 /// The keys read, and the `hanji.toml` setting each becomes.
 const KEYS: &[(&str, &str)] = &[
     ("title", "title"),

@@ -141,7 +141,11 @@ impl<'a> Addresses<'a> {
                 let named =
                     post_file.bundle_folder().map_or_else(|| post_file.path().with_extension(""), Path::to_path_buf);
                 let within = named.strip_prefix(&self.config.posts_dir).unwrap_or(&named);
-                format!("blog/{}/", slash_path(within))
+                let within = slash_path(within);
+                if self.config.layout.starter_strips_dates {
+                    return format!("blog/{}/", without_dates(&within));
+                }
+                format!("blog/{within}/")
             }
             Kind::Hanji | Kind::Jekyll => format!("posts/{slug}/"),
         }
@@ -388,6 +392,33 @@ fn permalink_named(pattern: &str, post: &Post, title: String, slug: String) -> O
         address.push_str(".html");
     }
     Some(address)
+}
+
+/// `path` without every `YYYY-MM-DD-` in it, as the starter's first version's
+/// `formatSlug` takes them out (`/(\d{4})-(\d{2})-(\d{2})-/g`).
+fn without_dates(path: &str) -> String {
+    let bytes = path.as_bytes();
+    let dated = |at: usize| {
+        let digits = |range: std::ops::Range<usize>| bytes.get(range).is_some_and(|b| b.iter().all(u8::is_ascii_digit));
+        digits(at..at + 4)
+            && bytes.get(at + 4) == Some(&b'-')
+            && digits(at + 5..at + 7)
+            && bytes.get(at + 7) == Some(&b'-')
+            && digits(at + 8..at + 10)
+            && bytes.get(at + 10) == Some(&b'-')
+    };
+    let mut out = String::with_capacity(path.len());
+    let mut at = 0;
+    while at < path.len() {
+        if dated(at) {
+            at += 11;
+        } else {
+            let c = path[at..].chars().next().unwrap_or_default();
+            out.push(c);
+            at += c.len_utf8().max(1);
+        }
+    }
+    out
 }
 
 /// A Hugo post's own `url` as a site path: `/elsewhere/u` → `elsewhere/u/`.

@@ -1287,3 +1287,29 @@ fn a_jekyll_asset_with_front_matter_is_not_copied_as_it_is() {
     assert!(written.contains(&"assets/css/style.css".to_string()), "{written:?}");
     assert!(!written.iter().any(|f| f == "assets/404.html" || f == "assets/js/data/search.json"), "{written:?}");
 }
+
+/// The Next.js starter's first version (`lib/mdx.js`) takes the dates out of
+/// its posts' paths (`formatSlug`): Hanji kept them, and every address of
+/// such a blog was wrong. The second version (contentlayer) keeps them.
+#[test]
+fn the_first_starter_takes_dates_out_of_its_posts_addresses() {
+    let metadata = "const siteMetadata = {\n  title: 'T',\n}\nmodule.exports = siteMetadata\n";
+    let mdx = "export function formatSlug(slug) {\n  const regex = /(\\d{4})-(\\d{2})-(\\d{2})-/g\n  \
+               return slug.replace(regex, '').replace(/\\.(mdx|md)/, '')\n}\n";
+    let post = "---\ntitle: Hello\ndate: '2017-05-15'\n---\nText.\n";
+    let v2 =
+        BlogTest::empty().write("data/siteMetadata.js", metadata).write("data/blog/2017-05-15-hello-world.md", post);
+    let v1 = BlogTest::empty()
+        .write("data/siteMetadata.js", metadata)
+        .write("lib/mdx.js", mdx)
+        .write("data/blog/2017-05-15-hello-world.md", post)
+        .write("data/blog/notes/2018-01-02-later.md", "---\ntitle: Later\ndate: '2018-01-02'\n---\n");
+    assert_eq!(addresses_by_title(&v2), [("Hello".to_string(), "blog/2017-05-15-hello-world/".to_string())]);
+    assert_eq!(
+        addresses_by_title(&v1),
+        [
+            ("Hello".to_string(), "blog/hello-world/".to_string()),
+            ("Later".to_string(), "blog/notes/later/".to_string())
+        ]
+    );
+}
