@@ -60,11 +60,6 @@ impl Spelling {
         Spelling { own, korean, english }
     }
 
-    /// Whether any word can be checked.
-    pub fn is_available(&self) -> bool {
-        self.own.is_some() || self.korean.is_some() || self.english.is_some()
-    }
-
     /// The dictionary a word is checked in, if any.
     fn for_word(&self, word: &str) -> Option<&Dictionary> {
         if word.chars().any(is_hangul) {

@@ -474,8 +474,8 @@ pub(super) fn without_attribute_lists(text: &str) -> std::borrow::Cow<'_, str> {
     let mut rest = text;
     while let Some(at) = rest.find("{:") {
         out.push_str(&rest[..at]);
-        let before = format!("{out}{}", &rest[..at]);
-        match attribute_list(&rest[at..], follows_an_element(&before, before.len())) {
+        let place = text.len() - rest.len() + at;
+        match attribute_list(&rest[at..], follows_an_element(text, place)) {
             Some((end, _)) => rest = &rest[at + end..],
             None => {
                 out.push_str("{:");

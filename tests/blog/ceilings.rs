@@ -7,7 +7,7 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use crate::{BlogTest, Run};
@@ -181,19 +181,9 @@ fn a_burst_of_image_requests_to_the_preview_is_rendered_a_core_at_a_time() {
     for n in 0..8 {
         gradient_png(&blog.path().join(format!("posts/a/p{n}.png")), 2400);
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hanji"))
-        .arg("serve")
-        .arg(blog.path())
-        .args(["--port", "0"])
-        .env("HANJI_CACHE_DIR", blog.path().join(".cache"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.take().unwrap()), &mut line).unwrap();
-    let url = line.trim().rsplit(' ').next().unwrap().to_string();
-    let before = peak_kb(child.id());
+    let server = crate::serve::Serving::start(&blog, &["--port", "0"]);
+    let url = server.url.clone();
+    let before = peak_kb(server.pid());
     let fetches: Vec<_> = (0..8)
         .map(|n| {
             let address = format!("{url}posts/a/p{n}.png-800w.webp");
@@ -204,9 +194,8 @@ fn a_burst_of_image_requests_to_the_preview_is_rendered_a_core_at_a_time() {
         })
         .collect();
     let statuses: Vec<u16> = fetches.into_iter().map(|f| f.join().unwrap()).collect();
-    let peak = peak_kb(child.id());
-    let _ = child.kill();
-    let _ = child.wait();
+    let peak = peak_kb(server.pid());
+    drop(server);
     assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
     // Eight 2400×2400 images decoded at once would take 8 × 17 MB of pixels
     // and as much again for their copies' work; a core's worth at a time,
@@ -219,18 +208,8 @@ fn a_large_static_file_is_served_a_piece_at_a_time() {
     let blog = BlogTest::empty().write("hanji.toml", "title = \"Big\"\n").write("posts/a.md", post("A", "Text."));
     fs::create_dir_all(blog.path().join("static")).unwrap();
     fs::File::create(blog.path().join("static/big.bin")).unwrap().set_len(300 << 20).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hanji"))
-        .arg("serve")
-        .arg(blog.path())
-        .args(["--port", "0"])
-        .env("HANJI_CACHE_DIR", blog.path().join(".cache"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.take().unwrap()), &mut line).unwrap();
-    let url = line.trim().rsplit(' ').next().unwrap().to_string();
+    let server = crate::serve::Serving::start(&blog, &["--port", "0"]);
+    let url = server.url.clone();
     let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
     let mut response = agent.get(format!("{url}big.bin")).call().unwrap();
     assert_eq!(response.status().as_u16(), 200);
@@ -244,9 +223,8 @@ fn a_large_static_file_is_served_a_piece_at_a_time() {
         }
         received += n as u64;
     }
-    let peak = peak_kb(child.id());
-    let _ = child.kill();
-    let _ = child.wait();
+    let peak = peak_kb(server.pid());
+    drop(server);
     assert_eq!(received, 300 << 20);
     assert!(peak < 200 * 1024, "a 300 MB file sent by a process of {peak} KB at its peak");
 }

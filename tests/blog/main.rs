@@ -88,6 +88,11 @@ impl BlogTest {
         self
     }
 
+    /// The cache folder of the test's own that Hanji is run with.
+    pub fn cache_dir(&self) -> &Path {
+        self.cache.path()
+    }
+
     pub fn load(&self) -> Blog {
         hanji::load(self.path()).unwrap()
     }

@@ -30,18 +30,20 @@ fn blog() -> BlogTest {
 }
 
 /// `hanji serve` running on a blog; killed when dropped, whatever happened.
-struct Serving {
+pub struct Serving {
     child: Child,
-    url: String,
+    pub url: String,
     stderr: mpsc::Receiver<String>,
 }
 
 impl Serving {
-    fn start(blog: &BlogTest, args: &[&str]) -> Self {
+    /// `hanji serve BLOG ARGS…`, with the test's own cache folder.
+    pub fn start(blog: &BlogTest, args: &[&str]) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_hanji"))
             .arg("serve")
             .arg(blog.path())
             .args(args)
+            .env("HANJI_CACHE_DIR", blog.cache_dir())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -59,6 +61,11 @@ impl Serving {
             }
         });
         Serving { child, url, stderr }
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     fn get(&self, path: &str) -> (u16, String) {
