@@ -10,8 +10,8 @@ use crate::config::Config;
 use crate::content::Library;
 use crate::diagnostics::Diagnostic;
 use crate::digest::{self, Digest};
-use crate::layout::Layout;
 use crate::markdown::Shortcodes;
+use crate::tool::Layout;
 
 /// When a blog is read: the clock its scheduled posts are judged by, and
 /// whether they are published now (`--future`). Kept with the blog, so a

@@ -198,7 +198,7 @@ impl Context<'_> {
         let options = Options {
             first_line: post.body_line,
             links: Some(&asking),
-            syntax: post.file().syntax(&self.blog.config.layout),
+            syntax: crate::content::file::syntax(&self.blog.config.layout, &post.path),
             shortcodes: Some(&self.blog.shortcodes),
             pictures: Some(&asking),
             ..Options::default()

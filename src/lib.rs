@@ -4,8 +4,9 @@
 //! layered; each uses only modules of the layers before it, and
 //! `tests/blog/layers.rs` keeps it so:
 //!
-//! 1. leaves: `text`, `slug`, `diagnostics`, `digest`, `layout` (how a folder
-//!    is laid out), `clock` (the time scheduled posts are judged by)
+//! 1. leaves: `text`, `slug`, `diagnostics`, `digest`, `defaults`,
+//!    `front_matter` (reading and editing it), `clock` (the time scheduled
+//!    posts are judged by), `tool` (each tool's rules, and how a folder is laid out)
 //! 2. disk: `fs`, the only module that reads or writes files
 //! 3. settings: `config`
 //! 4. rendering: `markdown`, `search` (the search tokens and index files),
@@ -13,7 +14,7 @@
 //! 5. content: `content` (post files, front matter, posts, the library)
 //! 6. site: `site` (pages and their addresses both ways, links, theme, stale pages)
 //! 7. model: `blog`
-//! 8. detection: `detect` (other tools' folders and settings)
+//! 8. detection: `detect` (the blog's tool found, and its settings read)
 //! 9. actions: `load`, `author`, `watch`, `preview`, `export`, `check`,
 //!    `session`, `serve`, `publish` (the site sent to a target), `sources`
 //!    (the blog's own git repository)
@@ -32,9 +33,9 @@ mod detect;
 mod diagnostics;
 mod digest;
 mod export;
+pub mod front_matter;
 mod fs;
 mod images;
-mod layout;
 mod load;
 pub mod markdown;
 mod preview;
@@ -46,18 +47,18 @@ mod site;
 mod slug;
 mod sources;
 mod text;
+mod tool;
 mod watch;
 
 // The blog and what it is made of.
 pub use blog::{Blog, Schedule};
 pub use clock::Clock;
 pub use config::{Config, PublishTarget, TagTitle, TargetKind, from_fields as publish_target_from_fields};
-pub use content::front_matter;
 pub use content::post::Parsed;
 pub use content::{Held, Library, Post, PostDate, Rules, Tag, TagCount};
 pub use diagnostics::{Diagnostic, Severity};
-pub use layout::{Kind, Layout};
 pub use slug::{slug, tag_slug};
+pub use tool::{Kind, Layout};
 
 // Reading, checking, exporting, serving.
 pub use check::{Checker, HeldPost, NextExport, Touched, check, next_export};

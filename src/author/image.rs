@@ -9,7 +9,7 @@ use std::path::{Component, Path, PathBuf};
 use super::AuthorError;
 use crate::content::file::PostFile;
 use crate::fs::{self, OwnWrites};
-use crate::layout::Layout;
+use crate::tool::Layout;
 
 const KINDS: &[&str] = &["png", "jpg", "jpeg", "gif", "webp", "svg", "avif"];
 const LARGEST: usize = 50 * 1024 * 1024;

@@ -22,7 +22,7 @@ pub mod trash;
 use std::io;
 use std::path::PathBuf;
 
-use crate::content::front_matter::EditError;
+use crate::front_matter::EditError;
 
 pub use confine::inside;
 pub use save::{save_post, save_post_keeping};

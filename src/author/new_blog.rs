@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::AuthorError;
 use crate::content::PostDate;
-use crate::content::front_matter::{FieldValue, set_field};
+use crate::front_matter::{FieldValue, set_field};
 use crate::fs;
 
 /// What the author says of the blog to make.
@@ -113,7 +113,7 @@ fn vacant(folder: &Path) -> Result<(), AuthorError> {
 
 /// A page's text: its front matter (title, and a date for a post) and body.
 fn page(title: &str, body: &str, date: Option<jiff::civil::Date>) -> Result<String, AuthorError> {
-    let invalid = |e: crate::content::front_matter::EditError| AuthorError::Invalid(e.to_string());
+    let invalid = |e: crate::front_matter::EditError| AuthorError::Invalid(e.to_string());
     let mut text = set_field("", "title", &FieldValue::Text(title.into())).map_err(invalid)?;
     if let Some(date) = date {
         text = set_field(&text, "date", &FieldValue::Date(PostDate { date, time: None })).map_err(invalid)?;

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use super::{AuthorError, save};
 use crate::config::Config;
-use crate::content::front_matter::{FieldValue, set_field};
 use crate::content::{Library, PostDate, file};
+use crate::front_matter::{FieldValue, set_field};
 use crate::fs::{self, OwnWrites};
 
 /// The new post's path and text.
@@ -59,7 +59,7 @@ pub fn new_post(
 }
 
 /// `title`, `date`, `tags`, `draft`, written by the same editor the form uses.
-fn front_matter(title: &str, today: jiff::civil::Date) -> Result<String, crate::content::front_matter::EditError> {
+fn front_matter(title: &str, today: jiff::civil::Date) -> Result<String, crate::front_matter::EditError> {
     let mut text = set_field("", "title", &FieldValue::Text(title.to_string()))?;
     text = set_field(&text, "date", &FieldValue::Date(PostDate { date: today, time: None }))?;
     text = set_field(&text, "tags", &FieldValue::List(Vec::new()))?;

@@ -7,9 +7,9 @@ use std::path::Path;
 use super::new_post::NewPost;
 use super::{AuthorError, save};
 use crate::content::file::{PostFile, is_post};
-use crate::content::front_matter::{self, FieldValue, set_field};
+use crate::front_matter::{self, FieldValue, set_field};
 use crate::fs::{self, OwnWrites};
-use crate::layout::Layout;
+use crate::tool::Layout;
 
 /// Moves the post at `path` to the file its new slug names: `posts/a.md` to
 /// `posts/<slug>.md`, a bundle's folder `posts/a/` to `posts/<slug>/`, a

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::{AuthorError, save};
 use crate::content::Library;
-use crate::content::front_matter::{self, FieldValue, set_field};
+use crate::front_matter::{self, FieldValue, set_field};
 use crate::fs::{self, OwnWrites};
 use crate::slug::tag_slug;
 

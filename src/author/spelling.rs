@@ -19,7 +19,7 @@ use pulldown_cmark::{Event, LinkType, Parser, Tag, TagEnd};
 use serde::Serialize;
 use unicode_segmentation::UnicodeSegmentation;
 
-use crate::content::front_matter::split::split;
+use crate::front_matter::split::split;
 use crate::markdown::parser_options;
 
 /// The longest word asked about (Hunspell's own limit is 100 bytes).

@@ -16,8 +16,8 @@ pub use images::Images;
 pub use services::{Analytics, AnalyticsProvider, Comments, CommentsProvider};
 
 use crate::diagnostics::Problem;
-use crate::layout::{Kind, Layout, OTHER_OUTPUT_DIR};
 use crate::text::line_column;
+use crate::tool::{Kind, Layout};
 pub use publish::{PublishTarget, TargetKind, from_fields, set_target};
 
 /// The name of the settings file at the top of a blog folder.
@@ -282,7 +282,7 @@ impl Config {
 
     /// The default export folder for this layout.
     fn free_output_dir(&self) -> &'static str {
-        if self.layout.kind == Kind::Hanji { "public" } else { OTHER_OUTPUT_DIR }
+        self.layout.tool().output_dir()
     }
 }
 

@@ -8,14 +8,13 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::file::{self, PostFile};
 use super::front_matter::NO_DATE;
 use super::front_matter::PostDate;
 use super::post::{Held, Parsed, Post};
 use crate::config::{Config, TagTitle};
 use crate::diagnostics::Diagnostic;
-use crate::layout::{Kind, Layout};
 use crate::slug::TermSlugs;
+use crate::tool::Layout;
 
 /// Newest first; posts without a date last; same moment by path.
 type Order = (Reverse<Option<PostDate>>, File);
@@ -183,19 +182,20 @@ impl Rules {
         }
         let expiry = date_of(&["expiryDate", "unpublishdate"]);
         let expired = expiry.is_some_and(|date| self.moment_of(date) <= now);
-        if self.layout.kind == Kind::Hugo && !self.layout.expired_posts && expired {
+        if expired && self.layout.tool().holds_expired(&self.layout) {
             return (Some(Held::Expired), None);
         }
         (None, None)
     }
 
-    /// What was read from a file, as the blog has it: its post marked a page
-    /// where the layout says so (and, in a Zola blog, where it names its own
-    /// `template`), which needs no date. Nothing at all for a file the blog's
-    /// tool does not publish as a page: a Jekyll top-level file without front
-    /// matter (`README.md`), which Jekyll copies as it is.
+    /// What was read from a file, as the blog's tool has it: its slug and
+    /// date as the tool takes them from the file's name (`Tool::named`), its
+    /// post marked a page where the tool says so by its place or its front
+    /// matter, which needs no date. Nothing at all for a page the tool does
+    /// not publish (`Tool::publishes_page`: a Jekyll top-level file without
+    /// front matter, which Jekyll copies as it is).
     fn apply(&self, mut parsed: Parsed) -> Parsed {
-        let kind = self.layout.kind;
+        let tool = self.layout.tool();
         let Some(post) = parsed.post.as_mut() else { return parsed };
         (post.held, post.publish_date) = self.held(post);
         post.draft |= post.held.is_some();
@@ -206,20 +206,19 @@ impl Rules {
                 }
             }
         }
-        if kind == Kind::Zola {
-            zola_name(post, &self.layout);
+        let own_slug = post.gives("slug").then_some(post.slug.as_str());
+        if let Some((slug, date)) = tool.named(&self.layout, &post.path, own_slug) {
+            post.slug = slug;
+            post.date = post.date.or(date.map(|date| PostDate { date, time: None }));
         }
-        post.page = file::is_page(&self.layout, &post.path)
-            || (kind == Kind::Zola && (post.extra.contains_key("template") || zola_unlisted(post, &self.layout)));
+        post.page = tool.is_page(&self.layout, &post.path) || tool.is_page_by_front_matter(&self.layout, &post.facts());
         if !self.layout.front_matter_defaults.is_empty() {
             apply_defaults(post, &self.layout.front_matter_defaults);
         }
         if !post.page {
             return parsed;
         }
-        // Jekyll's top-level `index.md` is the front page, which is the theme's.
-        let front_page = PostFile::new(&post.path).name() == "index" && post.path.components().count() == 1;
-        if kind == Kind::Jekyll && (post.format.is_none() || front_page) {
+        if !tool.publishes_page(&post.path, post.format.is_some()) {
             return Parsed { post: None, problems: Vec::new(), ..parsed };
         }
         parsed.problems.retain(|problem| problem.message != NO_DATE);
@@ -244,61 +243,6 @@ fn apply_defaults(post: &mut Post, sets: &[crate::defaults::DefaultSet]) {
             post.extra.entry(key).or_insert(value);
         }
     }
-}
-
-/// A Zola page's slug and date from its name, as Zola's `Page::parse` makes
-/// them: a file (or bundle folder) named after a date, `2024-05-01-intro.md`
-/// or `2024-05-01_intro.md` (Zola's `RFC3339_DATE`), is dated by it unless
-/// the front matter gives a date, and its slug is the rest (unless
-/// `paths_keep_dates`); the front matter's `slug` wins; either is made a slug
-/// by `[slugify] paths`.
-fn zola_name(post: &mut Post, layout: &Layout) {
-    let name = PostFile::new(&post.path).name();
-    let dated = zola_dated(&name);
-    if let Some((date, _)) = dated
-        && post.date.is_none()
-    {
-        post.date = Some(PostDate { date, time: None });
-    }
-    let written = match dated {
-        _ if post.gives("slug") => post.slug.clone(),
-        Some((_, rest)) if !layout.zola_keep_dates => rest.to_string(),
-        _ => name.clone(),
-    };
-    post.slug = layout.zola_paths.slug(&written);
-}
-
-/// A Zola page without a date in a section sorted by date, which Zola leaves
-/// out of the section's list (`Section::ignored_pages`): a page, not a post.
-fn zola_unlisted(post: &Post, layout: &Layout) -> bool {
-    let file = PostFile::new(&post.path);
-    let folder = file.bundle_folder().and_then(Path::parent).unwrap_or(file.folder());
-    post.date.is_none() && layout.zola_section(folder) == Some(crate::layout::ZolaSection::ByDate)
-}
-
-/// The date and the rest of a name that starts with one, as Zola's
-/// `RFC3339_DATE` reads it: `YYYY-MM-DD`, an optional RFC 3339 time
-/// (`T10:00:00Z`, `T10:00:00+09:00`), an optional space, then `_` or `-`
-/// and at least one more character.
-fn zola_dated(name: &str) -> Option<(jiff::civil::Date, &str)> {
-    let bytes = name.as_bytes();
-    let digits =
-        |range: std::ops::Range<usize>| bytes.get(range.clone()).is_some_and(|b| b.iter().all(u8::is_ascii_digit));
-    if !(digits(0..4) && bytes.get(4) == Some(&b'-') && digits(5..7) && bytes.get(7) == Some(&b'-') && digits(8..10)) {
-        return None;
-    }
-    let date: jiff::civil::Date = name[..10].parse().ok()?;
-    let mut rest = &name[10..];
-    if let Some(time) = rest.strip_prefix('T') {
-        // HH:MM:SS, a fraction, then Z or ±HH:MM.
-        let end = time.find(['Z', '+', '-']).filter(|&at| at >= 8)?;
-        let zone = if time[end..].starts_with('Z') { 1 } else { 6 };
-        time.get(end..end + zone)?;
-        rest = &time[end + zone..];
-    }
-    let rest = rest.strip_prefix(' ').unwrap_or(rest);
-    let rest = rest.strip_prefix(['_', '-'])?;
-    (!rest.is_empty()).then_some((date, rest))
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -587,11 +531,9 @@ impl Library {
             let file = post.file();
             file.bundle_folder().and_then(Path::parent).unwrap_or(file.folder()).to_path_buf()
         };
-        let same_place = |other: &Post| match self.rules.layout.kind {
-            Kind::Hanji if post.page || other.page => other.page && post.page && folder(other) == folder(post),
-            Kind::Hanji => !self.rules.permalink,
-            Kind::Hugo | Kind::Zola | Kind::NextStarter => folder(other) == folder(post),
-            Kind::Jekyll => false,
+        let tool = self.rules.layout.tool();
+        let same_place = |other: &Post| {
+            tool.slug_shares_address(self.rules.permalink, (post.page, other.page), folder(other) == folder(post))
         };
         paths
             .iter()

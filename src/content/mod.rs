@@ -2,11 +2,10 @@
 //! library that indexes them.
 
 pub mod file;
-pub mod front_matter;
 pub mod library;
 pub mod post;
 mod text;
 
-pub use front_matter::PostDate;
+pub use crate::front_matter::{self, PostDate};
 pub use library::{Library, Rules, Tag, TagCount};
 pub use post::{Held, Post};

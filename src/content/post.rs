@@ -355,7 +355,20 @@ impl Post {
     /// it: its front matter's `slug`, else its file's name (a Jekyll name
     /// without its date, a bundle's folder). Jekyll's `data["slug"]`.
     pub fn written_slug(&self) -> String {
-        if self.gives("slug") { self.slug.clone() } else { PostFile::new(&self.path).name() }
+        self.facts().written_slug()
+    }
+
+    /// What the blog's tool reads of the post to place it.
+    pub fn facts(&self) -> crate::tool::PostFacts<'_> {
+        crate::tool::PostFacts {
+            path: &self.path,
+            slug: &self.slug,
+            own_slug: self.gives("slug"),
+            title: &self.title,
+            date: self.date.map(|d| d.date),
+            page: self.page,
+            extra: &self.extra,
+        }
     }
 
     /// Whether the post's front matter writes `key`, one of the keys an

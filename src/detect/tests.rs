@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use super::*;
 use crate::diagnostics::Severity;
-use crate::layout::StaticDir;
+use crate::tool::{FakeFolder, StaticDir};
 
 fn detected(files: Vec<(&'static str, &'static str)>) -> Detected {
     detect(&FakeFolder(files), None)

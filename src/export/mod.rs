@@ -217,7 +217,7 @@ pub fn export_locked(
     let (mut copies, copy_problems) = site.copies(&placed);
     // A Jekyll theme's file with front matter is a template, not a file to copy.
     copies.retain(|(from, _)| {
-        !(file::may_be_jekyll_template(&blog.config.layout, from) && fs::starts_with_front_matter(&blog.root, from))
+        !(file::may_be_template(&blog.config.layout, from) && fs::starts_with_front_matter(&blog.root, from))
     });
     summary.problems.extend(placed.problems);
     summary.problems.extend(copy_problems);

@@ -22,8 +22,8 @@ use crate::content::{Library, Rules};
 use crate::detect;
 use crate::diagnostics::{Diagnostic, Problem};
 use crate::fs::{self, Stamp, TextError};
-use crate::layout::{Kind, Layout};
 use crate::markdown::Shortcodes;
+use crate::tool::Layout;
 use kept::Kept;
 
 #[derive(Debug, thiserror::Error)]
@@ -278,12 +278,14 @@ pub fn read_config(root: &Path, problems: &mut Vec<Diagnostic>) -> Config {
     config
 }
 
-/// The sections of a Hugo blog besides the one Hanji reads (`content/til/`
-/// beside `content/posts/`), each named with how many posts Hugo publishes
-/// from it: none is skipped in silence.
+/// The sections of a blog whose tool publishes every section (Hugo) besides
+/// the one Hanji is told to read (`content/til/` beside `content/posts/`),
+/// each named with how many posts the tool publishes from it: none is
+/// skipped in silence.
 fn other_sections(root: &Path, config: &Config) -> Vec<Diagnostic> {
-    let content = Path::new("content");
-    if config.layout.kind != Kind::Hugo || config.posts_dir == content || !config.posts_dir.starts_with(content) {
+    let tool = config.layout.tool();
+    let Some(content) = tool.publishes_every_section_of().map(Path::new) else { return Vec::new() };
+    if config.posts_dir == content || !config.posts_dir.starts_with(content) {
         return Vec::new();
     }
     let mut found = Vec::new();
@@ -297,7 +299,8 @@ fn other_sections(root: &Path, config: &Config) -> Vec<Diagnostic> {
             fs::walk(root, &section, &mut Vec::new()).iter().filter(|f| file::is_post(&config.layout, f)).count();
         if posts > 0 {
             let message = format!(
-                "Hugo publishes the {posts} post{} of the section `{}/`; Hanji reads only `{}/`",
+                "{} publishes the {posts} post{} of the section `{}/`; Hanji reads only `{}/`",
+                config.layout.kind.name(),
                 if posts == 1 { "" } else { "s" },
                 section.display(),
                 config.posts_dir.display()
@@ -374,7 +377,7 @@ pub fn read_templates(root: &Path, config: &Config, problems: &mut Vec<Diagnosti
 /// `Layout::shortcode_name`); the blog's own before its theme's.
 pub fn read_shortcodes(root: &Path, config: &Config, problems: &mut Vec<Diagnostic>) -> Shortcodes {
     let mut shortcodes = Shortcodes::new();
-    let syntax = file::tool_syntax(config.layout.kind);
+    let syntax = config.layout.tool().template_syntax();
     for folder in &config.layout.shortcode_dirs {
         for path in fs::walk(root, folder, problems) {
             let Some(name) = config.layout.shortcode_name(&path) else { continue };

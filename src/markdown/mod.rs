@@ -96,22 +96,7 @@ pub trait PictureResolver: Sync {
     fn picture(&self, dest: &str) -> Sizing;
 }
 
-/// Which other tool's syntax a body may hold besides Markdown. Only that
-/// tool's is looked for: `{{ x }}` is text in a Hanji post, Liquid in Jekyll's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Syntax {
-    #[default]
-    Markdown,
-    /// Shortcodes `{{< name … >}}` and `{{% name … %}}`.
-    Hugo,
-    /// Shortcodes `{{ name(…) }}` and `{% name(…) %}…{% end %}`.
-    Zola,
-    /// Jekyll's tags `{% name … %}` and output `{{ … }}`.
-    Liquid,
-    /// JSX components `<Name …/>` and `import`/`export` lines.
-    Mdx,
-}
+pub use crate::tool::Syntax;
 
 /// How to render one body. `Options::default()` renders plain HTML: no source
 /// lines, no highlighting, links as written.

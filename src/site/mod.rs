@@ -423,7 +423,7 @@ impl<'a> Site<'a> {
     pub fn post_text(&self, post: &Post) -> String {
         let options = Options {
             first_line: post.body_line,
-            syntax: post.file().syntax(&self.config.layout),
+            syntax: crate::content::file::syntax(&self.config.layout, &post.path),
             shortcodes: self.shortcodes,
             ..Options::default()
         };
@@ -741,7 +741,7 @@ impl<'a> Site<'a> {
             highlight: true,
             highlights: Some(&self.highlights),
             links: Some(&recorded),
-            syntax: post.file().syntax(&self.config.layout),
+            syntax: crate::content::file::syntax(&self.config.layout, &post.path),
             shortcodes: self.shortcodes,
             pictures: pictures.as_ref().map(|_| &recorded as &dyn markdown::PictureResolver),
             first_screen_taken: cover.is_some(),

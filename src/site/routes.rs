@@ -2,8 +2,8 @@
 //! list page, a feed, a static file) to its site path, and a site path back
 //! to what is there. Site paths start at the site's top and have no leading
 //! `/`: `posts/a/`, `tags/분산-학습/page/2/`, `feed.xml`, `images/a.png`.
-//! Nothing else in Hanji spells an address; a layout's own address rules
-//! (a tool's permalinks) belong here.
+//! Nothing else in Hanji spells an address; the address of a post or page
+//! is its tool's (`tool::Tool::address`), asked here.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -14,7 +14,7 @@ use crate::config::Config;
 use crate::content::file::{BUNDLE_INDEXES, PostFile};
 use crate::content::{Library, Post};
 use crate::images;
-use crate::layout::{CONTENT_DIR, Kind};
+use crate::tool::{Addressing, PostFacts, own_url, slash_path};
 
 /// The name of the search's script in the search folder.
 pub const SEARCH_SCRIPT: &str = "search.js";
@@ -79,103 +79,18 @@ impl<'a> Addresses<'a> {
         Addresses { config, library }
     }
 
-    /// Where a post's page is, as the tool that made the blog puts it:
-    /// `posts/<slug>/` in a Hanji (and, for now, a Jekyll) blog; the post's
-    /// folders under `content/` and its slug in a Hugo or Zola blog
-    /// (`content/posts/2024/a.md` → `posts/2024/a/`); `blog/<path>/` in the
-    /// Next.js starter (`data/blog/guides/a.mdx` → `blog/guides/a/`).
+    /// Where a post's (or a page's) page is, as the tool that made the blog
+    /// puts it (`tool::Tool::address`).
     pub fn post(&self, post: &Post) -> String {
-        let kind = self.config.layout.kind;
-        if kind == Kind::Zola
-            && let Some(path) = post.extra.get("path").and_then(|v| v.as_str()).and_then(own_url)
-        {
-            // A Zola page's own `path`.
-            return path;
-        }
-        if kind == Kind::Hugo {
-            // A post's own `url` wins, then its section's `[permalinks]`
-            // (or `permalink` in hanji.toml); pages are in no section.
-            let own = post.extra.get("url").and_then(|v| v.as_str()).and_then(own_url);
-            let section = post.path.components().nth(1).map(|c| c.as_os_str().to_string_lossy());
-            let of_section = self
-                .config
-                .layout
-                .section_permalinks
-                .iter()
-                .find(|(name, _)| Some(name.as_str()) == section.as_deref());
-            let pattern = self.config.permalink.as_deref().or(of_section.map(|(_, pattern)| pattern.as_str()));
-            let by_pattern = || pattern.filter(|_| !post.page).and_then(|pattern| hugo_permalink(pattern, post));
-            return own.or_else(by_pattern).unwrap_or_else(|| self.post_at(&post.path, &post.slug));
-        }
-        if post.page && matches!(kind, Kind::Hanji | Kind::Jekyll) {
-            return self.page_at(post);
-        }
-        // A Jekyll post's own `permalink` wins; then the blog's setting;
-        // then the layout's way (Jekyll's is its `date` style).
-        let own = post.extra.get("permalink").and_then(|v| v.as_str()).filter(|_| kind == Kind::Jekyll);
-        let pattern = match (own, &self.config.permalink, kind) {
-            (Some(own), _, _) => Some(own),
-            (None, Some(pattern), Kind::Hanji | Kind::Jekyll) => Some(pattern.as_str()),
-            (None, None, Kind::Jekyll) => Some("date"),
-            _ => None,
-        };
-        let made =
-            |pattern| if kind == Kind::Jekyll { jekyll_permalink(pattern, post) } else { permalink(pattern, post) };
-        pattern.and_then(made).unwrap_or_else(|| self.post_at(&post.path, &post.slug))
+        self.config.layout.tool().address(&self.addressing(), &post.facts())
     }
 
-    fn post_at(&self, file: &Path, slug: &str) -> String {
-        let post_file = PostFile::new(file);
-        match self.config.layout.kind {
-            Kind::Hugo | Kind::Zola => {
-                // The folder the post's name is in: a bundle's is above its folder.
-                let folder = match post_file.bundle_folder() {
-                    Some(bundle) => bundle.parent().unwrap_or(Path::new("")),
-                    None => post_file.folder(),
-                };
-                format!("{}{slug}/", slugged_folders(folder.strip_prefix(CONTENT_DIR).unwrap_or(Path::new(""))))
-            }
-            Kind::NextStarter => {
-                // The file's path under the posts folder, without `.mdx` (a
-                // bundle's folder for its `index.mdx`), as the starter routes it.
-                let named =
-                    post_file.bundle_folder().map_or_else(|| post_file.path().with_extension(""), Path::to_path_buf);
-                let within = named.strip_prefix(&self.config.posts_dir).unwrap_or(&named);
-                let within = slash_path(within);
-                if self.config.layout.starter_strips_dates {
-                    return format!("blog/{}/", without_dates(&within));
-                }
-                format!("blog/{within}/")
-            }
-            Kind::Hanji | Kind::Jekyll => format!("posts/{slug}/"),
+    fn addressing(&self) -> Addressing<'a> {
+        Addressing {
+            layout: &self.config.layout,
+            posts_dir: &self.config.posts_dir,
+            permalink: self.config.permalink.as_deref(),
         }
-    }
-
-    /// Where a page (not a post) is: a Jekyll page's own `permalink`, else
-    /// its path as Jekyll makes it (`about.md` → `about.html`, or `about/`
-    /// where the blog's permalinks end in `/`; `docs/index.md` → `docs/`); a
-    /// Hanji page's path under `pages/` and its slug (`pages/about.md` →
-    /// `about/`).
-    fn page_at(&self, post: &Post) -> String {
-        let file = PostFile::new(&post.path);
-        if self.config.layout.kind == Kind::Jekyll {
-            let own = post.extra.get("permalink").and_then(|v| v.as_str()).filter(|p| !p.contains(':'));
-            if let Some(address) = own.and_then(own_url) {
-                return address;
-            }
-            let folder = slash_path(file.folder());
-            let folder = if folder.is_empty() { folder } else { format!("{folder}/") };
-            let name = file.name();
-            let pretty = self.config.permalink.as_deref().is_some_and(|p| p == "pretty" || p.ends_with('/'));
-            return match (name.as_str(), pretty) {
-                ("index", _) => folder,
-                (_, true) => format!("{folder}{name}/"),
-                (_, false) => format!("{folder}{name}.html"),
-            };
-        }
-        let folder = file.bundle_folder().and_then(Path::parent).unwrap_or(file.folder());
-        let within = folder.strip_prefix(crate::layout::PAGES_DIR).unwrap_or(folder);
-        format!("{}{}/", slugged_folders(within), post.slug)
     }
 
     /// The old addresses of a post, as site paths: its `aliases` (Hugo, Zola)
@@ -184,7 +99,7 @@ impl<'a> Addresses<'a> {
     /// in the folder of the post's address (`old` beside `posts/new/` is
     /// `posts/old/`), as Hugo has it.
     pub fn aliases(&self, post: &Post) -> Vec<String> {
-        let key = if self.config.layout.kind == Kind::Jekyll { "redirect_from" } else { "aliases" };
+        let key = self.config.layout.tool().aliases_key();
         let written: Vec<&str> = match post.extra.get(key) {
             Some(serde_json::Value::String(one)) => vec![one.as_str()],
             Some(serde_json::Value::Array(many)) => many.iter().filter_map(|v| v.as_str()).collect(),
@@ -310,7 +225,18 @@ impl<'a> Addresses<'a> {
     /// page: the address its file's name gives it, where a preview shows its
     /// problems.
     pub fn unreadable(&self, file: &Path) -> String {
-        self.post_at(file, &PostFile::new(file).slug())
+        let slug = PostFile::new(file).slug();
+        let nothing = serde_json::Map::new();
+        let facts = PostFacts {
+            path: file,
+            slug: &slug,
+            own_slug: false,
+            title: &slug,
+            date: None,
+            page: false,
+            extra: &nothing,
+        };
+        self.config.layout.tool().address(&self.addressing(), &facts)
     }
 
     /// Where a file of the blog is copied to in the site: a file of a static
@@ -331,173 +257,6 @@ impl<'a> Addresses<'a> {
     }
 }
 
-/// A post's address by a permalink pattern, as Jekyll makes it: its styles
-/// (`date`, `pretty`, `ordinal`, `none`) or a pattern of `:year`, `:month`,
-/// `:day`, `:i_month`, `:i_day`, `:short_year`, `:y_day`, `:title` and
-/// `:slug` (the post's slug), `:categories` (lowercased, one folder each) and
-/// `:output_ext` (`.html`). An address that ends in neither `/` nor an
-/// extension gets `.html`. None for a pattern that needs a date the post has not.
-pub fn permalink(pattern: &str, post: &Post) -> Option<String> {
-    permalink_named(pattern, post, post.slug.clone(), post.slug.clone())
-}
-
-/// [`permalink`] as Jekyll fills it (`Drops::UrlDrop`): `:title` is the
-/// post's written slug (its `slug`, else its file's name without the date)
-/// slugified in `pretty` mode with its case kept, `:slug` the same in the
-/// `default` mode, lowercased: `2022-02-09-oracleProject.md` is
-/// `oracleProject` by `:title` and `oracleproject` by `:slug`.
-pub fn jekyll_permalink(pattern: &str, post: &Post) -> Option<String> {
-    let written = post.written_slug();
-    let title = crate::slug::jekyll_slugify(&written, true, true);
-    let slug = crate::slug::jekyll_slugify(&written, false, false);
-    // A name Jekyll's slugify empties (all punctuation) keeps Hanji's slug.
-    let or_own = |made: String| if made.is_empty() { post.slug.clone() } else { made };
-    permalink_named(pattern, post, or_own(title), or_own(slug))
-}
-
-fn permalink_named(pattern: &str, post: &Post, title: String, slug: String) -> Option<String> {
-    let pattern = match pattern {
-        "date" => "/:categories/:year/:month/:day/:title:output_ext",
-        "pretty" => "/:categories/:year/:month/:day/:title/",
-        "ordinal" => "/:categories/:year/:y_day/:title:output_ext",
-        "none" => "/:categories/:title:output_ext",
-        pattern => pattern,
-    };
-    let date = post.date.map(|d| d.date);
-    let needs_date = ["year", "month", "day", "y_day"].iter().any(|p| pattern.contains(&format!(":{p}")));
-    if needs_date && date.is_none() {
-        return None;
-    }
-    // Longest names first: `:i_month` before `:month`, `:short_year` before `:year`.
-    let mut values: Vec<(&str, String)> = vec![
-        (":categories", categories_of(post).join("/")),
-        (":output_ext", ".html".into()),
-        (":short_year", date.map(|d| format!("{:02}", d.year() % 100)).unwrap_or_default()),
-        (":i_month", date.map(|d| d.month().to_string()).unwrap_or_default()),
-        (":i_day", date.map(|d| d.day().to_string()).unwrap_or_default()),
-        (":y_day", date.map(|d| format!("{:03}", d.day_of_year())).unwrap_or_default()),
-    ];
-    values.extend(date_values(date));
-    values.extend([(":title", title), (":slug", slug)]);
-    let address = fill(pattern, &values);
-    let parts: Vec<&str> = address.split('/').filter(|part| !part.is_empty()).collect();
-    let mut address = parts.join("/");
-    if address.is_empty() {
-        return None;
-    }
-    let last = parts.last().copied().unwrap_or_default();
-    if pattern.ends_with('/') {
-        address.push('/');
-    } else if !last.contains('.') {
-        address.push_str(".html");
-    }
-    Some(address)
-}
-
-/// `path` without every `YYYY-MM-DD-` in it, as the starter's first version's
-/// `formatSlug` takes them out (`/(\d{4})-(\d{2})-(\d{2})-/g`).
-fn without_dates(path: &str) -> String {
-    let bytes = path.as_bytes();
-    let dated = |at: usize| {
-        let digits = |range: std::ops::Range<usize>| bytes.get(range).is_some_and(|b| b.iter().all(u8::is_ascii_digit));
-        digits(at..at + 4)
-            && bytes.get(at + 4) == Some(&b'-')
-            && digits(at + 5..at + 7)
-            && bytes.get(at + 7) == Some(&b'-')
-            && digits(at + 8..at + 10)
-            && bytes.get(at + 10) == Some(&b'-')
-    };
-    let mut out = String::with_capacity(path.len());
-    let mut at = 0;
-    while at < path.len() {
-        if dated(at) {
-            at += 11;
-        } else {
-            let c = path[at..].chars().next().unwrap_or_default();
-            out.push(c);
-            at += c.len_utf8().max(1);
-        }
-    }
-    out
-}
-
-/// A Hugo post's own `url` as a site path: `/elsewhere/u` → `elsewhere/u/`.
-fn own_url(url: &str) -> Option<String> {
-    let parts: Vec<&str> = url.split('/').filter(|part| !part.is_empty() && *part != "." && *part != "..").collect();
-    if parts.is_empty() || url.contains("://") {
-        return None;
-    }
-    let last = parts.last().copied().unwrap_or_default();
-    let end = if last.contains('.') { "" } else { "/" };
-    Some(format!("{}{end}", parts.join("/")))
-}
-
-/// A post's address by a Hugo `[permalinks]` pattern: `:year`, `:month`,
-/// `:day`, `:slug` (the front matter's `slug`, else the title made a slug),
-/// `:title` (the title made a slug), `:filename` and `:contentbasename` (the
-/// file's name, a bundle's folder), `:slugorfilename`, `:slugorcontentbasename`,
-/// `:section` and `:sections` (the top section: a deeper folder is a section
-/// in Hugo only with an `_index.md`, which Hanji does not read here). None for
-/// a pattern that needs a date the post has not.
-fn hugo_permalink(pattern: &str, post: &Post) -> Option<String> {
-    let date = post.date.map(|d| d.date);
-    if ["year", "month", "day"].iter().any(|p| pattern.contains(&format!(":{p}"))) && date.is_none() {
-        return None;
-    }
-    let file = PostFile::new(&post.path);
-    let title = crate::slug::slug(&post.title);
-    let from_front_matter = post.slug != file.slug();
-    let section = post.path.components().nth(1).map(|c| c.as_os_str().to_string_lossy().into_owned());
-    let slug_or_name = if from_front_matter { post.slug.clone() } else { file.slug() };
-    // Longest names first: `:slugorfilename` before `:slug`, `:sections` before `:section`.
-    let mut values: Vec<(&str, String)> = vec![
-        (":slugorcontentbasename", slug_or_name.clone()),
-        (":slugorfilename", slug_or_name),
-        (":contentbasename", file.slug()),
-        (":filename", file.slug()),
-        (":sections", section.clone().unwrap_or_default()),
-        (":section", section.unwrap_or_default()),
-    ];
-    values.extend(date_values(date));
-    values.extend([(":slug", if from_front_matter { post.slug.clone() } else { title.clone() }), (":title", title)]);
-    own_url(&fill(pattern, &values))
-}
-
-/// `:year`, `:month` and `:day` of a post's date, as both tools write them.
-fn date_values(date: Option<jiff::civil::Date>) -> [(&'static str, String); 3] {
-    let part = |write: fn(jiff::civil::Date) -> String| date.map(write).unwrap_or_default();
-    [
-        (":year", part(|d| d.year().to_string())),
-        (":month", part(|d| format!("{:02}", d.month()))),
-        (":day", part(|d| format!("{:02}", d.day()))),
-    ]
-}
-
-/// `pattern` with each name of `values` replaced by its value, in order.
-fn fill(pattern: &str, values: &[(&str, String)]) -> String {
-    values.iter().fold(pattern.to_string(), |address, (name, value)| address.replace(name, value))
-}
-
-/// A Jekyll post's categories, as its address has them (`UrlDrop#categories`:
-/// each lowercased, joined by `/`): `categories` (a list, or words), else
-/// `category`. A category may hold folders of its own (`tteodeulX2/Issue`);
-/// the empty and dot-only ones Jekyll's `URL#sanitize_url` drops are left out
-/// (and `SitePath` refuses whatever else would climb).
-fn categories_of(post: &Post) -> Vec<String> {
-    let value = post.extra.get("categories").or_else(|| post.extra.get("category"));
-    let words: Vec<String> = match value {
-        Some(serde_json::Value::String(text)) => text.split_whitespace().map(str::to_string).collect(),
-        Some(serde_json::Value::Array(items)) => items.iter().filter_map(|v| v.as_str()).map(str::to_string).collect(),
-        _ => Vec::new(),
-    };
-    words
-        .iter()
-        .flat_map(|word| word.split('/'))
-        .map(str::to_lowercase)
-        .filter(|w| !w.is_empty() && !w.chars().all(|c| c == '.') && !w.contains('\\'))
-        .collect()
-}
-
 /// The `n`th page of a list whose first page is at `first`: `first` + `page/<n>/`.
 pub fn numbered(first: &str, n: usize) -> String {
     if n == 1 { first.to_string() } else { format!("{first}page/{n}/") }
@@ -510,21 +269,6 @@ pub fn bundle_of<'a>(config: &Config, library: &'a Library, asset: &Path) -> Opt
         .skip(1)
         .take_while(|folder| folder.starts_with(&config.posts_dir) && *folder != config.posts_dir)
         .find_map(|folder| BUNDLE_INDEXES.iter().find_map(|name| library.post(&folder.join(name))))
-}
-
-/// Each folder of `folders` as a slug, with a `/` after each: `Notes/2024` →
-/// `notes/2024/`.
-fn slugged_folders(folders: &Path) -> String {
-    folders
-        .components()
-        .map(|c| crate::slug::slug(&c.as_os_str().to_string_lossy()))
-        .filter(|part| !part.is_empty())
-        .map(|part| format!("{part}/"))
-        .collect()
-}
-
-fn slash_path(path: &Path) -> String {
-    path.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
 }
 
 /// Where a site path leads.
@@ -843,6 +587,12 @@ mod tests {
     use super::*;
 
     use crate::content::library::of_texts as library;
+    use crate::tool::Kind;
+
+    /// A Hanji blog's `permalink` pattern: Jekyll's styles and names, with the post's slug.
+    fn permalink(pattern: &str, post: &Post) -> Option<String> {
+        crate::tool::permalink_named(pattern, &post.facts(), post.slug.clone(), post.slug.clone())
+    }
 
     #[test]
     fn pages_have_their_addresses() {
@@ -860,7 +610,7 @@ mod tests {
 
     #[test]
     fn each_layout_gives_its_own_addresses() {
-        use crate::layout::Layout;
+        use crate::tool::Layout;
         let at = |kind: Kind, posts_dir: &str, file: &str| {
             let config = Config { layout: Layout::of(kind), posts_dir: posts_dir.into(), ..Config::default() };
             let lib = library(&[(file, "---\ntitle: T\n---\n")]);
@@ -894,7 +644,7 @@ mod tests {
         assert_eq!(permalink("ordinal", welcome).as_deref(), Some("jekyll/update/2025/358/welcome.html"));
         assert_eq!(permalink("/:year/:i_month/:slug", welcome).as_deref(), Some("2025/12/welcome.html"));
         assert_eq!(permalink("date", post("_posts/2026-03-05-plain.md")).as_deref(), Some("2026/03/05/plain.html"));
-        let jekyll = Config { layout: crate::layout::Layout::of(Kind::Jekyll), ..Config::default() };
+        let jekyll = Config { layout: crate::tool::Layout::of(Kind::Jekyll), ..Config::default() };
         let at = |file: &str| Addresses::new(&jekyll, &lib).post(post(file));
         assert_eq!(at("_posts/2025-12-24-welcome.md"), "jekyll/update/2025/12/24/welcome.html");
         assert_eq!(at("_posts/2026-03-06-own.md"), "notes/own/", "the post's own permalink");
@@ -914,7 +664,7 @@ mod tests {
             ("content/posts/u.md", "---\ntitle: U\ndate: 2024-01-01\nurl: /elsewhere/u\n---\n"),
         ]);
         let config = |permalink: Option<&str>| Config {
-            layout: crate::layout::Layout::of(Kind::Hugo),
+            layout: crate::tool::Layout::of(Kind::Hugo),
             posts_dir: "content/posts".into(),
             permalink: permalink.map(str::to_string),
             ..Config::default()

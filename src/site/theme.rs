@@ -12,7 +12,7 @@ use crate::diagnostics::Diagnostic;
 use crate::digest::{self, Digest};
 
 /// The folder of a blog whose files replace the built-in theme's.
-pub use crate::layout::TEMPLATES_DIR;
+pub use crate::tool::TEMPLATES_DIR;
 
 /// Template names, and the built-in theme's text for each.
 pub const BUILT_IN: &[(&str, &str)] = &[

@@ -6,10 +6,9 @@ use std::path::{Component, Path};
 use serde::Serialize;
 
 use crate::config::{self, Config};
-use crate::content::file::{is_passed_over, is_post, is_section};
+use crate::content::file::{is_passed_over, is_post};
 use crate::detect;
 use crate::fs;
-use crate::layout::{CONTENT_DIR, Kind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -42,7 +41,7 @@ pub fn classify(config: &Config, path: &Path) -> FileKind {
         return FileKind::Config;
     }
     // A Zola section's `_index.md` says whether its pages are posts (`sort_by`).
-    if config.layout.kind == Kind::Zola && is_section(path) && path.starts_with(CONTENT_DIR) {
+    if config.layout.tool().is_listing_setting(path) {
         return FileKind::Config;
     }
     if path.starts_with(&config.output_dir) {
@@ -148,7 +147,7 @@ mod tests {
 
     #[test]
     fn shortcode_templates_and_the_themes_are_the_blog_s() {
-        use crate::layout::{Kind, Layout};
+        use crate::tool::{Kind, Layout};
         let mut layout = Layout::of(Kind::Hugo);
         layout.add_theme("paper");
         let hugo = Config { posts_dir: "content/posts".into(), layout, ..Config::default() };
@@ -174,7 +173,7 @@ mod tests {
 
     #[test]
     fn the_layout_moves_the_folders_and_names_the_settings() {
-        use crate::layout::{Kind, Layout};
+        use crate::tool::{Kind, Layout};
         let config = Config {
             posts_dir: "data/blog".into(),
             output_dir: "hanji-public".into(),

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 /// The layers, lowest first; a module may use modules of earlier layers and
 /// the modules before it in its own layer. README "Working on Hanji" says the same.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("leaves", &["text", "slug", "diagnostics", "digest", "defaults", "layout", "clock"]),
+    ("leaves", &["text", "slug", "diagnostics", "digest", "defaults", "front_matter", "clock", "tool"]),
     ("disk", &["fs"]),
     ("settings", &["config"]),
     ("rendering", &["markdown", "search", "images"]),
@@ -130,4 +130,51 @@ fn only_fs_touches_the_disk() {
         }
     }
     assert!(wrong.is_empty(), "reads or writes files outside `fs`:\n{}", wrong.join("\n"));
+}
+
+/// Where a line of code branches on which tool made the blog: it names one
+/// (`Kind::Hugo`) or compares the blog's kind (`layout.kind == …`, `match layout.kind`).
+fn branches_on_a_tool(line: &str) -> bool {
+    const TOOLS: &[&str] = &["Kind::Hanji", "Kind::Hugo", "Kind::Zola", "Kind::Jekyll", "Kind::NextStarter"];
+    let compact: String = line.split_whitespace().collect();
+    TOOLS.iter().any(|tool| line.contains(tool))
+        || compact.contains("layout.kind==")
+        || compact.contains("layout.kind!=")
+        || (compact.starts_with("match") && compact.contains("layout.kind{"))
+}
+
+/// Everything Hanji knows of a tool is in that tool's module of `src/tool/`;
+/// the rest of the core and the app ask the blog's tool (`layout.tool()`)
+/// and branch on none.
+#[test]
+fn only_a_tools_own_module_knows_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let src = root.join("src");
+    let mut wrong = Vec::new();
+    for file in sources(&src).into_iter().chain(sources(&root.join("src-tauri/src"))) {
+        if file.starts_with(src.join("tool")) {
+            continue;
+        }
+        for (number, line) in code_of(&file).lines().enumerate() {
+            if branches_on_a_tool(line) {
+                wrong.push(format!("{}:{}: {}", file.display(), number + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "branches on a tool outside `src/tool/`; ask `layout.tool()` instead:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_tool_test_sees_a_branch() {
+    assert!(branches_on_a_tool("if config.layout.kind == Kind::Zola {"));
+    assert!(branches_on_a_tool("match self.layout.kind {"));
+    assert!(branches_on_a_tool("let hugo = matches!(kind, Kind::Hugo);"));
+    assert!(branches_on_a_tool("if self.layout.kind != other {"));
+    assert!(!branches_on_a_tool("match &error.kind {"));
+    assert!(!branches_on_a_tool("let name = config.layout.kind.name();"));
+    assert!(!branches_on_a_tool("let tool = config.layout.tool();"));
 }

@@ -1,10 +1,16 @@
 //! tailwind-nextjs-starter-blog: posts in `data/blog/` (`.mdx` and `.md`,
-//! subfolders too), static files in `public/`, and the site settings from
-//! `data/siteMetadata.js`, whose plain values (`title: 'My blog'`) are read
-//! by a small scanner: no JavaScript is run.
+//! subfolders too) at `blog/<path>/`, static files in `public/`, and the
+//! site settings from `data/siteMetadata.js`, whose plain values
+//! (`title: 'My blog'`) are read by a small scanner: no JavaScript is run.
 
-use super::{Setting, Settings};
-use crate::diagnostics::Problem;
+use std::path::{Path, PathBuf};
+
+use jiff::civil::Date;
+
+use super::address::slash_path;
+use super::{Addressing, Folder, Kind, Layout, PostFacts, PostFile, Setting, Settings, StaticDir, Syntax, Tool};
+use crate::diagnostics::{Diagnostic, Problem};
+use crate::slug::TermSlugs;
 use crate::text::line_column;
 
 pub(super) const SETTINGS: &[&str] = &["data/siteMetadata.js"];
@@ -15,12 +21,119 @@ pub(super) const POSTS_DIR: &str = "data/blog";
 /// `formatSlug`); the second makes them in `contentlayer.config`.
 pub(super) const V1_SLUGS: &str = "lib/mdx.js";
 
+pub(super) struct NextStarter;
+
+impl Tool for NextStarter {
+    fn kind(&self) -> Kind {
+        Kind::NextStarter
+    }
+
+    fn settings_files(&self) -> &'static [&'static str] {
+        SETTINGS
+    }
+
+    fn claims(&self, folder: &dyn Folder) -> Option<Option<PathBuf>> {
+        SETTINGS.iter().map(PathBuf::from).find(|file| folder.is_file(file)).map(Some)
+    }
+
+    fn posts_dir(&self) -> PathBuf {
+        POSTS_DIR.into()
+    }
+
+    /// Next.js serves `public/` at the top of the site; every post is
+    /// published whatever its date.
+    fn layout(&self) -> Layout {
+        Layout {
+            static_dirs: vec![StaticDir::at_top("public")],
+            term_slugs: TermSlugs::GitHub,
+            future_posts: true,
+            ..Layout::base(Kind::NextStarter)
+        }
+    }
+
+    /// Whether the blog's own `lib/mdx.js` is the first version's.
+    fn read_folder(&self, folder: &dyn Folder, layout: &mut Layout) {
+        let v1 = folder.read(Path::new(V1_SLUGS)).ok();
+        layout.starter_strips_dates = v1.as_deref().is_some_and(v1_strips_dates);
+    }
+
+    fn settings(&self, file: &Path, text: &str, problems: &mut Vec<Diagnostic>) -> Settings {
+        let (settings, found) = settings(text);
+        problems.extend(found.into_iter().map(|problem| problem.in_file(file)));
+        settings
+    }
+
+    fn syntax(&self, path: &Path) -> Syntax {
+        if path.extension().is_some_and(|e| e == "mdx") { Syntax::Mdx } else { Syntax::Markdown }
+    }
+
+    fn is_text(&self, path: &Path) -> bool {
+        path.extension().is_some_and(|e| e == "md" || e == "markdown" || e == "mdx")
+    }
+
+    /// Every file of `data/blog/` is a post.
+    fn is_page(&self, _layout: &Layout, _path: &Path) -> bool {
+        false
+    }
+
+    fn new_post_path(&self, posts_dir: &Path, slug: &str, _bundle: bool, _date: Date) -> PathBuf {
+        posts_dir.join(format!("{slug}.mdx"))
+    }
+
+    /// `public/static/images`, which the starter's own posts use.
+    fn images_dir(&self, layout: &Layout) -> PathBuf {
+        let first = layout.static_dirs.first().map_or_else(|| PathBuf::from("public"), |dir| dir.folder.clone());
+        first.join("static").join("images")
+    }
+
+    /// The file's path under the posts folder, without `.mdx` (a bundle's
+    /// folder for its `index.mdx`), as the starter routes it
+    /// (`data/blog/guides/a.mdx` → `blog/guides/a/`), without its dates in
+    /// the first version.
+    fn address(&self, at: &Addressing, post: &PostFacts) -> String {
+        let file = PostFile::new(post.path);
+        let named = file.bundle_folder().map_or_else(|| file.path().with_extension(""), Path::to_path_buf);
+        let within = slash_path(named.strip_prefix(at.posts_dir).unwrap_or(&named));
+        if at.layout.starter_strips_dates {
+            return format!("blog/{}/", without_dates(&within));
+        }
+        format!("blog/{within}/")
+    }
+}
+
 /// Whether the starter's first version's `formatSlug` is the blog's: it
 /// takes every `YYYY-MM-DD-` out of a post's path (`/(\d{4})-(\d{2})-(\d{2})-/g`),
 /// so `data/blog/2017-05-15-hello-world.md` is `/blog/hello-world`. Read from
 /// the blog's own `lib/mdx.js`, not run.
 pub(super) fn v1_strips_dates(mdx_js: &str) -> bool {
     mdx_js.contains("function formatSlug") && mdx_js.contains(r"(\d{4})-(\d{2})-(\d{2})-")
+}
+
+/// `path` without every `YYYY-MM-DD-` in it, as the starter's first version's
+/// `formatSlug` takes them out (`/(\d{4})-(\d{2})-(\d{2})-/g`).
+fn without_dates(path: &str) -> String {
+    let bytes = path.as_bytes();
+    let dated = |at: usize| {
+        let digits = |range: std::ops::Range<usize>| bytes.get(range).is_some_and(|b| b.iter().all(u8::is_ascii_digit));
+        digits(at..at + 4)
+            && bytes.get(at + 4) == Some(&b'-')
+            && digits(at + 5..at + 7)
+            && bytes.get(at + 7) == Some(&b'-')
+            && digits(at + 8..at + 10)
+            && bytes.get(at + 10) == Some(&b'-')
+    };
+    let mut out = String::with_capacity(path.len());
+    let mut at = 0;
+    while at < path.len() {
+        if dated(at) {
+            at += 11;
+        } else {
+            let c = path[at..].chars().next().unwrap_or_default();
+            out.push(c);
+            at += c.len_utf8().max(1);
+        }
+    }
+    out
 }
 
 /// The keys read, and the `hanji.toml` setting each becomes.

@@ -1,8 +1,8 @@
 //! How a blog folder is laid out: which tool made it (`Kind`), and the
-//! folders that follow from that: where static files are and where in the
-//! site they go, where the theme's overrides are, where pasted images land.
-//! A model only: detecting the kind and reading the tool's settings is
-//! `detect`'s, and what a file of the posts folder is, `content::file`'s.
+//! folders and rules its tool and settings give: where static files are and
+//! where in the site they go, where the theme's overrides and shortcodes
+//! are. A model: each tool's module fills it in (`Tool::layout`), and
+//! detection reads the blog's settings over it.
 
 use std::path::{Path, PathBuf};
 
@@ -105,6 +105,13 @@ pub struct StaticDir {
     pub site_path: String,
 }
 
+impl StaticDir {
+    /// A folder whose files go to the top of the site.
+    pub fn at_top(folder: &str) -> StaticDir {
+        StaticDir { folder: folder.into(), site_path: String::new() }
+    }
+}
+
 /// How a blog folder is laid out. The posts folder and the export folder are
 /// settings (`posts_dir`, `output_dir`), which detection fills in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -168,13 +175,33 @@ pub enum ZolaSection {
     Hidden,
 }
 
-impl Default for Layout {
-    fn default() -> Self {
-        Layout::of(Kind::Hanji)
-    }
-}
-
 impl Layout {
+    /// A `kind` of blog laid out as Hanji lays out its own: static files in
+    /// `static/`, templates in `templates/`, no pages folder, no shortcodes,
+    /// GitHub's slugs for tags, `feed.xml`. Each tool's `layout` starts here.
+    pub(super) fn base(kind: Kind) -> Layout {
+        Layout {
+            kind,
+            settings_file: None,
+            chosen_by_setting: false,
+            static_dirs: vec![StaticDir::at_top(STATIC_DIR)],
+            templates_dir: TEMPLATES_DIR.into(),
+            pages_dirs: Vec::new(),
+            new_posts_dir: None,
+            section_permalinks: Vec::new(),
+            term_slugs: TermSlugs::GitHub,
+            future_posts: false,
+            expired_posts: false,
+            feed_file: "feed.xml".into(),
+            shortcode_dirs: Vec::new(),
+            front_matter_defaults: Vec::new(),
+            zola_paths: ZolaPaths::On,
+            zola_keep_dates: false,
+            zola_sections: Vec::new(),
+            starter_strips_dates: false,
+        }
+    }
+
     /// The Zola section nearest a page in `folder`: None when no folder from
     /// it up to `content/` is a section.
     pub fn zola_section(&self, folder: &Path) -> Option<ZolaSection> {
@@ -184,69 +211,10 @@ impl Layout {
             .find_map(|f| self.zola_sections.iter().find(|(section, _)| section == f).map(|(_, how)| *how))
     }
 
-    /// The folders of a `kind` of blog.
-    pub fn of(kind: Kind) -> Layout {
-        let at_top = |folder: &str| StaticDir { folder: folder.into(), site_path: String::new() };
-        let static_dirs = match kind {
-            Kind::Hanji | Kind::Hugo | Kind::Zola => vec![at_top(STATIC_DIR)],
-            Kind::Jekyll => JEKYLL_STATIC_DIRS
-                .iter()
-                .map(|folder| StaticDir { folder: folder.into(), site_path: format!("{folder}/") })
-                .collect(),
-            Kind::NextStarter => vec![at_top("public")],
-        };
-        let templates_dir = if kind == Kind::Zola { ZOLA_TEMPLATES_DIR } else { TEMPLATES_DIR };
-        let pages_dirs = match kind {
-            Kind::Hanji => vec![PAGES_DIR.into()],
-            Kind::Jekyll => vec![JEKYLL_PAGES_DIR.into(), TOP.into()],
-            Kind::Hugo | Kind::Zola | Kind::NextStarter => Vec::new(),
-        };
-        let shortcode_dirs = match kind {
-            Kind::Hugo => vec![HUGO_SHORTCODES_DIR.into()],
-            Kind::Zola => vec![ZOLA_SHORTCODES_DIR.into()],
-            Kind::Jekyll => vec![JEKYLL_INCLUDES_DIR.into()],
-            Kind::Hanji | Kind::NextStarter => Vec::new(),
-        };
-        Layout {
-            kind,
-            settings_file: None,
-            chosen_by_setting: false,
-            static_dirs,
-            templates_dir: templates_dir.into(),
-            pages_dirs,
-            new_posts_dir: None,
-            section_permalinks: Vec::new(),
-            term_slugs: match kind {
-                Kind::Hugo => TermSlugs::Hugo,
-                Kind::Zola => TermSlugs::Zola,
-                Kind::Jekyll => TermSlugs::Jekyll,
-                Kind::Hanji | Kind::NextStarter => TermSlugs::GitHub,
-            },
-            future_posts: matches!(kind, Kind::Zola | Kind::NextStarter),
-            expired_posts: false,
-            feed_file: match kind {
-                Kind::Hugo => "index.xml",
-                Kind::Zola => "atom.xml",
-                Kind::Hanji | Kind::Jekyll | Kind::NextStarter => "feed.xml",
-            }
-            .into(),
-            shortcode_dirs,
-            front_matter_defaults: Vec::new(),
-            zola_paths: ZolaPaths::On,
-            zola_keep_dates: false,
-            zola_sections: Vec::new(),
-            starter_strips_dates: false,
-        }
-    }
-
     /// Adds the shortcode templates of the theme `name` (`themes/<name>/…`),
     /// after the blog's own.
     pub fn add_theme(&mut self, name: &str) {
-        let own = match self.kind {
-            Kind::Hugo => HUGO_SHORTCODES_DIR,
-            Kind::Zola => ZOLA_SHORTCODES_DIR,
-            _ => return,
-        };
+        let Some(own) = self.tool().shortcode_dir() else { return };
         let name = name.trim();
         if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
             return;
@@ -298,33 +266,20 @@ impl Layout {
     pub fn shortcode_name(&self, path: &Path) -> Option<String> {
         let relative = self.shortcode_dirs.iter().find_map(|dir| path.strip_prefix(dir).ok())?;
         let parts: Vec<String> = relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
-        let called = parts.join("/");
-        let name = match self.kind {
-            Kind::Jekyll => Some(called.as_str()),
-            Kind::Hugo => called.strip_suffix(".html").filter(|n| !n.contains('.')),
-            Kind::Zola => {
-                called.strip_suffix(".html").or_else(|| called.strip_suffix(".md")).filter(|n| !n.contains(['.', '/']))
-            }
-            Kind::Hanji | Kind::NextStarter => None,
-        };
-        name.filter(|n| !n.is_empty()).map(str::to_string)
+        self.tool().shortcode_name(&parts.join("/")).filter(|n| !n.is_empty())
     }
 
     /// Where an image added to a single-file post is put, a folder that this
     /// layout publishes: `static/images` (Hanji, Hugo, Zola), `assets/images`
     /// (Jekyll), `public/static/images` (the Next.js starter).
     pub fn images_dir(&self) -> PathBuf {
-        let first = self.static_dirs.first().map_or_else(|| PathBuf::from(STATIC_DIR), |dir| dir.folder.clone());
-        match self.kind {
-            Kind::NextStarter => first.join("static").join("images"),
-            _ => first.join("images"),
-        }
+        self.tool().images_dir(self)
     }
 
     /// One line for `hanji check` and the app: `detected a Hugo blog
     /// (hugo.toml): posts in content/posts`. None for a Hanji blog.
     pub fn describe(&self, posts_dir: &Path) -> Option<String> {
-        if self.kind == Kind::Hanji {
+        if self.kind == Kind::default() {
             return None;
         }
         let how = if self.chosen_by_setting {

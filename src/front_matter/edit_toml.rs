@@ -241,7 +241,7 @@ fn edit_inline_taxonomies(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::front_matter::PostDate;
+    use crate::front_matter::PostDate;
 
     fn list(items: &[&str]) -> FieldValue {
         FieldValue::List(items.iter().map(|item| item.to_string()).collect())

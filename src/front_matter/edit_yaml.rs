@@ -369,7 +369,7 @@ fn plain_key(line: &str) -> Option<(String, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::front_matter::PostDate;
+    use crate::front_matter::PostDate;
 
     fn text(value: &str) -> FieldValue {
         FieldValue::Text(value.to_string())

@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::content::front_matter::{FrontMatter, parse};
+use crate::front_matter::{FrontMatter, parse};
 
 fn text(value: &str) -> FieldValue {
     FieldValue::Text(value.to_string())
