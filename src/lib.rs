@@ -17,7 +17,8 @@
 //! 8. detection: `detect` (the blog's tool found, and its settings read)
 //! 9. actions: `load`, `author`, `watch`, `preview`, `export`, `check`,
 //!    `session`, `serve`, `publish` (the site sent to a target), `sources`
-//!    (the blog's own git repository)
+//!    (the blog's own git repository), `import` (a hosted blog's export made a
+//!    Hanji blog)
 //!
 //! What the command line, the app, the tests and the benchmarks use is
 //! re-exported below; the rest stays inside.
@@ -36,6 +37,7 @@ mod export;
 pub mod front_matter;
 mod fs;
 mod images;
+mod import;
 mod load;
 pub mod markdown;
 mod preview;
@@ -94,6 +96,12 @@ pub use images::Catalog as ImageCatalog;
 pub use search::index::{Index as SearchIndex, Served as ServedSearchIndex};
 pub use search::kept::{KeptIndex, Update as SearchUpdate, Updated as SearchUpdated};
 pub use search::tokens as search_tokens;
+
+// Leaving a hosted blog: its export made a Hanji blog.
+pub use import::{
+    Converted as ImportedHtml, ImportError, ImportOptions, Note as ImportNote, RECORD as IMPORT_RECORD,
+    Report as ImportReport, import, to_markdown as html_to_markdown,
+};
 
 // The app's editing session and what it does to the blog's files.
 pub use author::history::{Cause as VersionCause, History, Limits as HistoryLimits, Replaced, Version};

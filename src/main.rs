@@ -91,6 +91,20 @@ enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
+    /// Make a new blog from a hosted blog's export: a WordPress WXR file or a Medium export ZIP
+    Import {
+        /// The export: WordPress's .xml (Tools → Export) or Medium's .zip
+        source: PathBuf,
+        /// The new blog's folder: new, empty, or an earlier import of the same
+        /// site (then only posts you have not edited since are updated)
+        /// [default: a new folder named after the blog]
+        #[arg(long)]
+        into: Option<PathBuf>,
+        /// A copy of the old WordPress site's wp-content/uploads, where images
+        /// are copied from into each post's folder
+        #[arg(long)]
+        uploads: Option<PathBuf>,
+    },
     /// Preview the site in a browser; pages reload when the files change
     Serve {
         /// The blog folder
@@ -181,11 +195,34 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             std::mem::forget(blog);
             code
         }
+        Command::Import { source, into, uploads } => import(&source, into, uploads),
         Command::Serve { dir, bind, port, drafts, future } => serve(&dir, bind, port, drafts, future),
         Command::Publish { dir, target, dry_run, verbose, trust_host, trust_changed_host, quiet } => {
             let blog = load(&dir, false)?;
             let flags = PublishFlags { dry_run, verbose, trust_host, trust_changed_host, quiet };
             publish(&blog, &dir, target.as_deref(), flags)
+        }
+    }
+}
+
+fn import(source: &Path, into: Option<PathBuf>, uploads: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+    let into = match into {
+        Some(into) => into,
+        None => {
+            let name = source.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            hanji::fresh_folder(Path::new("."), &name)
+        }
+    };
+    let options = hanji::ImportOptions { into: into.clone(), uploads };
+    match hanji::import(source, &options) {
+        Ok(report) => {
+            println!("{report}");
+            eprintln!("the new blog is in {}; `hanji serve {}` shows it", into.display(), into.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(error) => {
+            eprintln!("error: {error}\n  hint: {}", error.hint());
+            Ok(ExitCode::from(2))
         }
     }
 }

@@ -16,7 +16,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("site", &["site"]),
     ("model", &["blog"]),
     ("detection", &["detect"]),
-    ("actions", &["load", "author", "watch", "preview", "export", "publish", "sources", "check", "session", "serve"]),
+    (
+        "actions",
+        &["load", "author", "watch", "preview", "export", "publish", "sources", "check", "session", "serve", "import"],
+    ),
 ];
 
 /// Where each module stands: its place in the order above.

@@ -12,6 +12,7 @@ mod export;
 mod formats;
 mod hostile;
 mod images;
+mod import;
 mod incremental;
 mod layers;
 mod layouts;

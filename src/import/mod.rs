@@ -1,0 +1,174 @@
+//! Leaving a hosted blog: `hanji import SOURCE` reads a platform's export
+//! (a WordPress WXR file, a Medium export ZIP) and makes a new Hanji blog of
+//! it, with a report of what could not come over exactly. Each platform's
+//! reading is a module of its own that turns its export into `Entry` values;
+//! `blog` writes them (never over a file the author changed), `html` turns
+//! their HTML into Markdown, `report` says what happened.
+
+mod archive;
+mod blog;
+mod html;
+mod medium;
+mod report;
+mod shortcodes;
+mod wordpress;
+
+use std::path::{Path, PathBuf};
+
+pub use blog::RECORD;
+pub use html::{Converted, to_markdown};
+pub use report::{Note, Report};
+
+/// What `hanji import` is asked to do.
+#[derive(Debug, Clone, Default)]
+pub struct ImportOptions {
+    /// The new blog's folder: it must not exist, be empty, or hold an
+    /// earlier import of the same source.
+    pub into: PathBuf,
+    /// A copy of the old site's uploaded files (WordPress's
+    /// `wp-content/uploads`), where images are taken from.
+    pub uploads: Option<PathBuf>,
+}
+
+/// Why an import did not happen.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    /// The source is not an export Hanji knows.
+    #[error("`{}` is not an export Hanji can import: {reason}", .path.display())]
+    Unknown { path: PathBuf, reason: String },
+    /// The export is damaged or not what its name says.
+    #[error("`{}` cannot be read: {reason}", .path.display())]
+    Unreadable { path: PathBuf, reason: String },
+    /// The folder holds files that are not an earlier import of this source.
+    #[error("`{}` already has files that are not an earlier import of this export", .0.display())]
+    Occupied(PathBuf),
+    #[error("cannot write `{}`: {source}", .path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+}
+
+impl ImportError {
+    /// What the author can do about it.
+    pub fn hint(&self) -> &'static str {
+        match self {
+            ImportError::Unknown { .. } => {
+                "give a WordPress export (Tools → Export, an .xml file) or a Medium export (.zip from Settings → Download your information)"
+            }
+            ImportError::Unreadable { .. } => {
+                "download the export again; a file cut short or changed by hand cannot be read"
+            }
+            ImportError::Occupied(_) => {
+                "name a new folder with --into (an import never writes into another blog's files)"
+            }
+            ImportError::Io { .. } => "check that the folder can be written and the disk has room",
+        }
+    }
+}
+
+/// A post or page read from an export, ready to be written.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Entry {
+    pub page: bool,
+    pub title: String,
+    /// The file's name: `posts/<slug>/index.md`, or the page's path under
+    /// `pages/` (`about/team`).
+    pub slug: String,
+    /// RFC 3339, with the offset the platform gave (`2010-08-06T08:09:39-07:00`).
+    pub date: Option<String>,
+    pub updated: Option<String>,
+    pub draft: bool,
+    pub tags: Vec<String>,
+    pub categories: Vec<String>,
+    pub authors: Vec<String>,
+    pub summary: Option<String>,
+    /// The featured image, as linked from the post (a file of its bundle or a URL).
+    pub cover: Option<String>,
+    /// Old addresses, as site paths from the top (`/2010/08/06/hello/`).
+    pub aliases: Vec<String>,
+    /// Markdown.
+    pub body: String,
+    /// Files to put beside the post (its images): name in the bundle and bytes.
+    pub files: Vec<(String, Vec<u8>)>,
+    /// Where it came from, for the report (`item 568 "Hello" (https://…)`).
+    pub source: String,
+}
+
+/// What an export holds, read: the blog's settings and its entries.
+#[derive(Debug, Default)]
+pub(crate) struct Export {
+    /// Which platform (`WordPress`, `Medium`), for the report.
+    pub platform: &'static str,
+    /// The old site, which names the source of an import in its record
+    /// (a second import of the same site may update the first).
+    pub site: String,
+    pub title: String,
+    pub description: String,
+    pub locale: String,
+    pub entries: Vec<Entry>,
+}
+
+/// Imports the export at `source` into a new blog (see `ImportOptions`);
+/// what was written and what was not converted exactly is in the report.
+pub fn import(source: &Path, options: &ImportOptions) -> Result<Report, ImportError> {
+    let mut report = Report::default();
+    let export = read(source, options, &mut report)?;
+    report.platform = export.platform.to_string();
+    blog::write(&export, options, &mut report)?;
+    Ok(report)
+}
+
+/// The export at `source`, read by its platform's module (told by its content).
+fn read(source: &Path, options: &ImportOptions, report: &mut Report) -> Result<Export, ImportError> {
+    let unreadable = |reason: String| ImportError::Unreadable { path: source.to_path_buf(), reason };
+    let bytes = crate::fs::read(source).map_err(|e| unreadable(e.to_string()))?;
+    if bytes.starts_with(b"PK\x03\x04") {
+        let mut archive = archive::Archive::new(bytes).map_err(|e| unreadable(format!("not a ZIP file: {e}")))?;
+        if medium::is_medium(&archive) {
+            return medium::read(&mut archive, report).map_err(unreadable);
+        }
+        return Err(ImportError::Unknown {
+            path: source.to_path_buf(),
+            reason: "a ZIP file, but not a Medium export (no `posts/*.html` in it)".into(),
+        });
+    }
+    let text = String::from_utf8(bytes).map_err(|_| unreadable("it is not UTF-8 text".into()))?;
+    if wordpress::is_wxr(&text) {
+        return wordpress::read(&text, options.uploads.as_deref(), report).map_err(unreadable);
+    }
+    Err(ImportError::Unknown {
+        path: source.to_path_buf(),
+        reason: "neither a WordPress WXR file nor a ZIP export".into(),
+    })
+}
+
+/// A slug for a title that has none: github-slugger's, else `post`.
+fn slug_of(title: &str, fallback: &str) -> String {
+    match crate::slug::slug(title) {
+        slug if slug.trim_matches('-').is_empty() => fallback.to_string(),
+        slug => slug,
+    }
+}
+
+/// `name` made unique among `taken` (`name-2`, `name-3`…), and taken.
+fn unique(name: String, taken: &mut std::collections::HashSet<String>) -> String {
+    if taken.insert(name.clone()) {
+        return name;
+    }
+    let free = (2..).map(|n| format!("{name}-{n}")).find(|n| !taken.contains(n)).expect("a free name");
+    taken.insert(free.clone());
+    free
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_taken_name_gets_a_number() {
+        let mut taken = std::collections::HashSet::new();
+        assert_eq!(unique("a".into(), &mut taken), "a");
+        assert_eq!(unique("a".into(), &mut taken), "a-2");
+        assert_eq!(unique("a".into(), &mut taken), "a-3");
+        assert_eq!(slug_of("  ", "post"), "post");
+        assert_eq!(slug_of("분산 학습", "post"), "분산-학습");
+    }
+}

@@ -1,0 +1,447 @@
+//! `hanji import`: a real WordPress export (a selection of the items of
+//! WordPress's theme unit test data, `tests/fixtures/import/wordpress/`)
+//! and Medium exports made into Hanji blogs; every post, tag, image and old
+//! address of the export must arrive, a second import must leave the
+//! author's edits alone, and a folder that is not an earlier import is
+//! never written into.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use proptest::prelude::*;
+
+use super::{Run, visible_text};
+
+const WXR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/import/wordpress/themeunittestdata.xml");
+
+/// The host the fixture's uploads are on.
+const UPLOADS_HOST: &str = "https://wpthemetestdata.files.wordpress.com/";
+
+fn hanji(args: &[&str], dir: &Path) -> Run {
+    Run(Command::new(env!("CARGO_BIN_EXE_hanji")).args(args).current_dir(dir).output().unwrap())
+}
+
+/// One `<item>` of the fixture, read by hand (not by the code under test).
+#[derive(Debug)]
+struct Item {
+    id: String,
+    kind: String,
+    status: String,
+    title: String,
+    link: String,
+    content: String,
+    password: bool,
+    tags: BTreeSet<String>,
+    categories: BTreeSet<String>,
+}
+
+/// The text of `<tag>…</tag>` in `item`, CDATA unwrapped.
+fn field(item: &str, tag: &str) -> String {
+    let open = format!("<{tag}>");
+    let Some(start) = item.find(&open) else { return String::new() };
+    let rest = &item[start + open.len()..];
+    let end = rest.find(&format!("</{tag}>")).unwrap();
+    let value = &rest[..end];
+    value.strip_prefix("<![CDATA[").and_then(|v| v.strip_suffix("]]>")).unwrap_or(value).to_string()
+}
+
+fn xml_unescape(text: &str) -> String {
+    text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&#039;", "'").replace("&amp;", "&")
+}
+
+/// Text with its tags taken out, white space collapsed.
+fn without_tags(html: &str) -> String {
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn items() -> Vec<Item> {
+    let text = fs::read_to_string(WXR).unwrap();
+    text.split("<item>")
+        .skip(1)
+        .map(|item| {
+            let terms = |domain: &str| -> BTreeSet<String> {
+                let marker = format!("<category domain=\"{domain}\"");
+                item.match_indices(&marker)
+                    .map(|(at, _)| {
+                        let rest = &item[at..];
+                        let value = &rest[rest.find('>').unwrap() + 1..rest.find("</category>").unwrap()];
+                        let value =
+                            value.strip_prefix("<![CDATA[").and_then(|v| v.strip_suffix("]]>")).unwrap_or(value);
+                        xml_unescape(value)
+                    })
+                    .collect()
+            };
+            Item {
+                id: field(item, "wp:post_id"),
+                kind: field(item, "wp:post_type"),
+                status: field(item, "wp:status"),
+                title: without_tags(&xml_unescape(&field(item, "title"))),
+                link: field(item, "link"),
+                content: field(item, "content:encoded"),
+                password: !field(item, "wp:post_password").is_empty(),
+                tags: terms("post_tag"),
+                categories: terms("category").into_iter().filter(|c| c != "Uncategorized").collect(),
+            }
+        })
+        .collect()
+}
+
+/// Every file of the old site's uploads the fixture names (its images and
+/// the files its posts link to), as paths under the uploads folder.
+fn upload_paths(text: &str) -> BTreeSet<String> {
+    text.match_indices(UPLOADS_HOST)
+        .map(|(at, _)| {
+            let rest = &text[at + UPLOADS_HOST.len()..];
+            let end = rest.find(|c: char| "\"'?<] \n".contains(c)).unwrap_or(rest.len());
+            rest[..end].to_string()
+        })
+        .filter(|path| !path.is_empty() && !path.ends_with('/'))
+        .collect()
+}
+
+/// A copy of the old site's uploads: each file holds its own path.
+fn uploads(dir: &Path) -> PathBuf {
+    let uploads = dir.join("uploads");
+    for path in upload_paths(&fs::read_to_string(WXR).unwrap()) {
+        let file = uploads.join(&path);
+        fs::create_dir_all(file.parent().unwrap()).unwrap();
+        fs::write(file, path.as_bytes()).unwrap();
+    }
+    uploads
+}
+
+/// Imports the fixture into `dir/blog` with its uploads; the run and the blog's folder.
+fn import_fixture(dir: &Path, source: &str) -> (Run, PathBuf) {
+    let uploads = uploads(dir);
+    let blog = dir.join("blog");
+    let run = hanji(&["import", source, "--into", blog.to_str().unwrap(), "--uploads", uploads.to_str().unwrap()], dir);
+    (run, blog)
+}
+
+#[test]
+fn every_post_tag_image_and_address_of_a_wordpress_export_arrives() {
+    let dir = tempfile::tempdir().unwrap();
+    let (run, root) = import_fixture(dir.path(), WXR);
+    assert_eq!(run.code(), 0, "{}\n{}", run.stdout(), run.stderr());
+    let blog = hanji::load(&root).unwrap();
+    let redirects = fs::read_to_string(root.join("static/redirects.csv")).unwrap();
+    let netlify = fs::read_to_string(root.join("static/_redirects")).unwrap();
+    let addresses = hanji::Addresses::new(&blog.config, &blog.library);
+    let mut seen = 0;
+    for item in items().iter().filter(|i| i.kind == "post" || i.kind == "page") {
+        let title = if item.title.is_empty() { "edge case no title".to_string() } else { item.title.clone() };
+        let post = blog
+            .library
+            .posts()
+            .find(|p| p.title == title && p.page == (item.kind == "page"))
+            .unwrap_or_else(|| panic!("item {} {title:?} did not arrive", item.id));
+        seen += 1;
+        let draft = !matches!(item.status.as_str(), "publish" | "future") || item.password;
+        let text = fs::read_to_string(root.join(&post.path)).unwrap();
+        assert_eq!(text.contains("\ndraft: true\n"), draft, "{title}: draft");
+        let tags: BTreeSet<String> = post.tags.iter().cloned().collect();
+        assert_eq!(tags, item.tags, "{title}: tags");
+        let categories: BTreeSet<String> = post.categories.iter().cloned().collect();
+        assert_eq!(categories, item.categories, "{title}: categories");
+        assert!(!post.has_errors, "{title} has errors");
+        // Block comments go; one the post shows as text (in code) stays.
+        assert_eq!(
+            text.matches("<!-- wp:").count(),
+            item.content.matches("&lt;!-- wp:").count(),
+            "{title}: a block comment is left"
+        );
+        assert!(!text.contains("[caption"), "{title}: a caption shortcode is left");
+        // Every upload the post shows is a file beside it, and linked there.
+        for upload in upload_paths(&item.content) {
+            let name = upload.rsplit('/').next().unwrap();
+            let beside = match item.kind.as_str() {
+                "page" => root.join("static/images").join(post.path.strip_prefix("pages").unwrap().with_extension("")),
+                _ => root.join(post.path.parent().unwrap()),
+            };
+            assert_eq!(fs::read_to_string(beside.join(name)).unwrap(), upload, "{title}: {upload}");
+            assert!(!text.contains(&format!("{UPLOADS_HOST}{upload}")), "{title} still links {upload} on the old site");
+        }
+        // A published post keeps its old address, and the redirect map sends it on.
+        let old = item.link.trim_start_matches("https://wpthemetestdata.wordpress.com").to_string();
+        if item.kind == "post" && !draft {
+            let new = format!("/{}", addresses.post(post));
+            let aliases = addresses.aliases(post);
+            assert!(aliases.contains(&old[1..].to_string()), "{title}: aliases {aliases:?} lack {old}");
+            assert!(redirects.contains(&format!("{old},{new}\n")), "{title}: {old} not in redirects.csv");
+            assert!(netlify.contains(&format!("{old} {new} 301\n")), "{title}: {old} not in _redirects");
+        }
+        if item.kind == "page" && !old.contains('?') && !old.contains('%') {
+            // A page keeps its address itself.
+            assert_eq!(format!("/{}", addresses.post(post)), old.replace("//", "/"), "{title}: address");
+        }
+    }
+    assert_eq!(seen, 24, "every post and page of the fixture");
+    // The featured image is the post's cover, a file of its bundle.
+    let featured = blog.library.posts().find(|p| p.title == "Template: Featured Image (Horizontal)").unwrap();
+    let (cover, _) = featured.cover().unwrap();
+    assert!(root.join(featured.path.parent().unwrap()).join(cover).is_file(), "cover {cover}");
+    // Dates keep the time zone WordPress gave them.
+    let linked = fs::read_to_string(root.join("posts/post-format-image-linked/index.md")).unwrap();
+    assert!(linked.contains("2010-08-06T08:09:39-07:00"), "{linked}");
+    assert!(linked.contains("authors: [Theme Buster]"), "{linked}");
+    // A caption stays with its image.
+    assert!(linked.contains("<figure>"), "{linked}");
+    // The report names what did not come over exactly, with its source.
+    let out = run.stdout();
+    assert!(out.starts_with("imported from WordPress: "), "{out}");
+    assert!(out.contains("item 1168 \"Template: Password Protected (the password is \"enter\")\""), "{out}");
+    assert!(out.contains("password-protected on WordPress"), "{out}");
+    assert!(out.contains("14 posts") || out.contains("posts"), "{out}");
+    // The new blog has no error.
+    let errors: Vec<_> = hanji::check(&blog).into_iter().filter(|p| p.is_error()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}
+
+#[test]
+fn a_second_import_updates_only_what_the_author_has_not_edited() {
+    let dir = tempfile::tempdir().unwrap();
+    let (first, root) = import_fixture(dir.path(), WXR);
+    assert_eq!(first.code(), 0, "{}", first.stderr());
+    let edited = root.join("posts/markup-title-with-markup/index.md");
+    let changed = root.join("posts/post-format-standard/index.md");
+    fs::write(&edited, "---\ntitle: Mine now\n---\nMy own words.\n").unwrap();
+    // The site changed too: one post's text is new.
+    let text = fs::read_to_string(WXR).unwrap();
+    let newer = text.replace("All children, except one, grow up.", "The new words.");
+    assert_ne!(text, newer, "the fixture has the text changed here");
+    let source = dir.path().join("newer.xml");
+    fs::write(&source, newer).unwrap();
+    let (second, _) = import_fixture(dir.path(), source.to_str().unwrap());
+    assert_eq!(second.code(), 0, "{}", second.stderr());
+    assert_eq!(fs::read_to_string(&edited).unwrap(), "---\ntitle: Mine now\n---\nMy own words.\n", "the edit is kept");
+    assert!(second.stdout().contains("kept your edit: posts/markup-title-with-markup/index.md"), "{}", second.stdout());
+    let after = fs::read_to_string(&changed).unwrap();
+    assert!(after.contains("The new words.") && !after.contains("All children, except one"), "{after}");
+    assert!(second.stdout().contains("1 files written"), "only the changed post: {}", second.stdout());
+    assert!(second.stdout().contains("unchanged"), "{}", second.stdout());
+    // A third import still knows the edit as the author's.
+    let (third, _) = import_fixture(dir.path(), WXR);
+    assert!(third.stdout().contains("kept your edit: posts/markup-title-with-markup/index.md"), "{}", third.stdout());
+}
+
+#[test]
+fn an_import_never_writes_into_another_folders_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let blog = dir.path().join("blog");
+    fs::create_dir_all(&blog).unwrap();
+    fs::write(blog.join("notes.txt"), "mine").unwrap();
+    let run = hanji(&["import", WXR, "--into", blog.to_str().unwrap()], dir.path());
+    assert_eq!(run.code(), 2);
+    assert!(run.stderr().contains("already has files that are not an earlier import"), "{}", run.stderr());
+    assert!(run.stderr().contains("hint: name a new folder with --into"), "{}", run.stderr());
+    assert_eq!(super::files(&blog), ["notes.txt"]);
+    assert_eq!(fs::read_to_string(blog.join("notes.txt")).unwrap(), "mine");
+}
+
+#[test]
+fn an_export_of_another_site_is_not_imported_over_an_earlier_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let (first, root) = import_fixture(dir.path(), WXR);
+    assert_eq!(first.code(), 0, "{}", first.stderr());
+    let other = dir.path().join("other.xml");
+    let text = fs::read_to_string(WXR)
+        .unwrap()
+        .replace("<link>https://wpthemetestdata.wordpress.com</link>", "<link>https://another.example</link>");
+    fs::write(&other, text).unwrap();
+    let before = super::files(&root);
+    let run = hanji(&["import", other.to_str().unwrap(), "--into", root.to_str().unwrap()], dir.path());
+    assert_eq!(run.code(), 2, "{}", run.stdout());
+    assert_eq!(super::files(&root), before);
+}
+
+#[test]
+fn bad_input_gets_a_message_naming_the_file_and_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, &[u8], &str); 4] = [
+        ("notes.txt", b"just some text", "is not an export Hanji can import"),
+        ("cut.xml", b"<?xml version=\"1.0\"?><rss xmlns:wp=\"https://wordpress.org/export/1.2/\"><channel>\n<item><title>a</titel>", "the XML is broken at line 2"),
+        ("other.zip", &zip_of(&[("readme.txt", b"hello")]), "not a Medium export"),
+        ("broken.zip", b"PK\x03\x04 and then nothing", "cannot be read"),
+    ];
+    for (name, bytes, message) in cases {
+        fs::write(dir.path().join(name), bytes).unwrap();
+        let into = dir.path().join(format!("blog-{name}"));
+        let run = hanji(&["import", name, "--into", into.to_str().unwrap()], dir.path());
+        assert_eq!(run.code(), 2, "{name}: {}", run.stdout());
+        let err = run.stderr();
+        assert!(err.contains(name) && err.contains(message) && err.contains("hint:"), "{name}: {err}");
+        assert!(!into.exists(), "{name}: nothing is made");
+    }
+    let missing = hanji(&["import", "nowhere.xml"], dir.path());
+    assert_eq!(missing.code(), 2);
+    assert!(missing.stderr().contains("nowhere.xml"), "{}", missing.stderr());
+}
+
+/// A ZIP of `files`, names as given (hostile ones too).
+fn zip_of(files: &[(&str, &[u8])]) -> Vec<u8> {
+    use std::io::Write;
+    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default();
+    for (name, bytes) in files {
+        out.start_file(*name, options).unwrap();
+        out.write_all(bytes).unwrap();
+    }
+    out.finish().unwrap().into_inner()
+}
+
+/// The text a reader sees in HTML, entities decoded.
+fn seen(html: &str) -> String {
+    visible_text(html)
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&#x27;", "'")
+        .replace("&amp;", "&")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// Text with the characters Markdown reads as markup.
+fn words() -> impl Strategy<Value = String> {
+    "[a-z가-힣*_`#$&|~<>!\\[\\]()\\\\+.:1-]{1,12}( [a-z가-힣*_`#$&|~<>!\\[\\]()\\\\+.:1-]{1,12}){0,4}"
+}
+
+fn inline() -> impl Strategy<Value = String> {
+    prop_oneof![
+        words().prop_map(|w| escape(&w)),
+        words().prop_map(|w| format!("<em>{}</em>", escape(&w))),
+        words().prop_map(|w| format!("<strong>{}</strong>", escape(&w))),
+        words().prop_map(|w| format!("<code>{}</code>", escape(&w))),
+        words().prop_map(|w| format!("<a href=\"https://example.com/x\">{}</a>", escape(&w))),
+    ]
+}
+
+fn line() -> impl Strategy<Value = String> {
+    prop::collection::vec(inline(), 1..4).prop_map(|parts| parts.join(" "))
+}
+
+fn block() -> impl Strategy<Value = String> {
+    prop_oneof![
+        line().prop_map(|l| format!("<p>{l}</p>")),
+        line().prop_map(|l| format!("<h2>{l}</h2>")),
+        line().prop_map(|l| format!("<blockquote><p>{l}</p></blockquote>")),
+        prop::collection::vec(line(), 1..4).prop_map(|items| format!(
+            "<ul>{}</ul>",
+            items.iter().map(|i| format!("<li>{i}</li>")).collect::<String>()
+        )),
+        prop::collection::vec(line(), 1..4).prop_map(|items| format!(
+            "<ol>{}</ol>",
+            items.iter().map(|i| format!("<li>{i}</li>")).collect::<String>()
+        )),
+        words().prop_map(|w| format!("<pre><code class=\"language-rust\">{}</code></pre>", escape(&w))),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Any HTML the converter accepts reads, after conversion to Markdown and
+    /// Hanji's render, as the same text.
+    #[test]
+    fn converted_html_renders_to_the_same_text(blocks in prop::collection::vec(block(), 1..5)) {
+        let html = blocks.join("\n");
+        let markdown = hanji::html_to_markdown(&html).markdown;
+        let rendered = hanji::markdown::render(&markdown, &hanji::markdown::Options::default()).html;
+        prop_assert_eq!(seen(&rendered), seen(&html), "markdown:\n{}", markdown);
+    }
+}
+
+/// A story as Medium's export writes it (the markup of real exports: the
+/// title again at the top of the body, `graf` classes, a gist as a script
+/// in a figure, a code block with its language, the footer's author, date
+/// and canonical link).
+fn medium_story(title: &str, body: &str, canonical: &str) -> String {
+    format!(
+        r#"<!DOCTYPE html><html><head><meta http-equiv="Content-Type" content="text/html; charset=utf-8"><title>{title}</title><style>section {{ width: 640px; }}</style></head><body><article class="h-entry">
+<header>
+<h1 class="p-name">{title}</h1>
+</header>
+<section data-field="subtitle" class="p-summary">
+Calling Kotlin &gt;&gt; from Java
+</section>
+<section data-field="body" class="e-content">
+<section name="4726" class="section section--body section--first section--last"><div class="section-divider"><hr class="section-divider"></div><div class="section-content"><div class="section-inner sectionLayout--insetColumn"><h3 name="36b1" id="36b1" class="graf graf--h3 graf--leading graf--title">{title}</h3>{body}</div></div></section>
+</section>
+<footer><p>By <a href="https://medium.com/@kikoso" class="p-author h-card">Enrique López-Mañas</a> on <a href="https://medium.com/p/3bdf72da6e52"><time class="dt-published" datetime="2021-03-07T10:12:41.512Z">March 7, 2021</time></a>.</p><p><a href="{canonical}" class="p-canonical">Canonical link</a></p><p>Exported from <a href="https://medium.com">Medium</a> on July 29, 2021.</p></footer></article></body></html>"#
+    )
+}
+
+#[test]
+fn a_medium_export_arrives_and_its_hostile_entries_are_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let published = medium_story(
+        "From Java to Kotlin and back (II)",
+        r#"<p name="4e00" class="graf graf--p">Data classes generate <code class="markup--code markup--p-code">toString()</code> and costs $5.</p><figure name="a934" class="graf graf--figure"><img class="graf-image" data-image-id="1*4E0B.jpeg" src="https://cdn-images-1.medium.com/max/800/1*4E0B.jpeg"><figcaption class="imageCaption">A harbour</figcaption></figure><figure name="a928" class="graf graf--figure graf--iframe"><script src="https://gist.github.com/kikoso/ab0a9de318cf2f99e022c7ebe4e24cb2.js"></script><figcaption class="imageCaption">Data class compiled in Java</figcaption></figure><pre data-code-block-mode="2" spellcheck="false" data-code-block-lang="kotlin" name="9f1a" class="graf graf--pre graf--preV2"><span class="pre--content">data class A(val name: String)<br>fun main() = println(A("x"))</span></pre><p>Tagged <a href="https://medium.com/tag/kotlin">Kotlin</a>.</p>"#,
+        "https://medium.com/@kikoso/from-java-to-kotlin-and-back-ii-calling-kotlin-from-java-3bdf72da6e52",
+    );
+    let draft = medium_story("An idea", "<p>Not yet.</p>", "https://medium.com/p/0123456789ab");
+    let zip = zip_of(&[
+        ("medium-export/posts/2021-03-07_From-Java-to-Kotlin-and-back--II--3bdf72da6e52.html", published.as_bytes()),
+        ("medium-export/posts/draft_An-idea-0123456789ab.html", draft.as_bytes()),
+        ("medium-export/profile/profile.html", b"<p>profile</p>"),
+        ("../evil/posts/x.html", published.as_bytes()),
+        ("/tmp/posts/abs.html", published.as_bytes()),
+        ("medium-export/posts/../../evil2.html", published.as_bytes()),
+    ]);
+    fs::write(dir.path().join("medium.zip"), zip).unwrap();
+    let run = hanji(&["import", "medium.zip", "--into", "blog"], dir.path());
+    assert_eq!(run.code(), 0, "{}\n{}", run.stdout(), run.stderr());
+    let root = dir.path().join("blog");
+    let blog = hanji::load(&root).unwrap();
+    let titles: BTreeSet<(String, bool)> = blog.library.posts().map(|p| (p.title.clone(), p.draft)).collect();
+    assert_eq!(
+        titles,
+        [("An idea".to_string(), true), ("From Java to Kotlin and back (II)".to_string(), false)].into()
+    );
+    let text = fs::read_to_string(root.join("posts/from-java-to-kotlin-and-back-ii/index.md")).unwrap();
+    for wanted in [
+        "date: \"2021-03-07T10:12:41.512Z\"",
+        "authors: [Enrique López-Mañas]",
+        "summary: Calling Kotlin >> from Java",
+        "tags: [Kotlin]",
+        "/@kikoso/from-java-to-kotlin-and-back-ii-calling-kotlin-from-java-3bdf72da6e52",
+        "/p/3bdf72da6e52",
+        "costs \\$5",
+        "https://cdn-images-1.medium.com/max/800/1*4E0B.jpeg",
+        "<a href=\"https://gist.github.com/kikoso/ab0a9de318cf2f99e022c7ebe4e24cb2\">",
+        "<figcaption>Data class compiled in Java</figcaption>",
+        "```kotlin\ndata class A(val name: String)\nfun main() = println(A(\"x\"))\n```",
+    ] {
+        assert!(text.contains(wanted), "{wanted:?} not in:\n{text}");
+    }
+    assert_eq!(text.matches("From Java to Kotlin and back (II)").count(), 1, "the title is not repeated:\n{text}");
+    let out = run.stdout();
+    assert!(out.starts_with("imported from Medium: "), "{out}");
+    for hostile in ["../evil/posts/x.html", "/tmp/posts/abs.html", "medium-export/posts/../../evil2.html"] {
+        assert!(out.contains(&format!("{hostile}: an entry whose name leads out of the export")), "{out}");
+    }
+    assert!(out.contains("gist.github.com/kikoso/ab0a9de318cf2f99e022c7ebe4e24cb2 is a link"), "{out}");
+    // Nothing was written outside the new blog.
+    let mut outside = super::files(dir.path());
+    outside.retain(|f| !f.starts_with("blog/"));
+    assert_eq!(outside, ["medium.zip"]);
+    assert!(!Path::new("/tmp/posts/abs.html").exists());
+}
