@@ -36,7 +36,8 @@ pub fn detect(folder: &dyn Folder, wanted: Option<Kind>) -> Detected {
     layout.chosen_by_setting = wanted.is_some();
     let mut config = Config { layout, ..Config::default() };
     let mut problems = Vec::new();
-    config.posts_dir = tool.posts_dir();
+    config.posts_dir = tool.posts_dir_in(folder);
+    config.permalink = tool.permalink_in(folder);
     tool.read_folder(folder, &mut config.layout);
     config.output_dir = tool.output_dir().into();
     if let Some(file) = settings_file {

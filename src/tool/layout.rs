@@ -64,10 +64,13 @@ pub enum Kind {
     Jekyll,
     /// tailwind-nextjs-starter-blog.
     NextStarter,
+    /// A folder of Markdown posts published by site code of its own
+    /// (Gatsby, Astro, a Next.js site).
+    Folder,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 5] = [Kind::Hanji, Kind::Hugo, Kind::Zola, Kind::Jekyll, Kind::NextStarter];
+    pub const ALL: [Kind; 6] = [Kind::Hanji, Kind::Hugo, Kind::Zola, Kind::Jekyll, Kind::NextStarter, Kind::Folder];
 
     /// As people call it: `Hugo`, `Next.js starter`.
     pub fn name(self) -> &'static str {
@@ -77,6 +80,7 @@ impl Kind {
             Kind::Zola => "Zola",
             Kind::Jekyll => "Jekyll",
             Kind::NextStarter => "Next.js starter",
+            Kind::Folder => "Markdown folder",
         }
     }
 
@@ -88,6 +92,7 @@ impl Kind {
             Kind::Zola => "zola",
             Kind::Jekyll => "jekyll",
             Kind::NextStarter => "next-starter",
+            Kind::Folder => "folder",
         }
     }
 

@@ -10,6 +10,7 @@
 
 mod address;
 mod file;
+mod folder;
 mod hanji;
 mod hugo;
 mod jekyll;
@@ -117,6 +118,18 @@ pub trait Tool: Sync {
 
     /// Where the tool keeps posts.
     fn posts_dir(&self) -> PathBuf;
+
+    /// Where this blog keeps its posts, where its own files say (a Gatsby
+    /// site's query).
+    fn posts_dir_in(&self, _folder: &dyn Folder) -> PathBuf {
+        self.posts_dir()
+    }
+
+    /// The address pattern the blog's own files give its posts (read into
+    /// the blog's `permalink`, which its settings and `hanji.toml` may set).
+    fn permalink_in(&self, _folder: &dyn Folder) -> Option<String> {
+        None
+    }
 
     /// The tool's folders and rules before its settings are read.
     fn layout(&self) -> Layout;
@@ -244,8 +257,8 @@ pub trait Tool: Sync {
 }
 
 /// Every tool, Hanji's own first.
-pub const TOOLS: [&dyn Tool; 5] =
-    [&hanji::Hanji, &hugo::Hugo, &zola::Zola, &jekyll::Jekyll, &next_starter::NextStarter];
+pub const TOOLS: [&dyn Tool; 6] =
+    [&hanji::Hanji, &hugo::Hugo, &zola::Zola, &jekyll::Jekyll, &next_starter::NextStarter, &folder::MarkdownFolder];
 
 /// The rules of the tool `kind`.
 pub fn of(kind: Kind) -> &'static dyn Tool {
@@ -255,13 +268,16 @@ pub fn of(kind: Kind) -> &'static dyn Tool {
         Kind::Zola => &zola::Zola,
         Kind::Jekyll => &jekyll::Jekyll,
         Kind::NextStarter => &next_starter::NextStarter,
+        Kind::Folder => &folder::MarkdownFolder,
     }
 }
 
 /// The order detection asks the tools in: the starter's settings file is in
-/// no other tool's folder; Hugo's own names come before Jekyll's; a Zola
-/// `config.toml` is told from Hugo's older one by Zola's required `base_url`.
-const DETECTION_ORDER: [Kind; 4] = [Kind::NextStarter, Kind::Hugo, Kind::Jekyll, Kind::Zola];
+/// no other tool's folder; Hugo's own names come before Jekyll's; a site of
+/// its own (Gatsby, Astro, Next.js) before Jekyll, as the Next.js blog
+/// starter keeps its posts in `_posts`; a Zola `config.toml` is told from
+/// Hugo's older one by Zola's required `base_url`.
+const DETECTION_ORDER: [Kind; 5] = [Kind::NextStarter, Kind::Hugo, Kind::Folder, Kind::Jekyll, Kind::Zola];
 
 /// The tool a folder is laid out for and its settings file: first a tool
 /// that claims it surely, then one that may. None for a Hanji blog.

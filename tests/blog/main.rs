@@ -9,6 +9,7 @@ mod browser;
 mod ceilings;
 mod differential;
 mod export;
+mod folders;
 mod formats;
 mod hostile;
 mod images;
