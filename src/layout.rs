@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::defaults::DefaultSet;
-use crate::slug::{TermSlugs, ZolaPaths};
+use crate::slug::{HugoPaths, TermSlugs, ZolaPaths};
 
 /// The folder copied to the site as it is, in a Hanji, Hugo or Zola blog.
 pub const STATIC_DIR: &str = "static";
@@ -217,7 +217,7 @@ impl Layout {
             new_posts_dir: None,
             section_permalinks: Vec::new(),
             term_slugs: match kind {
-                Kind::Hugo => TermSlugs::Hugo,
+                Kind::Hugo => TermSlugs::Hugo(HugoPaths::default()),
                 Kind::Zola => TermSlugs::Zola,
                 Kind::Jekyll => TermSlugs::Jekyll,
                 Kind::Hanji | Kind::NextStarter => TermSlugs::GitHub,

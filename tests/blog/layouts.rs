@@ -211,7 +211,7 @@ fn hanji_check_says_what_was_detected_and_where_syntax_is_not_rendered() {
     assert_eq!(run.code(), 0, "warnings only: {}", run.stderr());
     assert_eq!(
         run.stdout(),
-        "content/posts/first-steps.md:13:9: warning: Hugo shortcode `gist` is not rendered; it is shown as written\n  \
+        "content/posts/first-steps.md:13:9: warning: Hugo shortcode `instagram` is not rendered; it is shown as written\n  \
          hint: Hanji does not run Hugo shortcodes: write it in Markdown, or keep it for Hugo\n"
     );
     assert_eq!(
@@ -280,7 +280,7 @@ fn a_page_renders_what_is_harmless_and_shows_the_rest() {
         first.contains("<a href=\"https://www.youtube.com/watch?v=w7Ft2ymGmfc\">YouTube video w7Ft2ymGmfc</a>"),
         "{first}"
     );
-    assert!(first.contains("<code class=\"unrendered\">{{&lt; gist kimhana 4b1f7 &gt;}}</code>"), "{first}");
+    assert!(first.contains("<code class=\"unrendered\">{{&lt; instagram CxOWiQNP2MO &gt;}}</code>"), "{first}");
     assert!(first.contains("<code>{{&lt; figure src=\"x.png\" &gt;}}</code>"), "a code span stays as it is");
     assert!(first.contains(">{{&lt; youtube id &gt;}}\n</code></pre>"), "so does a fenced block: {first}");
     let bundle = page(&hugo, "content/posts/photo-bundle/index.md");
