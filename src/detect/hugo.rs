@@ -46,7 +46,12 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
             .and_then(|p| nested(p, "description"))
             .or_else(|| field(fields, "description").and_then(setting)),
         base_url: field(fields, "baseURL").and_then(setting),
-        locale: field(fields, "languageCode").or_else(|| field(fields, "defaultContentLanguage")).and_then(setting),
+        // `locale` (Hugo 0.158+) over the older `languageCode` it replaces
+        // (allconfig.Config.CompileConfig's "Legacy language values").
+        locale: field(fields, "locale")
+            .or_else(|| field(fields, "languageCode"))
+            .or_else(|| field(fields, "defaultContentLanguage"))
+            .and_then(setting),
         author: params
             .and_then(|p| nested(p, "author"))
             .or_else(|| params.and_then(author_in))

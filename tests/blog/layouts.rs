@@ -67,7 +67,7 @@ fn a_hugo_blog_loads_as_it_is() {
     assert_eq!(config.posts_dir, p("content"), "every section");
     assert_eq!(config.output_dir, p("hanji-public"));
     assert_eq!(config.title, "Hugo 노트");
-    assert_eq!(config.locale, "ko-KR", "from languageCode = \"ko-kr\"");
+    assert_eq!(config.locale, "ko-KR", "from locale = \"ko-kr\" (Hugo 0.158+)");
     assert_eq!(config.base_url, "https://hugo.example.org/");
     assert_eq!(config.description, "A Hugo blog that Hanji opens as it is");
     assert_eq!(config.author, "Kim Hana");
