@@ -257,6 +257,14 @@ impl Layout {
         }
     }
 
+    /// How a Hugo blog makes paths of names (its `removePathAccents`).
+    pub fn hugo_paths(&self) -> HugoPaths {
+        match self.term_slugs {
+            TermSlugs::Hugo(paths) => paths,
+            _ => HugoPaths::default(),
+        }
+    }
+
     /// Where a file of a static folder goes in the site: `static/a.png` →
     /// `a.png`, Jekyll's `assets/a.png` → `assets/a.png`.
     pub fn static_site_path(&self, file: &Path) -> Option<String> {

