@@ -5,6 +5,7 @@
 
 use super::{Settings, author, field, nested, setting, themes};
 use crate::content::front_matter::RawField;
+use crate::slug::{HugoPaths, TermSlugs};
 
 /// The settings files only Hugo has.
 pub(super) const OWN_SETTINGS: &[&str] = &[
@@ -57,7 +58,8 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
             .or_else(|| params.and_then(author_in))
             .or_else(|| field(fields, "author").and_then(author)),
         permalink: None,
-        term_slugs: None,
+        term_slugs: super::flag(fields, "removePathAccents")
+            .map(|remove_accents| TermSlugs::Hugo(HugoPaths { remove_accents })),
         feed_file: None,
         time_zone: field(fields, "timeZone").and_then(setting),
         future_posts: super::flag(fields, "buildFuture"),

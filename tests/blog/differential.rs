@@ -228,6 +228,30 @@ fn hugo_and_hanji_agree_on_slugs_urls_and_file_names() {
 }
 
 #[test]
+fn hugo_and_hanji_agree_on_korean_names_with_and_without_accents_removed() {
+    let posts = |blog: BlogTest| {
+        blog.write(
+            "content/posts/분산 학습 입문.md",
+            "---\ntitle: 분산 학습 입문\ndate: 2026-06-01\ntags: [분산 학습, NCCL, Café, 한글 Tag]\n\
+             categories: [개발 일지]\n---\n가.\n",
+        )
+        .write(
+            "content/posts/Über Café/index.md",
+            "---\ntitle: Über Café\ndate: 2026-06-02\ntags: [café, nccl, 분산 학습, Ünïcode]\n---\n나.\n",
+        )
+        .write("content/한국어/첫 글.md", "---\ntitle: 첫 글\ndate: 2026-06-03\ntags: [한글 tag]\n---\n다.\n")
+    };
+    let kept = published_alike(&posts(hugo_blog("", "")));
+    assert!(kept.tags.keys().any(|t| t.contains('é')), "accents kept by default: {kept:?}");
+    let removed = published_alike(&posts(hugo_blog("removePathAccents = true\n", "")));
+    assert!(!removed.tags.keys().chain(&removed.posts).any(|t| t.contains('é')), "{removed:?}");
+    assert!(removed.tags.keys().any(|t| t.contains("분산")), "Hangul is no accent: {removed:?}");
+    // The title as the address, `:title`, in Korean.
+    let titled = published_alike(&posts(hugo_blog("", "[permalinks]\nposts = \"/:year/:title/\"\n")));
+    assert!(titled.posts.iter().any(|p| p.contains("분산-학습-입문")), "{titled:?}");
+}
+
+#[test]
 fn hugo_and_hanji_agree_on_every_permalink_token() {
     let posts = |blog: BlogTest| {
         blog.write("content/posts/Plain Name.md", "---\ntitle: \"A Title: With Words!\"\ndate: 2026-07-01\n---\nP.\n")
