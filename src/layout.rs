@@ -49,7 +49,10 @@ pub const ZOLA_TEMPLATES_DIR: &str = "hanji-templates";
 
 /// Where each tool keeps the shortcode templates of a blog (and of a theme,
 /// under `themes/<theme>/`): Hugo's and Zola's shortcodes, Jekyll's includes.
-pub const HUGO_SHORTCODES_DIR: &str = "layouts/shortcodes";
+/// Hugo 0.146+ names its folder `layouts/_shortcodes` and still reads the
+/// older `layouts/shortcodes` as it (`TemplateStore.insertTemplates`'
+/// `fromLegacyPath`); the first template found of a name wins.
+pub const HUGO_SHORTCODES_DIRS: &[&str] = &["layouts/_shortcodes", "layouts/shortcodes"];
 pub const ZOLA_SHORTCODES_DIR: &str = "templates/shortcodes";
 pub const JEKYLL_INCLUDES_DIR: &str = "_includes";
 
@@ -202,7 +205,7 @@ impl Layout {
             Kind::Hugo | Kind::Zola | Kind::NextStarter => Vec::new(),
         };
         let shortcode_dirs = match kind {
-            Kind::Hugo => vec![HUGO_SHORTCODES_DIR.into()],
+            Kind::Hugo => HUGO_SHORTCODES_DIRS.iter().map(PathBuf::from).collect(),
             Kind::Zola => vec![ZOLA_SHORTCODES_DIR.into()],
             Kind::Jekyll => vec![JEKYLL_INCLUDES_DIR.into()],
             Kind::Hanji | Kind::NextStarter => Vec::new(),
@@ -243,17 +246,19 @@ impl Layout {
     /// after the blog's own.
     pub fn add_theme(&mut self, name: &str) {
         let own = match self.kind {
-            Kind::Hugo => HUGO_SHORTCODES_DIR,
-            Kind::Zola => ZOLA_SHORTCODES_DIR,
+            Kind::Hugo => HUGO_SHORTCODES_DIRS,
+            Kind::Zola => &[ZOLA_SHORTCODES_DIR],
             _ => return,
         };
         let name = name.trim();
         if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
             return;
         }
-        let dir = Path::new("themes").join(name).join(own);
-        if !self.shortcode_dirs.contains(&dir) {
-            self.shortcode_dirs.push(dir);
+        for own in own {
+            let dir = Path::new("themes").join(name).join(own);
+            if !self.shortcode_dirs.contains(&dir) {
+                self.shortcode_dirs.push(dir);
+            }
         }
     }
 
@@ -373,12 +378,14 @@ mod tests {
         hugo.add_theme("ananke");
         let name = |layout: &Layout, path: &str| layout.shortcode_name(Path::new(path));
         assert_eq!(name(&hugo, "layouts/shortcodes/imageFull.html").as_deref(), Some("imageFull"));
+        assert_eq!(name(&hugo, "layouts/_shortcodes/imageFull.html").as_deref(), Some("imageFull"), "Hugo 0.146+");
+        assert_eq!(name(&hugo, "themes/ananke/layouts/_shortcodes/x.html").as_deref(), Some("x"));
         assert_eq!(name(&hugo, "layouts/shortcodes/sub/note.html").as_deref(), Some("sub/note"));
         assert_eq!(name(&hugo, "themes/ananke/layouts/shortcodes/x.html").as_deref(), Some("x"));
         assert_eq!(name(&hugo, "layouts/shortcodes/x.amp.html"), None, "another output format's");
         assert_eq!(name(&hugo, "layouts/partials/x.html"), None);
         hugo.add_theme("../../etc");
-        assert_eq!(hugo.shortcode_dirs.len(), 2, "a theme name is a name, not a path");
+        assert_eq!(hugo.shortcode_dirs.len(), 4, "a theme name is a name, not a path");
         let zola = Layout::of(Kind::Zola);
         assert_eq!(name(&zola, "templates/shortcodes/note.md").as_deref(), Some("note"));
         let jekyll = Layout::of(Kind::Jekyll);

@@ -395,18 +395,26 @@ fn normalised(html: &str) -> String {
 /// built by the real Hugo with a layout that writes each post's content
 /// alone, and exported by Hanji with a template that writes the same: the
 /// shortcodes' HTML (values escaped, captions rendered, URLs of unsafe
-/// schemes refused, the blog's template over the theme's) is Hugo's.
+/// schemes refused, the blog's template over the theme's) is Hugo's. Then
+/// again with the blog's templates in `layouts/_shortcodes/`, as Hugo 0.146+
+/// names the folder, over the theme's in the older `layouts/shortcodes/`.
 #[test]
 fn hugo_and_hanji_render_a_blogs_own_shortcodes_alike() {
-    let blog = BlogTest::fixture("shortcodes/hugo");
-    let built = hugo_build(&BlogTest::copy_of(blog.path()).write("layouts/single.html", "{{ .Content }}\n"));
-    let by_hugo = normalised(&read(built.path().join("posts/shortcodes/index.html")));
-    let out = tempfile::tempdir().unwrap();
-    let site = out.path().join("site");
-    export(&blog, &site, &[]);
-    let by_hanji = normalised(&read(site.join("posts/shortcodes/index.html")));
-    assert!(by_hugo.contains("<figure class=\"image-full wide\">") && by_hugo.contains("#ZgotmplZ"), "{by_hugo}");
-    assert_eq!(by_hanji, by_hugo);
+    for folder in ["layouts/shortcodes", "layouts/_shortcodes"] {
+        let blog = BlogTest::fixture("shortcodes/hugo");
+        if folder != "layouts/shortcodes" {
+            std::fs::rename(blog.path().join("layouts/shortcodes"), blog.path().join(folder)).unwrap();
+        }
+        let built = hugo_build(&BlogTest::copy_of(blog.path()).write("layouts/single.html", "{{ .Content }}\n"));
+        let by_hugo = normalised(&read(built.path().join("posts/shortcodes/index.html")));
+        let out = tempfile::tempdir().unwrap();
+        let site = out.path().join("site");
+        export(&blog, &site, &[]);
+        let by_hanji = normalised(&read(site.join("posts/shortcodes/index.html")));
+        assert!(by_hugo.contains("<figure class=\"image-full wide\">") && by_hugo.contains("#ZgotmplZ"), "{by_hugo}");
+        assert!(by_hugo.contains("<aside class=\"note\">"), "the blog's note over the theme's: {by_hugo}");
+        assert_eq!(by_hanji, by_hugo, "the blog's shortcodes in {folder}");
+    }
 }
 
 #[test]
