@@ -209,6 +209,55 @@ fn hugo_and_hanji_agree_on_tag_addresses_and_categories() {
 }
 
 #[test]
+fn hugo_and_hanji_agree_on_bundles_sections_and_drafts() {
+    let blog = hugo_blog("", "")
+        // A leaf bundle beside a leaf file, named the same way.
+        .write("content/posts/bundled/index.md", "---\ntitle: Bundled\ndate: 2026-02-01\ntags: [bundle]\n---\nB.\n")
+        .write("content/posts/bundled/figure.png", b"\x89PNG\r\n\x1a\n")
+        .write("content/posts/Leaf File.md", "---\ntitle: Leaf\ndate: 2026-02-02\ntags: [Bundle]\n---\nL.\n")
+        // A section of its own, with its `_index.md`, and a section nested
+        // in the posts' (a branch bundle), whose pages keep its folder.
+        .write("content/notes/_index.md", "---\ntitle: Notes\n---\nThe notes.\n")
+        .write("content/notes/first.md", "---\ntitle: First note\ndate: 2026-02-03\ntags: [notes]\n---\nN.\n")
+        .write("content/posts/series/_index.md", "---\ntitle: A series\n---\n")
+        .write("content/posts/series/part-1.md", "---\ntitle: Part 1\ndate: 2026-02-04\ntags: [series]\n---\n1.\n")
+        .write("content/posts/series/part-2/index.md", "---\ntitle: Part 2\ndate: 2026-02-05\n---\n2.\n")
+        // Drafts, as a file and as a bundle: neither published, nor their tags.
+        .write("content/posts/wip.md", "---\ntitle: WIP\ndate: 2026-02-06\ndraft: true\ntags: [wip]\n---\nW.\n")
+        .write("content/posts/wip-bundle/index.md", "+++\ntitle = \"WIP\"\ndraft = true\ntags = [\"wip\"]\n+++\nW.\n")
+        // A page beside the sections, as a bundle.
+        .write("content/contact/index.md", "---\ntitle: Contact\n---\nMail.\n");
+    let hugo = published_alike(&blog);
+    assert!(hugo.posts.iter().any(|p| p.starts_with("/notes/")), "a section with an `_index.md`: {hugo:?}");
+    assert!(hugo.posts.iter().any(|p| p.starts_with("/posts/series/")), "a nested section: {hugo:?}");
+    assert!(!hugo.posts.iter().any(|p| p.contains("wip")) && !hugo.tags.contains_key("/tags/wip/"), "{hugo:?}");
+    assert!(hugo.pages.len() >= 2, "a page as a bundle: {hugo:?}");
+}
+
+#[test]
+fn hugo_and_hanji_hold_back_future_posts_unless_told() {
+    let posts = |blog: BlogTest| {
+        blog.write("content/posts/later.md", "---\ntitle: Later\ndate: 2099-01-01\ntags: [later]\n---\nSoon.\n")
+            .write(
+                "content/posts/scheduled.md",
+                "---\ntitle: Scheduled\ndate: 2026-01-01\npublishDate: 2099-06-01\ntags: [later]\n---\nSoon.\n",
+            )
+            .write(
+                "content/posts/gone.md",
+                "---\ntitle: Gone\ndate: 2020-01-01\nexpiryDate: 2021-01-01\ntags: [gone]\n---\nOld.\n",
+            )
+            .write("content/posts/now.md", "---\ntitle: Now\ndate: 2025-01-01\ntags: [later]\n---\nHere.\n")
+    };
+    let held = published_alike(&posts(hugo_blog("", "")));
+    assert_eq!(held.tags.get("/tags/later/"), Some(&1), "only the post of the past: {held:?}");
+    let future = published_alike(&posts(hugo_blog("buildFuture = true\n", "")));
+    assert_eq!(future.tags.get("/tags/later/"), Some(&3), "buildFuture publishes both: {future:?}");
+    assert!(!future.tags.contains_key("/tags/gone/"), "an expired post stays out: {future:?}");
+    let expired = published_alike(&posts(hugo_blog("buildExpired = true\n", "")));
+    assert!(expired.tags.contains_key("/tags/gone/"), "buildExpired publishes it: {expired:?}");
+}
+
+#[test]
 fn hugo_and_hanji_agree_on_slugs_urls_and_file_names() {
     let blog = hugo_blog("", "")
         .write("content/posts/a.md", "---\ntitle: A\ndate: 2026-05-01\nslug: My Own  Slug\n---\nA.\n")
