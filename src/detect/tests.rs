@@ -42,6 +42,13 @@ fn hugo_is_found_by_its_settings_and_read() {
 }
 
 #[test]
+fn hugo_s_locale_is_read_before_the_language_code_it_replaced() {
+    let settings = "title = 'H'\nlanguageCode = 'en-us'\nlocale = 'ko-kr'\n";
+    assert_eq!(detected(vec![("hugo.toml", settings)]).config.locale, "ko-KR");
+    assert_eq!(detected(vec![("hugo.toml", "title = 'H'\nlocale = 'en-gb'\n")]).config.locale, "en-GB");
+}
+
+#[test]
 fn hugo_keys_match_in_any_case_and_yaml_works() {
     let settings = "BaseURL: https://y.example/\ntitle: Y\nparams:\n  author: Lee\n";
     let found = detected(vec![("config.yaml", settings), ("content/post/a.md", "")]);

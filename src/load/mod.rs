@@ -372,9 +372,10 @@ pub fn read_templates(root: &Path, config: &Config, problems: &mut Vec<Diagnosti
 }
 
 /// The shortcode templates of the blog's tool, from the layout's folders
-/// (Hugo's `layouts/shortcodes/`, Zola's `templates/shortcodes/`, Jekyll's
-/// `_includes/`, then the theme's), each by the name posts call it by (see
-/// `Layout::shortcode_name`); the blog's own before its theme's.
+/// (Hugo's `layouts/_shortcodes/` and `layouts/shortcodes/`, Zola's
+/// `templates/shortcodes/`, Jekyll's `_includes/`, then the theme's), each
+/// by the name posts call it by (see `Layout::shortcode_name`); the blog's
+/// own before its theme's.
 pub fn read_shortcodes(root: &Path, config: &Config, problems: &mut Vec<Diagnostic>) -> Shortcodes {
     let mut shortcodes = Shortcodes::new();
     let syntax = config.layout.tool().template_syntax();

@@ -10,11 +10,11 @@ use std::path::{Path, PathBuf};
 use super::address::{date_values, fill, folder_of, own_url, slugged_folders};
 use super::settings::{author, field, nested, setting, themes};
 use super::{
-    Addressing, CONTENT_DIR, Folder, HUGO_SHORTCODES_DIR, Kind, Layout, PostFacts, PostFile, Settings, Syntax, Tool,
+    Addressing, CONTENT_DIR, Folder, HUGO_SHORTCODES_DIRS, Kind, Layout, PostFacts, PostFile, Settings, Syntax, Tool,
 };
 use crate::diagnostics::Diagnostic;
 use crate::front_matter::RawField;
-use crate::slug::TermSlugs;
+use crate::slug::{HugoPaths, TermSlugs};
 
 pub(super) struct Hugo;
 
@@ -51,8 +51,8 @@ impl Tool for Hugo {
 
     fn layout(&self) -> Layout {
         Layout {
-            shortcode_dirs: vec![HUGO_SHORTCODES_DIR.into()],
-            term_slugs: TermSlugs::Hugo,
+            shortcode_dirs: HUGO_SHORTCODES_DIRS.iter().map(PathBuf::from).collect(),
+            term_slugs: TermSlugs::Hugo(HugoPaths::default()),
             feed_file: "index.xml".into(),
             ..Layout::base(Kind::Hugo)
         }
@@ -82,8 +82,8 @@ impl Tool for Hugo {
         folder_of(path) == Path::new(CONTENT_DIR)
     }
 
-    fn shortcode_dir(&self) -> Option<&'static str> {
-        Some(HUGO_SHORTCODES_DIR)
+    fn shortcode_dirs(&self) -> &'static [&'static str] {
+        HUGO_SHORTCODES_DIRS
     }
 
     /// `note.html` is `note`, `sub/note.html` is `sub/note`; `note.amp.html`
@@ -106,48 +106,80 @@ impl Tool for Hugo {
         let of_section =
             at.layout.section_permalinks.iter().find(|(name, _)| Some(name.as_str()) == section.as_deref());
         let pattern = at.permalink.or(of_section.map(|(_, pattern)| pattern.as_str()));
-        let by_pattern = || pattern.filter(|_| !post.page).and_then(|pattern| permalink(pattern, post));
-        own.or_else(by_pattern).unwrap_or_else(|| in_content(post))
+        let paths = at.layout.hugo_paths();
+        let by_pattern = || pattern.filter(|_| !post.page).and_then(|pattern| permalink(pattern, post, paths));
+        // A slug of the front matter is the page's name as it is given
+        // (createTargetPathDescriptor's BaseName); the file's name is read
+        // as a content path.
+        let own_slug = post.own_slug.then(|| paths.sanitized(post.slug));
+        own.or_else(by_pattern).unwrap_or_else(|| in_content(post.path, own_slug, paths))
     }
 }
 
-/// A post's folders under `content/` and its slug, as Hugo and Zola place a
-/// page without a pattern.
-pub(super) fn in_content(post: &PostFacts) -> String {
+/// A post's folders under `content/` and its slug, as Zola places a page
+/// without a pattern.
+pub(super) fn slugged_in_content(post: &PostFacts) -> String {
     let folder = folder_of(post.path);
     format!("{}{}/", slugged_folders(folder.strip_prefix(CONTENT_DIR).unwrap_or(Path::new(""))), post.slug)
 }
 
-/// A post's address by a Hugo `[permalinks]` pattern (`resources/page/permalinks.go`):
-/// `:year`, `:month`, `:day`, `:slug` (the front matter's `slug`, else the
-/// title made a slug), `:title` (the title made a slug), `:filename` and
-/// `:contentbasename` (the file's name, a bundle's folder), `:slugorfilename`,
-/// `:slugorcontentbasename`, `:section` and `:sections` (the top section: a
-/// deeper folder is a section in Hugo only with an `_index.md`, which Hanji
-/// does not read here). None for a pattern that needs a date the post has not.
-fn permalink(pattern: &str, post: &PostFacts) -> Option<String> {
+/// Where a Hugo page is without a `url` or a permalink pattern: its folders
+/// under `content/` and its name, each read as a content path (Hugo's
+/// `PathParser.Parse`, then `pagePathBuilder.Sanitize`): `content/posts/2024/
+/// C++ & Rust.md` → `posts/2024/c++--rust/`; a bundle's name is its folder's;
+/// `slug`, a front matter slug already made a path, takes the name's place.
+fn in_content(file: &Path, slug: Option<String>, paths: HugoPaths) -> String {
+    let post_file = PostFile::new(file);
+    let folders: String = folder_of(file)
+        .strip_prefix(CONTENT_DIR)
+        .unwrap_or(Path::new(""))
+        .components()
+        .map(|c| paths.of_content(&c.as_os_str().to_string_lossy()))
+        .filter(|part| !part.is_empty())
+        .map(|part| format!("{part}/"))
+        .collect();
+    // A name Hugo empties (`!!.md`) would be its section's own page: Hanji
+    // keeps the file's slug, so that every post has an address of its own.
+    let name = slug.unwrap_or_else(|| paths.of_content(&post_file.name()));
+    let name = if name.trim_matches(['-', '/']).is_empty() { post_file.slug() } else { name };
+    format!("{folders}{name}/")
+}
+
+/// A post's address by a Hugo `[permalinks]` pattern, as Hugo's
+/// `PermalinkExpander` (resources/page/permalinks.go) fills it: `:year`,
+/// `:month`, `:day`; `:title` (`pageToPermalinkTitle`: the title through
+/// `urlize`); `:slug` (the front matter's `slug`, else `:title`);
+/// `:filename` and `:contentbasename` (the file's name as written, a
+/// bundle's folder's); `:slugorfilename`, `:slugorcontentbasename`;
+/// `:section` and `:sections` (the top section: a deeper folder is a
+/// section in Hugo only with an `_index.md`, which Hanji does not read
+/// here). Each value is `urlize`d (`PathSpec.URLize`: `HugoPaths::sanitized`),
+/// and the whole address is again (`pagePathBuilder.Sanitize`). None for a
+/// pattern that needs a date the post has not.
+fn permalink(pattern: &str, post: &PostFacts, paths: HugoPaths) -> Option<String> {
     let date = post.date;
     if ["year", "month", "day"].iter().any(|p| pattern.contains(&format!(":{p}"))) && date.is_none() {
         return None;
     }
     let file = PostFile::new(post.path);
-    let title = crate::slug::slug(post.title);
-    let from_front_matter = post.slug != file.slug();
-    let section = post.path.components().nth(1).map(|c| c.as_os_str().to_string_lossy().into_owned());
-    let slug_or_name = if from_front_matter { post.slug.to_string() } else { file.slug() };
+    let urlize = |text: &str| paths.sanitized(text);
+    let title = urlize(post.title);
+    let name = urlize(&file.name());
+    let own_slug = post.own_slug.then(|| urlize(post.slug));
+    let section = post.path.components().nth(1).map(|c| paths.of_content(&c.as_os_str().to_string_lossy()));
+    let slug_or_name = own_slug.clone().unwrap_or_else(|| name.clone());
     // Longest names first: `:slugorfilename` before `:slug`, `:sections` before `:section`.
     let mut values: Vec<(&str, String)> = vec![
         (":slugorcontentbasename", slug_or_name.clone()),
         (":slugorfilename", slug_or_name),
-        (":contentbasename", file.slug()),
-        (":filename", file.slug()),
+        (":contentbasename", name.clone()),
+        (":filename", name),
         (":sections", section.clone().unwrap_or_default()),
         (":section", section.unwrap_or_default()),
     ];
     values.extend(date_values(date));
-    values
-        .extend([(":slug", if from_front_matter { post.slug.to_string() } else { title.clone() }), (":title", title)]);
-    own_url(&fill(pattern, &values))
+    values.extend([(":slug", own_slug.unwrap_or_else(|| title.clone())), (":title", title)]);
+    own_url(&paths.sanitized(&fill(pattern, &values)))
 }
 
 /// The settings files only Hugo has.
@@ -190,13 +222,19 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
             .and_then(|p| nested(p, "description"))
             .or_else(|| field(fields, "description").and_then(setting)),
         base_url: field(fields, "baseURL").and_then(setting),
-        locale: field(fields, "languageCode").or_else(|| field(fields, "defaultContentLanguage")).and_then(setting),
+        // `locale` (Hugo 0.158+) over the older `languageCode` it replaces
+        // (allconfig.Config.CompileConfig's "Legacy language values").
+        locale: field(fields, "locale")
+            .or_else(|| field(fields, "languageCode"))
+            .or_else(|| field(fields, "defaultContentLanguage"))
+            .and_then(setting),
         author: params
             .and_then(|p| nested(p, "author"))
             .or_else(|| params.and_then(author_in))
             .or_else(|| field(fields, "author").and_then(author)),
         permalink: None,
-        term_slugs: None,
+        term_slugs: super::settings::flag(fields, "removePathAccents")
+            .map(|remove_accents| TermSlugs::Hugo(HugoPaths { remove_accents })),
         feed_file: None,
         time_zone: field(fields, "timeZone").and_then(setting),
         future_posts: super::settings::flag(fields, "buildFuture"),

@@ -91,8 +91,8 @@ impl Tool for Jekyll {
         path.extension().and_then(|e| e.to_str()).is_some_and(|e| TEXT.contains(&e.to_ascii_lowercase().as_str()))
     }
 
-    fn shortcode_dir(&self) -> Option<&'static str> {
-        Some(JEKYLL_INCLUDES_DIR)
+    fn shortcode_dirs(&self) -> &'static [&'static str] {
+        &[JEKYLL_INCLUDES_DIR]
     }
 
     /// An include is called by its path: `notes/warn.html`.

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::defaults::DefaultSet;
-use crate::slug::{TermSlugs, ZolaPaths};
+use crate::slug::{HugoPaths, TermSlugs, ZolaPaths};
 
 /// The folder copied to the site as it is, in a Hanji, Hugo or Zola blog.
 pub const STATIC_DIR: &str = "static";
@@ -49,7 +49,10 @@ pub const ZOLA_TEMPLATES_DIR: &str = "hanji-templates";
 
 /// Where each tool keeps the shortcode templates of a blog (and of a theme,
 /// under `themes/<theme>/`): Hugo's and Zola's shortcodes, Jekyll's includes.
-pub const HUGO_SHORTCODES_DIR: &str = "layouts/shortcodes";
+/// Hugo 0.146+ names its folder `layouts/_shortcodes` and still reads the
+/// older `layouts/shortcodes` as it (`TemplateStore.insertTemplates`'
+/// `fromLegacyPath`); the first template found of a name wins.
+pub const HUGO_SHORTCODES_DIRS: &[&str] = &["layouts/_shortcodes", "layouts/shortcodes"];
 pub const ZOLA_SHORTCODES_DIR: &str = "templates/shortcodes";
 pub const JEKYLL_INCLUDES_DIR: &str = "_includes";
 
@@ -219,14 +222,23 @@ impl Layout {
     /// Adds the shortcode templates of the theme `name` (`themes/<name>/…`),
     /// after the blog's own.
     pub fn add_theme(&mut self, name: &str) {
-        let Some(own) = self.tool().shortcode_dir() else { return };
         let name = name.trim();
         if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
             return;
         }
-        let dir = Path::new("themes").join(name).join(own);
-        if !self.shortcode_dirs.contains(&dir) {
-            self.shortcode_dirs.push(dir);
+        for own in self.tool().shortcode_dirs() {
+            let dir = Path::new("themes").join(name).join(own);
+            if !self.shortcode_dirs.contains(&dir) {
+                self.shortcode_dirs.push(dir);
+            }
+        }
+    }
+
+    /// How a Hugo blog makes paths of names (its `removePathAccents`).
+    pub fn hugo_paths(&self) -> HugoPaths {
+        match self.term_slugs {
+            TermSlugs::Hugo(paths) => paths,
+            _ => HugoPaths::default(),
         }
     }
 
@@ -325,12 +337,14 @@ mod tests {
         hugo.add_theme("ananke");
         let name = |layout: &Layout, path: &str| layout.shortcode_name(Path::new(path));
         assert_eq!(name(&hugo, "layouts/shortcodes/imageFull.html").as_deref(), Some("imageFull"));
+        assert_eq!(name(&hugo, "layouts/_shortcodes/imageFull.html").as_deref(), Some("imageFull"), "Hugo 0.146+");
+        assert_eq!(name(&hugo, "themes/ananke/layouts/_shortcodes/x.html").as_deref(), Some("x"));
         assert_eq!(name(&hugo, "layouts/shortcodes/sub/note.html").as_deref(), Some("sub/note"));
         assert_eq!(name(&hugo, "themes/ananke/layouts/shortcodes/x.html").as_deref(), Some("x"));
         assert_eq!(name(&hugo, "layouts/shortcodes/x.amp.html"), None, "another output format's");
         assert_eq!(name(&hugo, "layouts/partials/x.html"), None);
         hugo.add_theme("../../etc");
-        assert_eq!(hugo.shortcode_dirs.len(), 2, "a theme name is a name, not a path");
+        assert_eq!(hugo.shortcode_dirs.len(), 4, "a theme name is a name, not a path");
         let zola = Layout::of(Kind::Zola);
         assert_eq!(name(&zola, "templates/shortcodes/note.md").as_deref(), Some("note"));
         let jekyll = Layout::of(Kind::Jekyll);

@@ -193,9 +193,10 @@ pub trait Tool: Sync {
         false
     }
 
-    /// Where the blog's shortcode templates are (and a theme's, below `themes/<name>/`).
-    fn shortcode_dir(&self) -> Option<&'static str> {
-        None
+    /// Where the blog's shortcode templates are (and a theme's, below
+    /// `themes/<name>/`), the first found of a name winning.
+    fn shortcode_dirs(&self) -> &'static [&'static str] {
+        &[]
     }
 
     /// The name a post calls the shortcode template by, from its path below

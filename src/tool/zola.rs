@@ -83,8 +83,8 @@ impl Tool for Zola {
         is_section(path) && path.starts_with(CONTENT_DIR)
     }
 
-    fn shortcode_dir(&self) -> Option<&'static str> {
-        Some(ZOLA_SHORTCODES_DIR)
+    fn shortcode_dirs(&self) -> &'static [&'static str] {
+        &[ZOLA_SHORTCODES_DIR]
     }
 
     /// `note.html` or `note.md` is `note`; none in a subfolder.
@@ -119,7 +119,7 @@ impl Tool for Zola {
 
     /// A page's own `path`, else its folders under `content/` and its slug.
     fn address(&self, _at: &Addressing, post: &PostFacts) -> String {
-        post.text("path").and_then(own_url).unwrap_or_else(|| super::hugo::in_content(post))
+        post.text("path").and_then(own_url).unwrap_or_else(|| super::hugo::slugged_in_content(post))
     }
 }
 

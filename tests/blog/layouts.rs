@@ -67,7 +67,7 @@ fn a_hugo_blog_loads_as_it_is() {
     assert_eq!(config.posts_dir, p("content"), "every section");
     assert_eq!(config.output_dir, p("hanji-public"));
     assert_eq!(config.title, "Hugo 노트");
-    assert_eq!(config.locale, "ko-KR", "from languageCode = \"ko-kr\"");
+    assert_eq!(config.locale, "ko-KR", "from locale = \"ko-kr\" (Hugo 0.158+)");
     assert_eq!(config.base_url, "https://hugo.example.org/");
     assert_eq!(config.description, "A Hugo blog that Hanji opens as it is");
     assert_eq!(config.author, "Kim Hana");
@@ -211,7 +211,7 @@ fn hanji_check_says_what_was_detected_and_where_syntax_is_not_rendered() {
     assert_eq!(run.code(), 0, "warnings only: {}", run.stderr());
     assert_eq!(
         run.stdout(),
-        "content/posts/first-steps.md:13:9: warning: Hugo shortcode `gist` is not rendered; it is shown as written\n  \
+        "content/posts/first-steps.md:13:9: warning: Hugo shortcode `instagram` is not rendered; it is shown as written\n  \
          hint: Hanji does not run Hugo shortcodes: write it in Markdown, or keep it for Hugo\n"
     );
     assert_eq!(
@@ -280,7 +280,7 @@ fn a_page_renders_what_is_harmless_and_shows_the_rest() {
         first.contains("<a href=\"https://www.youtube.com/watch?v=w7Ft2ymGmfc\">YouTube video w7Ft2ymGmfc</a>"),
         "{first}"
     );
-    assert!(first.contains("<code class=\"unrendered\">{{&lt; gist kimhana 4b1f7 &gt;}}</code>"), "{first}");
+    assert!(first.contains("<code class=\"unrendered\">{{&lt; instagram CxOWiQNP2MO &gt;}}</code>"), "{first}");
     assert!(first.contains("<code>{{&lt; figure src=\"x.png\" &gt;}}</code>"), "a code span stays as it is");
     assert!(first.contains(">{{&lt; youtube id &gt;}}\n</code></pre>"), "so does a fenced block: {first}");
     let bundle = page(&hugo, "content/posts/photo-bundle/index.md");
