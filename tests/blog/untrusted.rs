@@ -331,6 +331,33 @@ fn reading_stays_in_the_blog() {
 }
 
 #[test]
+fn a_zola_section_that_is_a_link_out_is_neither_read_nor_followed() {
+    let home = Home::new();
+    // A folder outside the blog laid out as a Zola section with posts that
+    // carry the secret; the blog links to it as `content/blog`.
+    let outside = home.path().join("elsewhere");
+    fs::create_dir_all(&outside).unwrap();
+    fs::write(outside.join("_index.md"), "+++\nsort_by = \"date\"\n+++\n").unwrap();
+    fs::write(outside.join("leak.md"), format!("+++\ntitle = \"Leak\"\ndate = 2024-01-01\n+++\n\n{SECRET}\n")).unwrap();
+    home.write("config.toml", "base_url = \"https://z.example\"\ntitle = \"Z\"\n")
+        .write("content/_index.md", "+++\nsort_by = \"date\"\n+++\n")
+        .write("content/own.md", "+++\ntitle = \"Own\"\ndate = 2024-02-02\n+++\n\nMine.\n");
+    symlink(&outside, home.blog().join("content/blog")).unwrap();
+    let out = home.path().join("site-out");
+    home.nothing_else_changes(&[&out], || {
+        let run = home.hanji(&["export", "--quiet", "--out", out.to_str().unwrap()]);
+        assert!(run.code() <= 1, "{}", run.stderr());
+        assert!(out.join("own/index.html").exists(), "the blog's own post is published: {}", run.stderr());
+        let written = crate::files(&out);
+        assert!(!written.iter().any(|f| f.contains("leak")), "a post read through the link: {written:?}");
+        for file in &written {
+            let bytes = fs::read(out.join(file)).unwrap();
+            assert!(!String::from_utf8_lossy(&bytes).contains(SECRET), "{file} holds what is outside the blog");
+        }
+    });
+}
+
+#[test]
 fn a_publish_to_a_folder_writes_only_there_and_trusts_no_record_it_did_not_write() {
     let home = Home::new();
     let target = home.path().join("site");
