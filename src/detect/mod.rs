@@ -75,6 +75,10 @@ fn apply(settings: Settings, config: &mut Config, file: &Path, problems: &mut Ve
     }
     config.layout.section_permalinks = settings.section_permalinks;
     config.layout.front_matter_defaults = settings.front_matter_defaults;
+    for collection in &settings.collections {
+        config.layout.pages_dirs.push(collection.folder());
+    }
+    config.layout.collections = settings.collections;
     if let Some(paths) = settings.zola_paths {
         config.layout.zola_paths = paths;
     }

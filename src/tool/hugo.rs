@@ -243,6 +243,7 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
         zola_paths: None,
         zola_keep_dates: None,
         front_matter_defaults: Vec::new(),
+        collections: Vec::new(),
         themes: field(fields, "theme").map(themes).unwrap_or_default(),
     }
 }

@@ -12,8 +12,8 @@ use jiff::civil::Date;
 use super::address::{date_values, fill, own_url, slash_path};
 use super::settings::{author, field, setting};
 use super::{
-    Addressing, Folder, JEKYLL_INCLUDES_DIR, JEKYLL_PAGES_DIR, JEKYLL_POSTS_DIR, JEKYLL_STATIC_DIRS, Kind, Layout,
-    PostFacts, PostFile, Setting, Settings, StaticDir, Syntax, TOP, Tool,
+    Addressing, Collection, Folder, JEKYLL_INCLUDES_DIR, JEKYLL_PAGES_DIR, JEKYLL_POSTS_DIR, JEKYLL_STATIC_DIRS, Kind,
+    Layout, PostFacts, PostFile, Setting, Settings, StaticDir, Syntax, TOP, Tool,
 };
 use crate::defaults::DefaultSet;
 use crate::diagnostics::Diagnostic;
@@ -131,6 +131,69 @@ impl Tool for Jekyll {
     }
 }
 
+/// The collections Jekyll writes (`Collection#write?`: `output: true` in
+/// its metadata; a collection given as a list of names has none, and is not
+/// written). `posts` is Jekyll's own, read as posts; a name that is not a
+/// plain folder name is left out.
+fn collections(field: &RawField) -> Vec<Collection> {
+    let Some(map) = field.value.as_object() else { return Vec::new() };
+    map.iter()
+        .filter(|(name, _)| *name != "posts" && !name.is_empty() && !name.contains(['/', '\\', '.']))
+        .filter(|(_, metadata)| metadata.get("output").and_then(serde_json::Value::as_bool) == Some(true))
+        .map(|(name, metadata)| Collection {
+            name: name.clone(),
+            permalink: metadata.get("permalink").and_then(serde_json::Value::as_str).map(str::to_string),
+        })
+        .collect()
+}
+
+/// Where a document of a collection is (`Document#url`): its own
+/// `permalink`, else its collection's, else `Collection#url_template`:
+/// `/:collection/:path` with the suffix the site's permalink style gives
+/// (`Utils.add_permalink_suffix`: `/` for `pretty` or a style ending in
+/// `/`, `:output_ext` for `date`, `ordinal`, `none` or one ending in it);
+/// `:path` is the document's path in its folder without its extension,
+/// `:name` and `:title` its file's name.
+fn document_address(at: &Addressing, post: &PostFacts, collection: &Collection) -> Option<String> {
+    let style = at.permalink.unwrap_or("date");
+    let template =
+        post.text("permalink").map(str::to_string).or_else(|| collection.permalink.clone()).unwrap_or_else(|| {
+            let mut template = String::from("/:collection/:path");
+            match style {
+                "pretty" => template.push('/'),
+                "date" | "ordinal" | "none" => template.push_str(":output_ext"),
+                _ if style.ends_with('/') => template.push('/'),
+                _ if style.ends_with(":output_ext") => template.push_str(":output_ext"),
+                _ => {}
+            }
+            template
+        });
+    let within = post.path.strip_prefix(collection.folder()).ok()?.with_extension("");
+    let name = PostFile::new(post.path).name();
+    let values = [
+        (":collection", collection.name.clone()),
+        (":output_ext", ".html".to_string()),
+        (":path", slash_path(&within)),
+        (":name", name.clone()),
+        (":title", name),
+    ];
+    let address = fill(&template, &values);
+    let parts: Vec<&str> =
+        address.split('/').filter(|part| !part.is_empty() && *part != "." && *part != "..").collect();
+    if parts.is_empty() {
+        return None;
+    }
+    let last = parts.last().copied().unwrap_or_default();
+    let end = if template.ends_with('/') {
+        "/"
+    } else if last.contains('.') {
+        ""
+    } else {
+        ".html"
+    };
+    Some(format!("{}{end}", parts.join("/")))
+}
+
 /// Whether the name of a file in `_posts` starts with a date as
 /// `DATE_FILENAME_MATCHER` has it.
 fn dated_name(path: &Path) -> bool {
@@ -146,6 +209,11 @@ fn dated_name(path: &Path) -> bool {
 /// as Jekyll makes it (`about.md` → `about.html`, or `about/` where the
 /// blog's permalinks end in `/`; `docs/index.md` → `docs/`).
 fn page_address(at: &Addressing, post: &PostFacts) -> String {
+    if let Some(collection) = at.layout.collections.iter().find(|c| post.path.starts_with(c.folder()))
+        && let Some(address) = document_address(at, post, collection)
+    {
+        return address;
+    }
     let own = post.text("permalink").filter(|p| !p.contains(':'));
     if let Some(address) = own.and_then(own_url) {
         return address;
@@ -270,9 +338,49 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
         themes: Vec::new(),
         zola_paths: None,
         zola_keep_dates: None,
+        collections: field(fields, "collections").map(collections).unwrap_or_default(),
         front_matter_defaults: field(fields, "defaults")
             .and_then(|field| field.value.as_array())
             .map(|sets| sets.iter().filter_map(DefaultSet::read).collect())
             .unwrap_or_default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn collection_documents_are_where_jekyll_writes_them() {
+        let mut layout = Jekyll.layout();
+        let tabs = Collection { name: "tabs".into(), permalink: None };
+        layout.collections = vec![tabs.clone()];
+        let extra = serde_json::Map::new();
+        let about = PostFacts {
+            path: Path::new("_tabs/about.md"),
+            slug: "about",
+            own_slug: false,
+            title: "About",
+            date: None,
+            page: true,
+            extra: &extra,
+        };
+        let at =
+            |permalink: Option<&'static str>| Addressing { layout: &layout, posts_dir: Path::new("_posts"), permalink };
+        assert_eq!(Jekyll.address(&at(Some("/posts/:title/")), &about), "tabs/about/", "Chirpy's style ends in /");
+        assert_eq!(Jekyll.address(&at(None), &about), "tabs/about.html", "the `date` style adds :output_ext");
+        assert_eq!(Jekyll.address(&at(Some("pretty")), &about), "tabs/about/");
+        let mut own = layout.clone();
+        own.collections = vec![Collection { name: "tabs".into(), permalink: Some("/:title/".into()) }];
+        let at_own = Addressing { layout: &own, posts_dir: Path::new("_posts"), permalink: None };
+        assert_eq!(Jekyll.address(&at_own, &about), "about/", "the collection's own permalink");
+
+        let fields = crate::front_matter::read_fields(
+            "collections:\n  tabs:\n    output: true\n  drafts_box:\n    output: false\n  posts:\n    output: true\n",
+            crate::front_matter::Format::Yaml,
+        )
+        .unwrap()
+        .0;
+        assert_eq!(settings(&fields).collections, [tabs], "only what Jekyll writes, and not its posts");
     }
 }

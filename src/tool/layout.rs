@@ -159,6 +159,9 @@ pub struct Layout {
     pub shortcode_dirs: Vec<PathBuf>,
     /// Front matter values by scope (Jekyll's `defaults`), in their order.
     pub front_matter_defaults: Vec<DefaultSet>,
+    /// Jekyll's collections that it writes (`collections: tabs: output: true`),
+    /// whose documents (`_tabs/about.md`) are pages.
+    pub collections: Vec<Collection>,
     /// How Zola makes its pages' slugs (`[slugify] paths`), and whether a
     /// date at the start of a file's name stays in its slug (`paths_keep_dates`).
     pub zola_paths: ZolaPaths,
@@ -168,6 +171,22 @@ pub struct Layout {
     /// The Next.js starter's first version takes the dates out of its posts'
     /// paths (`formatSlug`): `2017-05-15-hello-world.md` → `/blog/hello-world`.
     pub starter_strips_dates: bool,
+}
+
+/// A collection of documents that Jekyll writes as pages of their own.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Collection {
+    /// `tabs`: its documents are in `_tabs/`.
+    pub name: String,
+    /// Its own `permalink`, if it has one.
+    pub permalink: Option<String>,
+}
+
+impl Collection {
+    /// The folder of its documents: `_tabs`.
+    pub fn folder(&self) -> PathBuf {
+        PathBuf::from(format!("_{}", self.name))
+    }
 }
 
 /// How a Zola section lists its pages, which says which of them a theme
@@ -203,6 +222,7 @@ impl Layout {
             feed_file: "feed.xml".into(),
             shortcode_dirs: Vec::new(),
             front_matter_defaults: Vec::new(),
+            collections: Vec::new(),
             zola_paths: ZolaPaths::On,
             zola_keep_dates: false,
             zola_sections: Vec::new(),

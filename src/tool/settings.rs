@@ -62,6 +62,8 @@ pub struct Settings {
     /// Zola's `[slugify] paths` and `paths_keep_dates`.
     pub zola_paths: Option<crate::slug::ZolaPaths>,
     pub zola_keep_dates: Option<bool>,
+    /// Jekyll's collections that it writes (`output: true`).
+    pub collections: Vec<super::Collection>,
 }
 
 /// The top-level fields of a tool's TOML or YAML settings file, or None

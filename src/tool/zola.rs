@@ -221,6 +221,7 @@ pub(super) fn settings(fields: &[RawField]) -> Settings {
             .and_then(|slugify| nested(slugify, "taxonomies"))
             .map(|strategy| if strategy.value == "on" { TermSlugs::Zola } else { TermSlugs::ZolaSafe }),
         front_matter_defaults: Vec::new(),
+        collections: Vec::new(),
         zola_paths: field(fields, "slugify")
             .and_then(|slugify| nested(slugify, "paths"))
             .and_then(|strategy| ZolaPaths::of(&strategy.value)),
