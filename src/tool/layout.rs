@@ -64,10 +64,11 @@ pub enum Kind {
     Jekyll,
     /// tailwind-nextjs-starter-blog.
     NextStarter,
+    Hexo,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 5] = [Kind::Hanji, Kind::Hugo, Kind::Zola, Kind::Jekyll, Kind::NextStarter];
+    pub const ALL: [Kind; 6] = [Kind::Hanji, Kind::Hugo, Kind::Zola, Kind::Jekyll, Kind::NextStarter, Kind::Hexo];
 
     /// As people call it: `Hugo`, `Next.js starter`.
     pub fn name(self) -> &'static str {
@@ -77,6 +78,7 @@ impl Kind {
             Kind::Zola => "Zola",
             Kind::Jekyll => "Jekyll",
             Kind::NextStarter => "Next.js starter",
+            Kind::Hexo => "Hexo",
         }
     }
 
@@ -88,6 +90,7 @@ impl Kind {
             Kind::Zola => "zola",
             Kind::Jekyll => "jekyll",
             Kind::NextStarter => "next-starter",
+            Kind::Hexo => "hexo",
         }
     }
 
@@ -160,6 +163,8 @@ pub struct Layout {
     /// The Next.js starter's first version takes the dates out of its posts'
     /// paths (`formatSlug`): `2017-05-15-hello-world.md` → `/blog/hello-world`.
     pub starter_strips_dates: bool,
+    /// What a Hexo blog's `_config.yml` says of its files and addresses.
+    pub hexo: super::HexoRules,
 }
 
 /// How a Zola section lists its pages, which says which of them a theme
@@ -199,6 +204,7 @@ impl Layout {
             zola_keep_dates: false,
             zola_sections: Vec::new(),
             starter_strips_dates: false,
+            hexo: super::HexoRules::default(),
         }
     }
 
@@ -236,12 +242,16 @@ impl Layout {
     }
 
     /// The files that could be at `site_path` (`images/a.png`), one per static
-    /// folder that holds that part of the site.
+    /// folder that holds that part of the site, and the posts folder's file
+    /// there where the tool copies its files to the same place (Hexo's `source/`).
     pub fn static_files(&self, site_path: &str) -> Vec<PathBuf> {
-        self.static_dirs
+        let mut files: Vec<PathBuf> = self
+            .static_dirs
             .iter()
             .filter_map(|dir| site_path.strip_prefix(dir.site_path.as_str()).map(|rest| dir.folder.join(rest)))
-            .collect()
+            .collect();
+        files.extend(self.tool().loose_file(site_path));
+        files
     }
 
     /// Whether `path` (relative to the blog folder) is in one of the pages
@@ -307,11 +317,15 @@ mod tests {
         assert_eq!(next.static_files("static/a.png"), [PathBuf::from("public/static/a.png")]);
         for kind in Kind::ALL {
             let layout = Layout::of(kind);
-            assert!(
-                layout.static_site_path(&layout.images_dir().join("a.png")).is_some(),
-                "{kind:?} publishes its images"
-            );
+            let image = layout.images_dir().join("a.png");
+            // Or, in a Hexo blog, as a file of the posts folder (`source/`).
+            let loose = image.strip_prefix(layout.tool().posts_dir()).ok().map(crate::tool::slash_path);
+            let loose = loose.and_then(|within| layout.tool().loose_asset(&within));
+            assert!(layout.static_site_path(&image).is_some() || loose.is_some(), "{kind:?} publishes its images");
         }
+        let hexo = Layout::of(Kind::Hexo);
+        assert_eq!(hexo.static_files("images/a.png"), [PathBuf::from("source/images/a.png")]);
+        assert!(hexo.static_files("_posts/a.png").is_empty());
     }
 
     #[test]
