@@ -252,7 +252,8 @@ impl<'a> Addresses<'a> {
         let within = asset.strip_prefix(&config.posts_dir).ok()?;
         if let Some((post, folder)) = asset_owner(config, self.library, asset) {
             let rest = asset.strip_prefix(folder).ok()?;
-            return Some(format!("{}{}", self.post(post), slash_path(rest)));
+            let folder = config.layout.tool().asset_folder_address(&self.post(post));
+            return Some(format!("{folder}{}", slash_path(rest)));
         }
         config.layout.tool().loose_asset(&slash_path(within))
     }

@@ -58,6 +58,8 @@ pub struct HexoRules {
     pub category_map: Vec<(String, String)>,
     /// `titlecase`: titles in title case (a post's own `titlecase` wins).
     pub titlecase: bool,
+    /// `timezone`: the zone a post's written date and time are in.
+    pub timezone: String,
 }
 
 impl Default for HexoRules {
@@ -74,6 +76,7 @@ impl Default for HexoRules {
             filename_case: 0,
             category_map: Vec::new(),
             titlecase: false,
+            timezone: String::new(),
         }
     }
 }
@@ -100,6 +103,7 @@ impl HexoRules {
             filename_case: field(fields, "filename_case").and_then(|f| f.value.as_u64()).map_or(0, |n| n.min(2) as u8),
             category_map: pairs("category_map"),
             titlecase: flag(fields, "titlecase").unwrap_or(false),
+            timezone: text("timezone").unwrap_or_default(),
         }
     }
 
@@ -232,6 +236,14 @@ impl Tool for Hexo {
                 (PathBuf::from(post), folder.to_path_buf())
             })
             .collect()
+    }
+
+    /// `models/post_asset.js`, `path`: the post's path without `.html`
+    /// (or `.htm`), then the file's path in the post's folder.
+    fn asset_folder_address(&self, post_address: &str) -> String {
+        let folder = post_address.strip_suffix(".html").or_else(|| post_address.strip_suffix(".htm"));
+        let folder = folder.unwrap_or(post_address);
+        if folder.ends_with('/') || folder.is_empty() { folder.to_string() } else { format!("{folder}/") }
     }
 
     /// A file of `source/` goes to the same place in the site
@@ -485,8 +497,7 @@ fn hexo_slug(post: &PostFacts) -> String {
 /// `permalink_defaults`; a name none of them gives is `undefined`, as in
 /// JavaScript.
 fn value(rules: &HexoRules, post: &PostFacts, name: &str) -> String {
-    let date = post.date.unwrap_or(Date::constant(1970, 1, 1));
-    let time = post.time.unwrap_or_default();
+    let (date, time) = moment(rules, post);
     let slug = hexo_slug(post);
     let own = match name {
         "title" => Some(slug.clone()),
@@ -507,6 +518,26 @@ fn value(rules: &HexoRules, post: &PostFacts, name: &str) -> String {
     own.or_else(|| post.extra.get(name).and_then(front_matter_text))
         .or_else(|| rules.permalink_defaults.iter().find(|(key, _)| key == name).map(|(_, v)| v.clone()))
         .unwrap_or_else(|| "undefined".into())
+}
+
+/// A post's date and time as its permalink shows them: Hexo reads the
+/// written date and time in the blog's `timezone` (`processor/common.js`,
+/// `adjustDateForTimezone`) and writes the moment in the time zone of the
+/// computer that builds the site (moment's `format`), so a post written at
+/// `2024-05-01` in `Asia/Seoul` is at `2024/04/30/` when built in UTC. An
+/// offset written with the time is not read (Hanji reads a post's date as
+/// written); without `timezone` the date is as written.
+fn moment(rules: &HexoRules, post: &PostFacts) -> (Date, jiff::civil::Time) {
+    let date = post.date.unwrap_or(Date::constant(1970, 1, 1));
+    let time = post.time.unwrap_or_default();
+    let Ok(zone) = jiff::tz::TimeZone::get(rules.timezone.trim()) else { return (date, time) };
+    match date.to_datetime(time).to_zoned_datetime(zone) {
+        Ok(written) => {
+            let built = written.with_time_zone(jiff::tz::TimeZone::system());
+            (built.date(), built.time())
+        }
+        Err(_) => (date, time),
+    }
 }
 
 /// A front matter value as JavaScript writes it into a string (a list joined by `,`).

@@ -219,6 +219,16 @@ pub trait Tool: Sync {
         Some(format!("posts/{within}"))
     }
 
+    /// Where the files of a post's own folder go, by the post's address: in
+    /// its folder, or beside its page where its address is a file
+    /// (`2024/a.html` → `2024/`).
+    fn asset_folder_address(&self, post_address: &str) -> String {
+        if post_address.ends_with('/') {
+            return post_address.to_string();
+        }
+        post_address.rsplit_once('/').map_or_else(String::new, |(folder, _)| format!("{folder}/"))
+    }
+
     /// The file of the posts folder that `loose_asset` puts at `site_path`, if any.
     fn loose_file(&self, _site_path: &str) -> Option<PathBuf> {
         None
