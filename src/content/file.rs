@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use jiff::civil::Date;
 
-pub use crate::tool::{BUNDLE_INDEXES, PostFile, is_section};
+pub use crate::tool::PostFile;
 use crate::tool::{Layout, Syntax};
 
 /// Posts larger than this are not read: no one writes 5 MB of prose, and a
@@ -24,7 +24,7 @@ pub fn is_post(layout: &Layout, path: &Path) -> bool {
 /// not copy either: a section's `_index.md`, a file of Jekyll's `_posts`
 /// without a date in its name.
 pub fn is_passed_over(layout: &Layout, path: &Path) -> bool {
-    is_section(path) || (layout.tool().is_text(path) && !is_post(layout, path))
+    layout.tool().passes_over(layout, path)
 }
 
 /// Whether a text file of the static folders may be a template the tool runs
@@ -49,7 +49,7 @@ mod tests {
     use jiff::civil::date;
 
     use super::*;
-    use crate::tool::{Kind, title_from_name};
+    use crate::tool::{Kind, is_section, title_from_name};
 
     fn file(path: &str) -> PostFile<'_> {
         PostFile::new(Path::new(path))

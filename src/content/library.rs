@@ -212,6 +212,11 @@ impl Rules {
             post.date = post.date.or(date.map(|date| PostDate { date, time: None }));
         }
         post.page = tool.is_page(&self.layout, &post.path) || tool.is_page_by_front_matter(&self.layout, &post.facts());
+        if post.gives("title")
+            && let Some(title) = tool.title(&self.layout, &post.title, &post.extra)
+        {
+            post.title = title;
+        }
         if !self.layout.front_matter_defaults.is_empty() {
             apply_defaults(post, &self.layout.front_matter_defaults);
         }

@@ -366,6 +366,7 @@ impl Post {
             own_slug: self.gives("slug"),
             title: &self.title,
             date: self.date.map(|d| d.date),
+            time: self.date.and_then(|d| d.time),
             page: self.page,
             extra: &self.extra,
         }

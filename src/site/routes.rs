@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::config::Config;
-use crate::content::file::{BUNDLE_INDEXES, PostFile};
+use crate::content::file::PostFile;
 use crate::content::{Library, Post};
 use crate::images;
 use crate::tool::{Addressing, PostFacts, own_url, slash_path};
@@ -233,6 +233,7 @@ impl<'a> Addresses<'a> {
             own_slug: false,
             title: &slug,
             date: None,
+            time: None,
             page: false,
             extra: &nothing,
         };
@@ -249,11 +250,12 @@ impl<'a> Addresses<'a> {
             return Some(site_path);
         }
         let within = asset.strip_prefix(&config.posts_dir).ok()?;
-        if let Some(post) = bundle_of(config, self.library, asset) {
-            let rest = asset.strip_prefix(post.folder()).ok()?;
-            return Some(format!("{}{}", self.post(post), slash_path(rest)));
+        if let Some((post, folder)) = asset_owner(config, self.library, asset) {
+            let rest = asset.strip_prefix(folder).ok()?;
+            let folder = config.layout.tool().asset_folder_address(&self.post(post));
+            return Some(format!("{folder}{}", slash_path(rest)));
         }
-        Some(format!("posts/{}", slash_path(within)))
+        config.layout.tool().loose_asset(&slash_path(within))
     }
 }
 
@@ -262,13 +264,21 @@ pub fn numbered(first: &str, n: usize) -> String {
     if n == 1 { first.to_string() } else { format!("{first}page/{n}/") }
 }
 
-/// The bundle post whose folder holds `asset`, if any.
+/// The post whose folder holds `asset` (a bundle's, or the asset folder
+/// the blog's tool gives a post), if any.
 pub fn bundle_of<'a>(config: &Config, library: &'a Library, asset: &Path) -> Option<&'a Post> {
-    asset
-        .ancestors()
-        .skip(1)
-        .take_while(|folder| folder.starts_with(&config.posts_dir) && *folder != config.posts_dir)
-        .find_map(|folder| BUNDLE_INDEXES.iter().find_map(|name| library.post(&folder.join(name))))
+    asset_owner(config, library, asset).map(|(post, _)| post)
+}
+
+/// The post whose folder holds `asset`, and that folder, as the blog's tool
+/// has it (`tool::Tool::asset_folders`).
+fn asset_owner<'a>(config: &Config, library: &'a Library, asset: &Path) -> Option<(&'a Post, PathBuf)> {
+    let layout = &config.layout;
+    layout
+        .tool()
+        .asset_folders(layout, &config.posts_dir, asset)
+        .into_iter()
+        .find_map(|(post, folder)| library.post(&post).map(|post| (post, folder)))
 }
 
 /// Where a site path leads.

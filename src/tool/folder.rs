@@ -294,6 +294,7 @@ mod tests {
             own_slug: false,
             title: "T",
             date: None,
+            time: None,
             page: false,
             extra: &extra,
         };

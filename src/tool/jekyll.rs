@@ -362,6 +362,7 @@ mod tests {
             own_slug: false,
             title: "About",
             date: None,
+            time: None,
             page: true,
             extra: &extra,
         };

@@ -70,10 +70,12 @@ pub enum Kind {
     /// A folder of Markdown posts published by site code of its own
     /// (Gatsby, Astro, a Next.js site).
     Folder,
+    Hexo,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 6] = [Kind::Hanji, Kind::Hugo, Kind::Zola, Kind::Jekyll, Kind::NextStarter, Kind::Folder];
+    pub const ALL: [Kind; 7] =
+        [Kind::Hanji, Kind::Hugo, Kind::Zola, Kind::Jekyll, Kind::NextStarter, Kind::Folder, Kind::Hexo];
 
     /// As people call it: `Hugo`, `Next.js starter`.
     pub fn name(self) -> &'static str {
@@ -84,6 +86,7 @@ impl Kind {
             Kind::Jekyll => "Jekyll",
             Kind::NextStarter => "Next.js starter",
             Kind::Folder => "Markdown folder",
+            Kind::Hexo => "Hexo",
         }
     }
 
@@ -96,6 +99,7 @@ impl Kind {
             Kind::Jekyll => "jekyll",
             Kind::NextStarter => "next-starter",
             Kind::Folder => "folder",
+            Kind::Hexo => "hexo",
         }
     }
 
@@ -171,6 +175,8 @@ pub struct Layout {
     /// The Next.js starter's first version takes the dates out of its posts'
     /// paths (`formatSlug`): `2017-05-15-hello-world.md` → `/blog/hello-world`.
     pub starter_strips_dates: bool,
+    /// What a Hexo blog's `_config.yml` says of its files and addresses.
+    pub hexo: super::HexoRules,
 }
 
 /// A collection of documents that Jekyll writes as pages of their own.
@@ -227,6 +233,7 @@ impl Layout {
             zola_keep_dates: false,
             zola_sections: Vec::new(),
             starter_strips_dates: false,
+            hexo: super::HexoRules::default(),
         }
     }
 
@@ -273,12 +280,16 @@ impl Layout {
     }
 
     /// The files that could be at `site_path` (`images/a.png`), one per static
-    /// folder that holds that part of the site.
+    /// folder that holds that part of the site, and the posts folder's file
+    /// there where the tool copies its files to the same place (Hexo's `source/`).
     pub fn static_files(&self, site_path: &str) -> Vec<PathBuf> {
-        self.static_dirs
+        let mut files: Vec<PathBuf> = self
+            .static_dirs
             .iter()
             .filter_map(|dir| site_path.strip_prefix(dir.site_path.as_str()).map(|rest| dir.folder.join(rest)))
-            .collect()
+            .collect();
+        files.extend(self.tool().loose_file(site_path));
+        files
     }
 
     /// Whether `path` (relative to the blog folder) is in one of the pages
@@ -344,11 +355,15 @@ mod tests {
         assert_eq!(next.static_files("static/a.png"), [PathBuf::from("public/static/a.png")]);
         for kind in Kind::ALL {
             let layout = Layout::of(kind);
-            assert!(
-                layout.static_site_path(&layout.images_dir().join("a.png")).is_some(),
-                "{kind:?} publishes its images"
-            );
+            let image = layout.images_dir().join("a.png");
+            // Or, in a Hexo blog, as a file of the posts folder (`source/`).
+            let loose = image.strip_prefix(layout.tool().posts_dir()).ok().map(crate::tool::slash_path);
+            let loose = loose.and_then(|within| layout.tool().loose_asset(&within));
+            assert!(layout.static_site_path(&image).is_some() || loose.is_some(), "{kind:?} publishes its images");
         }
+        let hexo = Layout::of(Kind::Hexo);
+        assert_eq!(hexo.static_files("images/a.png"), [PathBuf::from("source/images/a.png")]);
+        assert!(hexo.static_files("_posts/a.png").is_empty());
     }
 
     #[test]

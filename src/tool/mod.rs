@@ -1,5 +1,5 @@
 //! The tools a blog folder can be made with, each in one module of its own
-//! (`hanji`, `hugo`, `zola`, `jekyll`, `next_starter`): how the tool is
+//! (`hanji`, `hugo`, `zola`, `jekyll`, `next_starter`, `hexo`): how the tool is
 //! detected, its settings, which of its files are posts and pages, the syntax
 //! its posts hold, how it names and dates a post from its file, what it holds
 //! back, the addresses of posts and pages, its aliases and shortcodes, and
@@ -12,6 +12,7 @@ mod address;
 mod file;
 mod folder;
 mod hanji;
+mod hexo;
 mod hugo;
 mod jekyll;
 mod layout;
@@ -30,6 +31,7 @@ pub use address::{own_url, slash_path};
 #[cfg(test)]
 pub(crate) use file::title_from_name;
 pub use file::{BUNDLE_INDEXES, PostFile};
+pub use hexo::HexoRules;
 #[cfg(test)]
 pub(crate) use jekyll::permalink_named;
 pub use layout::*;
@@ -66,6 +68,8 @@ pub struct PostFacts<'a> {
     pub own_slug: bool,
     pub title: &'a str,
     pub date: Option<Date>,
+    /// The time of day the front matter's date gives, if any.
+    pub time: Option<jiff::civil::Time>,
     pub page: bool,
     /// The front matter keys Hanji keeps as they are (`url`, `permalink`, `path`, …).
     pub extra: &'a Map<String, Value>,
@@ -171,6 +175,13 @@ pub trait Tool: Sync {
         path.extension().is_some_and(|e| e == "md" || e == "markdown")
     }
 
+    /// Whether a file of the posts folder is neither a post nor a file the
+    /// tool copies: a section's `_index.md`, a text file that is no post
+    /// (Jekyll's undated `_posts` files).
+    fn passes_over(&self, layout: &Layout, path: &Path) -> bool {
+        is_section(path) || (self.is_text(path) && !self.is_post(layout, path))
+    }
+
     /// Whether a file of the posts folder (or of a pages folder) is read as a
     /// post or page.
     fn is_post(&self, _layout: &Layout, path: &Path) -> bool {
@@ -205,6 +216,38 @@ pub trait Tool: Sync {
         None
     }
 
+    /// The posts whose own folder `asset` (a file of `posts_dir`) may be in,
+    /// nearest first, each with that folder: a bundle's `index.md` beside it.
+    /// The asset goes beside the first of them that is a post's page.
+    fn asset_folders(&self, _layout: &Layout, posts_dir: &Path, asset: &Path) -> Vec<(PathBuf, PathBuf)> {
+        let folders = asset.ancestors().skip(1).take_while(|f| f.starts_with(posts_dir) && *f != posts_dir);
+        folders
+            .flat_map(|folder| BUNDLE_INDEXES.iter().map(move |name| (folder.join(name), folder.to_path_buf())))
+            .collect()
+    }
+
+    /// Where a file of the posts folder that is in no post's folder goes in
+    /// the site, by its path `within` the posts folder: under `posts/`. None
+    /// where the tool does not publish it.
+    fn loose_asset(&self, within: &str) -> Option<String> {
+        Some(format!("posts/{within}"))
+    }
+
+    /// Where the files of a post's own folder go, by the post's address: in
+    /// its folder, or beside its page where its address is a file
+    /// (`2024/a.html` → `2024/`).
+    fn asset_folder_address(&self, post_address: &str) -> String {
+        if post_address.ends_with('/') {
+            return post_address.to_string();
+        }
+        post_address.rsplit_once('/').map_or_else(String::new, |(folder, _)| format!("{folder}/"))
+    }
+
+    /// The file of the posts folder that `loose_asset` puts at `site_path`, if any.
+    fn loose_file(&self, _site_path: &str) -> Option<PathBuf> {
+        None
+    }
+
     /// Where a new post named `slug` goes in `posts_dir`.
     fn new_post_path(&self, posts_dir: &Path, slug: &str, bundle: bool, _date: Date) -> PathBuf {
         if bundle { posts_dir.join(slug).join("index.md") } else { posts_dir.join(format!("{slug}.md")) }
@@ -227,6 +270,12 @@ pub trait Tool: Sync {
     /// `template`, or no date in a section sorted by date).
     fn is_page_by_front_matter(&self, _layout: &Layout, _post: &PostFacts) -> bool {
         false
+    }
+
+    /// The title the tool shows for the one a post's front matter writes,
+    /// where it changes it (Hexo's `titlecase`); None keeps it.
+    fn title(&self, _layout: &Layout, _written: &str, _extra: &Map<String, Value>) -> Option<String> {
+        None
     }
 
     /// Whether a page is published at all: Jekyll copies a top-level file
@@ -258,8 +307,15 @@ pub trait Tool: Sync {
 }
 
 /// Every tool, Hanji's own first.
-pub const TOOLS: [&dyn Tool; 6] =
-    [&hanji::Hanji, &hugo::Hugo, &zola::Zola, &jekyll::Jekyll, &next_starter::NextStarter, &folder::MarkdownFolder];
+pub const TOOLS: [&dyn Tool; 7] = [
+    &hanji::Hanji,
+    &hugo::Hugo,
+    &zola::Zola,
+    &jekyll::Jekyll,
+    &next_starter::NextStarter,
+    &folder::MarkdownFolder,
+    &hexo::Hexo,
+];
 
 /// The rules of the tool `kind`.
 pub fn of(kind: Kind) -> &'static dyn Tool {
@@ -270,15 +326,18 @@ pub fn of(kind: Kind) -> &'static dyn Tool {
         Kind::Jekyll => &jekyll::Jekyll,
         Kind::NextStarter => &next_starter::NextStarter,
         Kind::Folder => &folder::MarkdownFolder,
+        Kind::Hexo => &hexo::Hexo,
     }
 }
 
 /// The order detection asks the tools in: the starter's settings file is in
-/// no other tool's folder; Hugo's own names come before Jekyll's; a site of
-/// its own (Gatsby, Astro, Next.js) before Jekyll, as the Next.js blog
-/// starter keeps its posts in `_posts`; a Zola `config.toml` is told from
-/// Hugo's older one by Zola's required `base_url`.
-const DETECTION_ORDER: [Kind; 5] = [Kind::NextStarter, Kind::Hugo, Kind::Folder, Kind::Jekyll, Kind::Zola];
+/// no other tool's folder; Hugo's own names come before Jekyll's; Hexo's
+/// `_config.yml` is Jekyll's name too, so Hexo (surely claimed by its
+/// `source/_posts` or its `package.json`) is asked first, and a site of its
+/// own (Gatsby, Astro, Next.js) too, as the Next.js blog starter keeps its
+/// posts in `_posts`; a Zola `config.toml` is told from Hugo's older one by
+/// Zola's required `base_url`.
+const DETECTION_ORDER: [Kind; 6] = [Kind::NextStarter, Kind::Hugo, Kind::Hexo, Kind::Folder, Kind::Jekyll, Kind::Zola];
 
 /// The tool a folder is laid out for and its settings file: first a tool
 /// that claims it surely, then one that may. None for a Hanji blog.

@@ -8,6 +8,7 @@ mod broken;
 mod browser;
 mod ceilings;
 mod differential;
+mod differential_hexo;
 mod export;
 mod folders;
 mod formats;
