@@ -91,9 +91,9 @@ enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
-    /// Make a new blog from a hosted blog's export: a WordPress WXR file or a Medium export ZIP
+    /// Make a new blog from a hosted blog's export: a WordPress WXR file, a Medium export ZIP, a Tistory backup
     Import {
-        /// The export: WordPress's .xml (Tools → Export) or Medium's .zip
+        /// The export: WordPress's .xml (Tools → Export), Medium's .zip, Tistory's backup .xml or .zip
         source: PathBuf,
         /// The new blog's folder: new, empty, or an earlier import of the same
         /// site (then only posts you have not edited since are updated)

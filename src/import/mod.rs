@@ -1,5 +1,5 @@
 //! Leaving a hosted blog: `hanji import SOURCE` reads a platform's export
-//! (a WordPress WXR file, a Medium export ZIP) and makes a new Hanji blog of
+//! (a WordPress WXR file, a Medium export ZIP, a Tistory backup) and makes a new Hanji blog of
 //! it, with a report of what could not come over exactly. Each platform's
 //! reading is a module of its own that turns its export into `Entry` values;
 //! `blog` writes them (never over a file the author changed), `html` turns
@@ -11,6 +11,7 @@ mod html;
 mod medium;
 mod report;
 mod shortcodes;
+mod tistory;
 mod wordpress;
 
 use std::path::{Path, PathBuf};
@@ -51,7 +52,7 @@ impl ImportError {
     pub fn hint(&self) -> &'static str {
         match self {
             ImportError::Unknown { .. } => {
-                "give a WordPress export (Tools → Export, an .xml file) or a Medium export (.zip from Settings → Download your information)"
+                "give a WordPress export (Tools → Export, an .xml file), a Medium export (.zip from Settings → Download your information) or a Tistory backup (.xml or .zip from Settings → Data management → Backup)"
             }
             ImportError::Unreadable { .. } => {
                 "download the export again; a file cut short or changed by hand cannot be read"
@@ -122,21 +123,28 @@ fn read(source: &Path, options: &ImportOptions, report: &mut Report) -> Result<E
     let bytes = crate::fs::read(source).map_err(|e| unreadable(e.to_string()))?;
     if bytes.starts_with(b"PK\x03\x04") {
         let mut archive = archive::Archive::new(bytes).map_err(|e| unreadable(format!("not a ZIP file: {e}")))?;
+        if let Some(name) = tistory::ttxml_in(&mut archive) {
+            let text = archive.text(&name).map_err(unreadable)?;
+            return tistory::read(&text, report).map_err(|e| unreadable(format!("{name}: {e}")));
+        }
         if medium::is_medium(&archive) {
             return medium::read(&mut archive, report).map_err(unreadable);
         }
         return Err(ImportError::Unknown {
             path: source.to_path_buf(),
-            reason: "a ZIP file, but not a Medium export (no `posts/*.html` in it)".into(),
+            reason: "a ZIP file, but not a Medium export (no `posts/*.html` in it) nor a Tistory backup (no TTXML `.xml` in it)".into(),
         });
     }
     let text = String::from_utf8(bytes).map_err(|_| unreadable("it is not UTF-8 text".into()))?;
     if wordpress::is_wxr(&text) {
         return wordpress::read(&text, options.uploads.as_deref(), report).map_err(unreadable);
     }
+    if tistory::is_ttxml(&text) {
+        return tistory::read(&text, report).map_err(unreadable);
+    }
     Err(ImportError::Unknown {
         path: source.to_path_buf(),
-        reason: "neither a WordPress WXR file nor a ZIP export".into(),
+        reason: "neither a WordPress WXR file, a Tistory backup (TTXML) nor a ZIP export".into(),
     })
 }
 

@@ -445,3 +445,149 @@ fn a_medium_export_arrives_and_its_hostile_entries_are_not_read() {
     assert_eq!(outside, ["medium.zip"]);
     assert!(!Path::new("/tmp/posts/abs.html").exists());
 }
+
+const TISTORY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/import/tistory/backup.xml");
+
+/// One `<post>`, `<notice>` or `<page>` of the Tistory fixture, read by
+/// hand: (kind, id, slogan, visibility, title, tags, category).
+type TistoryItem = (String, String, String, String, String, BTreeSet<String>, String);
+
+fn tistory_items() -> Vec<TistoryItem> {
+    let text = fs::read_to_string(TISTORY).unwrap();
+    let mut items = Vec::new();
+    for kind in ["post", "notice", "page"] {
+        for part in text.split(&format!("<{kind} slogan=\"")).skip(1) {
+            let part = &part[..part.find(&format!("</{kind}>")).unwrap()];
+            let slogan = part[..part.find('"').unwrap()].to_string();
+            let tags = part.split("<tag>").skip(1).map(|t| t[..t.find("</tag>").unwrap()].to_string()).collect();
+            items.push((
+                kind.to_string(),
+                field(part, "id"),
+                slogan,
+                field(part, "visibility"),
+                xml_unescape(&field(part, "title")),
+                tags,
+                xml_unescape(&field(part, "category")),
+            ));
+        }
+    }
+    items
+}
+
+#[test]
+fn every_post_tag_attachment_and_address_of_a_tistory_backup_arrives() {
+    let dir = tempfile::tempdir().unwrap();
+    // The backup as an .xml file, and the same inside a .zip: the same blog.
+    fs::write(dir.path().join("backup.zip"), zip_of(&[("backup/blog.xml", &fs::read(TISTORY).unwrap())])).unwrap();
+    for (source, into) in [(TISTORY, "blog"), ("backup.zip", "from-zip")] {
+        let run = hanji(&["import", source, "--into", into], dir.path());
+        assert_eq!(run.code(), 0, "{}\n{}", run.stdout(), run.stderr());
+        assert!(run.stdout().starts_with("imported from Tistory: "), "{}", run.stdout());
+    }
+    let root = dir.path().join("blog");
+    assert_eq!(super::files(&root), super::files(&dir.path().join("from-zip")), "the ZIP gives the same blog");
+    let blog = hanji::load(&root).unwrap();
+    let addresses = hanji::Addresses::new(&blog.config, &blog.library);
+    let redirects = fs::read_to_string(root.join("static/redirects.csv")).unwrap();
+    let items = tistory_items();
+    assert_eq!(items.len(), 8);
+    for (kind, id, slogan, visibility, title, tags, category) in &items {
+        let post = blog.library.posts().find(|p| &p.title == title).unwrap_or_else(|| panic!("{title} did not arrive"));
+        assert_eq!(post.page, kind == "page", "{title}");
+        let draft = !matches!(visibility.as_str(), "public" | "syndicated");
+        assert_eq!(post.draft, draft, "{title}: draft");
+        assert_eq!(post.tags.iter().cloned().collect::<BTreeSet<_>>(), *tags, "{title}: tags");
+        let categories: Vec<String> = post.categories.to_vec();
+        assert_eq!(categories, if category.is_empty() { vec![] } else { vec![category.clone()] }, "{title}");
+        assert!(!post.has_errors, "{title} has errors");
+        if draft {
+            continue;
+        }
+        let new = format!("/{}", addresses.post(post));
+        let old: Vec<String> = match kind.as_str() {
+            "post" => vec![format!("/{id}"), format!("/entry/{slogan}")],
+            "notice" => vec![format!("/notice/{id}")],
+            _ => vec![format!("/pages/{slogan}")],
+        };
+        for old in old {
+            let aliases = addresses.aliases(post);
+            // A page of its own at the old address (`/205` is answered by `/205/`).
+            assert!(aliases.contains(&format!("{}/", &old[1..])), "{title}: {old} not in {aliases:?}");
+            assert!(redirects.contains(&format!("{old},{new}\n")), "{title}: {old} not in redirects.csv:\n{redirects}");
+        }
+    }
+    // Dates in the blog's time zone, from Unix seconds; the modified date kept.
+    let yobi = fs::read_to_string(root.join("posts/협업-sw개발-플랫폼-yobi/index.md")).unwrap();
+    assert!(yobi.contains("date: \"2013-11-29T12:55:46+09:00\""), "{yobi}");
+    assert!(yobi.contains("lastmod: \"2013-11-29T12:55:50+09:00\""), "{yobi}");
+    assert!(
+        yobi.contains("[http://deview.kr/2013/detail.nhn?topicSeq=18](http://deview.kr/2013/detail.nhn?topicSeq=18)"),
+        "{yobi}"
+    );
+    // The attachment is a file of the bundle, and both the image token and a
+    // link through `[##_ATTACH_PATH_##]` lead to it.
+    let nforge = root.join("posts/nforge-화면");
+    let png = fs::read(nforge.join("nextforge.png")).unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "the attachment's bytes");
+    let text = fs::read_to_string(nforge.join("index.md")).unwrap();
+    assert!(text.contains("![](nextforge.png)"), "{text}");
+    assert!(text.contains("[원본](nextforge.png)"), "{text}");
+    assert!(!text.contains("[##_"), "{text}");
+    // The new editor's markup: code keeps its language, the image its caption,
+    // the "more" box is a <details>, Kakao's image stays where it is.
+    let build = fs::read_to_string(root.join("posts/파이썬-튜터와-빌드/index.md")).unwrap();
+    for wanted in [
+        "```cpp\nconst Hello h = func();\nh.init();\n```",
+        "```python\ndef calc(code):\n    return sum(map(int, code))\n```",
+        "<figcaption>파이썬 튜터로 돌려서 확인한 일부분</figcaption>",
+        "https://blog.kakaocdn.net/dn/cGOlMg/btsgne9VeuQ/90DFG1vvQ5VTZDgsqssTn0/img.png",
+        "<details><summary>더보기</summary>",
+        "접힌 내용",
+        "[Hanji](https://example.com/hanji): A blog as a folder",
+        "비용은 \\$5.",
+        "`[##_Movie|kage@x/y/movie.mp4|width=\"640\"_##]`",
+    ] {
+        assert!(build.contains(wanted), "{wanted:?} not in:\n{build}");
+    }
+    assert!(!build.contains("data-ke"), "{build}");
+    // The report names what did not come over exactly.
+    let out = hanji(&["import", TISTORY, "--into", "report"], dir.path()).stdout();
+    for wanted in [
+        "post 292 \"비밀 메모\": private on Tistory: a draft here",
+        "post 293 \"보호된 글\": protected by a password on Tistory",
+        "post 290 \"nForge 화면\": the attachment cfile2.uf.0000000000000000000000.pdf is not in the backup",
+        "post 291 \"파이썬 튜터와 빌드\": 1 image(s) stay on Kakao's servers",
+        "`[##_Movie…_##]` has no counterpart here",
+    ] {
+        assert!(out.contains(wanted), "{wanted:?} not in:\n{out}");
+    }
+    let errors: Vec<_> = hanji::check(&blog).into_iter().filter(|p| p.is_error()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}
+
+#[test]
+fn a_broken_tistory_backup_is_named_with_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = fs::read_to_string(TISTORY).unwrap();
+    let cut = &text[..text.len() / 2];
+    let cut = &cut[..cut.rfind('<').unwrap()];
+    fs::write(dir.path().join("cut.xml"), cut).unwrap();
+    fs::write(dir.path().join("cut.zip"), zip_of(&[("blog.xml", cut.as_bytes())])).unwrap();
+    let bad64 = text.replacen("<content>iVBOR", "<content>!!!!", 1);
+    fs::write(dir.path().join("bad64.xml"), bad64).unwrap();
+    for (name, message) in [("cut.xml", "cut short"), ("cut.zip", "blog.xml: the XML ends before")] {
+        let into = dir.path().join(format!("blog-{name}"));
+        let run = hanji(&["import", name, "--into", into.to_str().unwrap()], dir.path());
+        assert_eq!(run.code(), 2, "{name}: {}", run.stdout());
+        assert!(run.stderr().contains(name) && run.stderr().contains(message), "{name}: {}", run.stderr());
+        assert!(run.stderr().contains("hint: download the export again"), "{}", run.stderr());
+        assert!(!into.exists(), "{name}: nothing is made");
+    }
+    let run = hanji(&["import", "bad64.xml", "--into", "bad64"], dir.path());
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(
+        run.stdout().contains("the attachment cfile30.uf.11613F345148691C3095BD.png is damaged in the backup"),
+        "{}",
+        run.stdout()
+    );
+}
