@@ -12,13 +12,16 @@ mod medium;
 mod report;
 mod shortcodes;
 mod tistory;
+mod velog;
 mod wordpress;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub use blog::RECORD;
 pub use html::{Converted, to_markdown};
 pub use report::{Note, Report};
+pub use velog::API as VELOG_API;
 
 /// What `hanji import` is asked to do.
 #[derive(Debug, Clone, Default)]
@@ -29,6 +32,21 @@ pub struct ImportOptions {
     /// A copy of the old site's uploaded files (WordPress's
     /// `wp-content/uploads`), where images are taken from.
     pub uploads: Option<PathBuf>,
+    /// Velog's API (tests point it at a server of their own); None is
+    /// `HANJI_VELOG_API`, else Velog's own.
+    pub api: Option<String>,
+    /// Told how an import that reads the network is going (`velog: 40/120 posts fetched`).
+    pub progress: Option<Progress>,
+}
+
+/// Where an import says how it is going.
+#[derive(Clone)]
+pub struct Progress(pub Arc<dyn Fn(&str) + Send + Sync>);
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Progress")
+    }
 }
 
 /// Why an import did not happen.
@@ -45,6 +63,9 @@ pub enum ImportError {
     Occupied(PathBuf),
     #[error("cannot write `{}`: {source}", .path.display())]
     Io { path: PathBuf, source: std::io::Error },
+    /// The network failed partway; what was fetched is kept in `into`.
+    #[error("reading `{account}` stopped after {fetched} of {listed} posts: {reason}")]
+    Interrupted { account: String, reason: String, fetched: usize, listed: usize, into: PathBuf },
 }
 
 impl ImportError {
@@ -61,6 +82,9 @@ impl ImportError {
                 "name a new folder with --into (an import never writes into another blog's files)"
             }
             ImportError::Io { .. } => "check that the folder can be written and the disk has room",
+            ImportError::Interrupted { .. } => {
+                "check the connection and run the same command again: what was fetched is kept in the new blog's folder, and the import goes on from there"
+            }
         }
     }
 }
@@ -81,6 +105,8 @@ pub(crate) struct Entry {
     pub categories: Vec<String>,
     pub authors: Vec<String>,
     pub summary: Option<String>,
+    /// The series the post is a part of (`series` in its front matter).
+    pub series: Option<String>,
     /// The featured image, as linked from the post (a file of its bundle or a URL).
     pub cover: Option<String>,
     /// Old addresses, as site paths from the top (`/2010/08/06/hello/`).
@@ -111,10 +137,23 @@ pub(crate) struct Export {
 /// what was written and what was not converted exactly is in the report.
 pub fn import(source: &Path, options: &ImportOptions) -> Result<Report, ImportError> {
     let mut report = Report::default();
+    if let Some(user) = velog_user(source) {
+        blog::check(&options.into, &format!("https://velog.io/@{user}"), "Velog")?;
+        let export = velog::read(&user, options, &mut report)?;
+        report.platform = export.platform.to_string();
+        blog::write(&export, options, &mut report)?;
+        velog::forget(&options.into);
+        return Ok(report);
+    }
     let export = read(source, options, &mut report)?;
     report.platform = export.platform.to_string();
     blog::write(&export, options, &mut report)?;
     Ok(report)
+}
+
+/// The Velog user a source names (`velog:@user`, `https://velog.io/@user`).
+pub fn velog_user(source: &Path) -> Option<String> {
+    source.to_str().and_then(velog::user_of)
 }
 
 /// The export at `source`, read by its platform's module (told by its content).
@@ -146,6 +185,23 @@ fn read(source: &Path, options: &ImportOptions, report: &mut Report) -> Result<E
         path: source.to_path_buf(),
         reason: "neither a WordPress WXR file, a Tistory backup (TTXML) nor a ZIP export".into(),
     })
+}
+
+/// A file name for a file of a bundle: `wanted` (the name it was uploaded
+/// or served with) made plain, else `fallback` made plain, else `file`.
+pub(crate) fn file_name(wanted: &str, fallback: &str) -> String {
+    let plain = |text: &str| -> String {
+        let last = text.rsplit(['/', '\\']).next().unwrap_or("");
+        let cleaned: String =
+            last.chars().map(|c| if c.is_control() || "<>:\"|?*#%".contains(c) { '_' } else { c }).collect();
+        cleaned.trim().trim_start_matches('.').to_string()
+    };
+    for name in [plain(wanted), plain(fallback)] {
+        if !name.is_empty() && crate::fs::SitePath::new(&name).is_ok() {
+            return name;
+        }
+    }
+    "file".into()
 }
 
 /// A slug for a title that has none: github-slugger's, else `post`.

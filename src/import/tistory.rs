@@ -20,7 +20,7 @@ use quick_xml::events::Event;
 
 use super::archive::Archive;
 use super::report::Report;
-use super::{Entry, Export, html, slug_of, unique};
+use super::{Entry, Export, file_name, html, slug_of, unique};
 
 /// Where Tistory serves `kage@` images from.
 const KAKAO_CDN: &str = "https://blog.kakaocdn.net/dn/";
@@ -348,23 +348,6 @@ fn attachments(element: &Element, source: &str, report: &mut Report) -> Vec<Atta
         out.push(Attachment { name, file, bytes, damaged });
     }
     out
-}
-
-/// A file name for an attachment: its label (the name it was uploaded
-/// with) made plain, else its name on Tistory.
-fn file_name(label: &str, name: &str) -> String {
-    let plain = |text: &str| -> String {
-        let last = text.rsplit(['/', '\\']).next().unwrap_or("");
-        let cleaned: String =
-            last.chars().map(|c| if c.is_control() || "<>:\"|?*#%".contains(c) { '_' } else { c }).collect();
-        cleaned.trim().trim_start_matches('.').to_string()
-    };
-    let from_label = plain(label);
-    if !from_label.is_empty() && crate::fs::SitePath::new(&from_label).is_ok() {
-        return from_label;
-    }
-    let from_name = plain(name);
-    if !from_name.is_empty() && crate::fs::SitePath::new(&from_name).is_ok() { from_name } else { "file".into() }
 }
 
 /// The attachment a link in the body points to: by its name alone, after
