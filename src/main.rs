@@ -91,9 +91,10 @@ enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
-    /// Make a new blog from a hosted blog's export: a WordPress WXR file or a Medium export ZIP
+    /// Make a new blog from a hosted blog's export (a WordPress WXR file, a Medium export ZIP, a Tistory backup) or a Velog account
     Import {
-        /// The export: WordPress's .xml (Tools → Export) or Medium's .zip
+        /// The export: WordPress's .xml (Tools → Export), Medium's .zip, Tistory's backup .xml or .zip;
+        /// or `velog:@user` (also https://velog.io/@user), read from Velog's API
         source: PathBuf,
         /// The new blog's folder: new, empty, or an earlier import of the same
         /// site (then only posts you have not edited since are updated)
@@ -206,14 +207,19 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 fn import(source: &Path, into: Option<PathBuf>, uploads: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+    let velog = hanji::velog_user(source);
     let into = match into {
         Some(into) => into,
+        // The same folder each time, so that running the command again
+        // goes on with an import the network cut short.
+        None if velog.is_some() => PathBuf::from(format!("{}.log", velog.as_deref().unwrap_or_default())),
         None => {
             let name = source.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
             hanji::fresh_folder(Path::new("."), &name)
         }
     };
-    let options = hanji::ImportOptions { into: into.clone(), uploads };
+    let progress = hanji::ImportProgress(std::sync::Arc::new(|text: &str| eprintln!("{text}")));
+    let options = hanji::ImportOptions { into: into.clone(), uploads, progress: Some(progress), ..Default::default() };
     match hanji::import(source, &options) {
         Ok(report) => {
             println!("{report}");

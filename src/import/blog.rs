@@ -63,9 +63,25 @@ pub(crate) fn write(export: &Export, options: &ImportOptions, report: &mut Repor
     folder.write(&name, &record, Durable::Flushed).map_err(|source| ImportError::Io { path: into.join(RECORD), source })
 }
 
+/// Refuses a folder an import of `site` from `platform` must not write
+/// into (see `previous`), before anything is read.
+pub(crate) fn check(into: &Path, site: &str, platform: &'static str) -> Result<(), ImportError> {
+    let export = Export { platform, site: site.to_string(), ..Export::default() };
+    previous(into, &export).map(|_| ())
+}
+
 /// The record of an earlier import of the same site in `into`; None if the
-/// folder is new or empty; refused if it holds anything else.
+/// folder is new or empty (or holds only what an import that was cut short
+/// kept to go on with); refused if it holds anything else.
 fn previous(into: &Path, export: &Export) -> Result<Option<Record>, ImportError> {
+    let only_kept = || {
+        Folder::open(into, false)
+            .and_then(|folder| folder.files())
+            .is_ok_and(|files| files.iter().all(|(file, _)| super::velog::is_cache(file.as_str())))
+    };
+    if fs::read(&into.join(RECORD)).is_err() && only_kept() {
+        return Ok(None);
+    }
     match fs::is_empty_folder(into) {
         Ok(true) => return Ok(None),
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
@@ -228,6 +244,9 @@ fn post_text(entry: &Entry) -> Result<String, String> {
     }
     if let Some(summary) = &entry.summary {
         set("summary", FieldValue::Text(summary.clone()))?;
+    }
+    if let Some(series) = &entry.series {
+        set("series", FieldValue::Text(series.clone()))?;
     }
     if let Some(cover) = &entry.cover {
         set("cover", FieldValue::Text(cover.clone()))?;

@@ -87,6 +87,26 @@ pub(crate) fn remove(node: &Rc<Node>) {
     }
 }
 
+/// Puts the elements of `html` in the place of `node`.
+pub(crate) fn replace_with_html(node: &Rc<Node>, html: &str) {
+    let tree = parse(html);
+    // Taken out of the parsed tree: rcdom's `Drop` empties the children of
+    // every node still in a tree as it goes.
+    let new: Vec<Rc<Node>> = find_all(&tree, &|t, _| t == "body")
+        .first()
+        .map(|body| std::mem::take(&mut *body.children.borrow_mut()))
+        .unwrap_or_default();
+    let Some(parent) = node.parent.take().and_then(|weak| weak.upgrade()) else { return };
+    let mut children = parent.children.borrow_mut();
+    if let Some(at) = children.iter().position(|child| Rc::ptr_eq(child, node)) {
+        children.remove(at);
+        for (offset, child) in new.into_iter().enumerate() {
+            child.parent.set(Some(Rc::downgrade(&parent)));
+            children.insert(at + offset, child);
+        }
+    }
+}
+
 /// The text a reader sees in `html` (a title with markup, an excerpt):
 /// tags and comments dropped, entities decoded, white space collapsed.
 pub fn text(html: &str) -> String {
@@ -291,6 +311,9 @@ fn as_html(node: &Rc<Node>) -> String {
 fn code_block(_: &dyn Handlers, element: Element) -> Option<HandlerResult> {
     let mut code = String::new();
     text_of(element.node, &mut code);
+    // Editors that keep code in HTML write its spaces as `&nbsp;` (Tistory's
+    // code block does): in code they are spaces.
+    let code = code.replace('\u{a0}', " ");
     let code = code.strip_suffix('\n').unwrap_or(&code);
     let longest = code.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest.max(2) + 1);

@@ -1,5 +1,5 @@
 //! Leaving a hosted blog: `hanji import SOURCE` reads a platform's export
-//! (a WordPress WXR file, a Medium export ZIP) and makes a new Hanji blog of
+//! (a WordPress WXR file, a Medium export ZIP, a Tistory backup) and makes a new Hanji blog of
 //! it, with a report of what could not come over exactly. Each platform's
 //! reading is a module of its own that turns its export into `Entry` values;
 //! `blog` writes them (never over a file the author changed), `html` turns
@@ -11,13 +11,17 @@ mod html;
 mod medium;
 mod report;
 mod shortcodes;
+mod tistory;
+mod velog;
 mod wordpress;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub use blog::RECORD;
 pub use html::{Converted, to_markdown};
 pub use report::{Note, Report};
+pub use velog::API as VELOG_API;
 
 /// What `hanji import` is asked to do.
 #[derive(Debug, Clone, Default)]
@@ -28,6 +32,21 @@ pub struct ImportOptions {
     /// A copy of the old site's uploaded files (WordPress's
     /// `wp-content/uploads`), where images are taken from.
     pub uploads: Option<PathBuf>,
+    /// Velog's API (tests point it at a server of their own); None is
+    /// `HANJI_VELOG_API`, else Velog's own.
+    pub api: Option<String>,
+    /// Told how an import that reads the network is going (`velog: 40/120 posts fetched`).
+    pub progress: Option<Progress>,
+}
+
+/// Where an import says how it is going.
+#[derive(Clone)]
+pub struct Progress(pub Arc<dyn Fn(&str) + Send + Sync>);
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Progress")
+    }
 }
 
 /// Why an import did not happen.
@@ -44,6 +63,9 @@ pub enum ImportError {
     Occupied(PathBuf),
     #[error("cannot write `{}`: {source}", .path.display())]
     Io { path: PathBuf, source: std::io::Error },
+    /// The network failed partway; what was fetched is kept in `into`.
+    #[error("reading `{account}` stopped after {fetched} of {listed} posts: {reason}")]
+    Interrupted { account: String, reason: String, fetched: usize, listed: usize, into: PathBuf },
 }
 
 impl ImportError {
@@ -51,7 +73,7 @@ impl ImportError {
     pub fn hint(&self) -> &'static str {
         match self {
             ImportError::Unknown { .. } => {
-                "give a WordPress export (Tools → Export, an .xml file) or a Medium export (.zip from Settings → Download your information)"
+                "give a WordPress export (Tools → Export, an .xml file), a Medium export (.zip from Settings → Download your information) or a Tistory backup (.xml or .zip from Settings → Data management → Backup)"
             }
             ImportError::Unreadable { .. } => {
                 "download the export again; a file cut short or changed by hand cannot be read"
@@ -60,6 +82,9 @@ impl ImportError {
                 "name a new folder with --into (an import never writes into another blog's files)"
             }
             ImportError::Io { .. } => "check that the folder can be written and the disk has room",
+            ImportError::Interrupted { .. } => {
+                "check the connection and run the same command again: what was fetched is kept in the new blog's folder, and the import goes on from there"
+            }
         }
     }
 }
@@ -80,6 +105,8 @@ pub(crate) struct Entry {
     pub categories: Vec<String>,
     pub authors: Vec<String>,
     pub summary: Option<String>,
+    /// The series the post is a part of (`series` in its front matter).
+    pub series: Option<String>,
     /// The featured image, as linked from the post (a file of its bundle or a URL).
     pub cover: Option<String>,
     /// Old addresses, as site paths from the top (`/2010/08/06/hello/`).
@@ -110,10 +137,23 @@ pub(crate) struct Export {
 /// what was written and what was not converted exactly is in the report.
 pub fn import(source: &Path, options: &ImportOptions) -> Result<Report, ImportError> {
     let mut report = Report::default();
+    if let Some(user) = velog_user(source) {
+        blog::check(&options.into, &format!("https://velog.io/@{user}"), "Velog")?;
+        let export = velog::read(&user, options, &mut report)?;
+        report.platform = export.platform.to_string();
+        blog::write(&export, options, &mut report)?;
+        velog::forget(&options.into);
+        return Ok(report);
+    }
     let export = read(source, options, &mut report)?;
     report.platform = export.platform.to_string();
     blog::write(&export, options, &mut report)?;
     Ok(report)
+}
+
+/// The Velog user a source names (`velog:@user`, `https://velog.io/@user`).
+pub fn velog_user(source: &Path) -> Option<String> {
+    source.to_str().and_then(velog::user_of)
 }
 
 /// The export at `source`, read by its platform's module (told by its content).
@@ -122,22 +162,46 @@ fn read(source: &Path, options: &ImportOptions, report: &mut Report) -> Result<E
     let bytes = crate::fs::read(source).map_err(|e| unreadable(e.to_string()))?;
     if bytes.starts_with(b"PK\x03\x04") {
         let mut archive = archive::Archive::new(bytes).map_err(|e| unreadable(format!("not a ZIP file: {e}")))?;
+        if let Some(name) = tistory::ttxml_in(&mut archive) {
+            let text = archive.text(&name).map_err(unreadable)?;
+            return tistory::read(&text, report).map_err(|e| unreadable(format!("{name}: {e}")));
+        }
         if medium::is_medium(&archive) {
             return medium::read(&mut archive, report).map_err(unreadable);
         }
         return Err(ImportError::Unknown {
             path: source.to_path_buf(),
-            reason: "a ZIP file, but not a Medium export (no `posts/*.html` in it)".into(),
+            reason: "a ZIP file, but not a Medium export (no `posts/*.html` in it) nor a Tistory backup (no TTXML `.xml` in it)".into(),
         });
     }
     let text = String::from_utf8(bytes).map_err(|_| unreadable("it is not UTF-8 text".into()))?;
     if wordpress::is_wxr(&text) {
         return wordpress::read(&text, options.uploads.as_deref(), report).map_err(unreadable);
     }
+    if tistory::is_ttxml(&text) {
+        return tistory::read(&text, report).map_err(unreadable);
+    }
     Err(ImportError::Unknown {
         path: source.to_path_buf(),
-        reason: "neither a WordPress WXR file nor a ZIP export".into(),
+        reason: "neither a WordPress WXR file, a Tistory backup (TTXML) nor a ZIP export".into(),
     })
+}
+
+/// A file name for a file of a bundle: `wanted` (the name it was uploaded
+/// or served with) made plain, else `fallback` made plain, else `file`.
+pub(crate) fn file_name(wanted: &str, fallback: &str) -> String {
+    let plain = |text: &str| -> String {
+        let last = text.rsplit(['/', '\\']).next().unwrap_or("");
+        let cleaned: String =
+            last.chars().map(|c| if c.is_control() || "<>:\"|?*#%".contains(c) { '_' } else { c }).collect();
+        cleaned.trim().trim_start_matches('.').to_string()
+    };
+    for name in [plain(wanted), plain(fallback)] {
+        if !name.is_empty() && crate::fs::SitePath::new(&name).is_ok() {
+            return name;
+        }
+    }
+    "file".into()
 }
 
 /// A slug for a title that has none: github-slugger's, else `post`.
