@@ -303,11 +303,14 @@ fn text(field: &RawField) -> Typed<String> {
     }
 }
 
-/// A list of text, or one text for a list of one (`author: Kim`).
+/// A list of text, or one text for a list of one (`author: Kim`). An empty
+/// item (`tags:` then a bare `-`) is left out, as the tools leave it: Hexo
+/// keeps only the names it has, and Hugo and Jekyll make no term of nothing.
 fn texts(field: &RawField) -> Typed<Vec<String>> {
     match &field.value {
         Value::Null => Typed::Empty,
-        Value::Array(items) => match items.iter().map(scalar_text).collect::<Option<Vec<_>>>() {
+        Value::Array(items) => match items.iter().filter(|v| !v.is_null()).map(scalar_text).collect::<Option<Vec<_>>>()
+        {
             Some(items) => Typed::Value(cleaned(items)),
             None => Typed::Wrong("a list of text"),
         },

@@ -1313,3 +1313,19 @@ fn the_first_starter_takes_dates_out_of_its_posts_addresses() {
         ]
     );
 }
+
+/// `tags:` with a bare `-` item (an empty tag, as a Hexo scaffold leaves it)
+/// made the whole post an error and left it out; the tools drop the empty
+/// item and publish the post with its other tags.
+#[test]
+fn an_empty_item_in_a_list_of_tags_is_left_out_not_an_error() {
+    let blog = BlogTest::empty()
+        .write("posts/a.md", "---\ntitle: A\ndate: 2024-09-01\ntags:\n  -\n---\n\nx\n")
+        .write("posts/b.md", "---\ntitle: B\ndate: 2024-09-01\ntags:\n  - \n  - ok\n---\n\nx\n");
+    let loaded = blog.load();
+    let a = loaded.library.post(&crate::p("posts/a.md")).unwrap();
+    let b = loaded.library.post(&crate::p("posts/b.md")).unwrap();
+    assert!(!a.has_errors && !b.has_errors, "the posts have no errors");
+    assert!(a.tags.is_empty());
+    assert_eq!(b.tags, ["ok"]);
+}
