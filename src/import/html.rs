@@ -148,8 +148,121 @@ pub(crate) fn convert(html: &str, link: &mut dyn FnMut(&str, bool) -> Option<Str
     let mut converted = Converted::default();
     prepare(&tree, link, &mut converted, false);
     let markdown = CONVERTER.tree_to_markdown(&tree);
-    converted.markdown = restore(&markdown, true);
+    converted.markdown = without_misread_marks(&restore(&markdown, true));
     converted
+}
+
+/// Where, in a list item's or a quote's line, its text starts with what
+/// Markdown would read as another block's mark (`- 1)`: an ordered list in
+/// the item; `> - x`, `- # x`): the place to put a `\\` before the mark.
+fn marker_in_item(line: &str) -> Option<usize> {
+    let bytes = line.as_bytes();
+    let mut at = bytes.iter().take_while(|b| **b == b' ').count();
+    let mut inside = false;
+    while bytes.get(at) == Some(&b'>') {
+        at += 1;
+        at += usize::from(bytes.get(at) == Some(&b' '));
+        inside = true;
+    }
+    let after_space = |end: usize| matches!(bytes.get(end), None | Some(b' ' | b'\t' | b'\n' | b'\r'));
+    let digits = |from: usize| bytes[from..].iter().take_while(|b| b.is_ascii_digit()).count();
+    let list_mark = |from: usize| -> Option<usize> {
+        match bytes.get(from)? {
+            b'-' | b'*' | b'+' if after_space(from + 1) => Some(from),
+            b'0'..=b'9' => {
+                let n = digits(from);
+                (n <= 9 && matches!(bytes.get(from + n), Some(b'.' | b')')) && after_space(from + n + 1))
+                    .then_some(from + n)
+            }
+            _ => None,
+        }
+    };
+    if let Some(mark) = list_mark(at) {
+        let end = mark + 1;
+        let mut content = end;
+        while bytes.get(content) == Some(&b' ') {
+            content += 1;
+        }
+        if content == end || content >= bytes.len() {
+            return None;
+        }
+        at = content;
+        inside = true;
+    }
+    if !inside {
+        return None;
+    }
+    if let Some(mark) = list_mark(at) {
+        return Some(mark);
+    }
+    let hashes = bytes[at..].iter().take_while(|b| **b == b'#').count();
+    if (1..=6).contains(&hashes) && after_space(at + hashes) {
+        return Some(at);
+    }
+    matches!(bytes.get(at), Some(b':' | b'>')).then_some(at)
+}
+
+/// An ATX heading line (`## text #`) with a `#` run that ends its text
+/// after a space escaped (`## text \\#`); any other line as it is.
+fn without_closing_hashes(line: &str) -> std::borrow::Cow<'_, str> {
+    let body = line.trim_end_matches(['\n', '\r']);
+    let end = &line[body.len()..];
+    let trimmed = body.trim_start_matches(' ');
+    let level = trimmed.bytes().take_while(|b| *b == b'#').count();
+    let heading = (1..=6).contains(&level) && trimmed[level..].starts_with([' ', '\t']);
+    let text = body.trim_end_matches([' ', '\t']);
+    let hashes = text.len() - text.trim_end_matches('#').len();
+    let before = text[..text.len() - hashes].chars().next_back();
+    // A line of `#`s alone is an empty heading: a paragraph's `#` (`<p>#</p>`).
+    if (1..=6).contains(&level) && trimmed[level..].trim().is_empty() {
+        let at = body.len() - trimmed.len();
+        return std::borrow::Cow::Owned(format!("{}\\{}{end}", &body[..at], &body[at..]));
+    }
+    if !heading
+        || hashes == 0
+        || !matches!(before, Some(' ' | '\t'))
+        || text.len() - hashes <= body.len() - trimmed.len() + level
+    {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let at = text.len() - hashes;
+    std::borrow::Cow::Owned(format!("{}\\{}{end}", &body[..at], &body[at..]))
+}
+
+/// `markdown` with the marks it would misread escaped, outside code: a `:`
+/// that starts a line, which after a paragraph Hanji's Markdown
+/// (pulldown-cmark's definition lists) reads as a definition, a lone `:` as
+/// an empty one whose mark is lost (`<p>(</p><p>:</p>`); and the `#`s that
+/// end a heading's text after a space, which CommonMark reads as the
+/// heading's closing sequence and drops (`<h2>( #</h2>`).
+fn without_misread_marks(markdown: &str) -> String {
+    let mut out = String::with_capacity(markdown.len());
+    let mut fence: Option<&str> = None;
+    for line in markdown.split_inclusive('\n') {
+        let trimmed = line.trim_start_matches(' ');
+        let indent = line.len() - trimmed.len();
+        let marker = ["```", "~~~"].into_iter().find(|m| trimmed.starts_with(m));
+        match (fence, marker) {
+            (None, Some(opened)) if indent < 4 => fence = Some(opened),
+            (Some(open), Some(closed)) if open == closed && indent < 4 => fence = None,
+            _ => {}
+        }
+        let definition = trimmed.starts_with(':');
+        if fence.is_some() || marker.is_some() || indent >= 4 {
+            out.push_str(line);
+        } else if definition {
+            out.push_str(&line[..indent]);
+            out.push('\\');
+            out.push_str(trimmed);
+        } else if let Some(at) = marker_in_item(line) {
+            out.push_str(&line[..at]);
+            out.push('\\');
+            out.push_str(&line[at..]);
+        } else {
+            out.push_str(&without_closing_hashes(line));
+        }
+    }
+    out
 }
 
 /// Characters of text that Markdown (as Hanji reads it) would take for

@@ -1329,3 +1329,15 @@ fn an_empty_item_in_a_list_of_tags_is_left_out_not_an_error() {
     assert!(a.tags.is_empty());
     assert_eq!(b.tags, ["ok"]);
 }
+
+/// An imported paragraph that is only `:` after another paragraph
+/// (`<p>(</p><p>:</p>`) became Markdown that Hanji reads as a definition
+/// list, and the `:` was lost; a line that starts with `:` is escaped.
+#[test]
+fn an_imported_paragraph_of_a_colon_is_not_read_as_a_definition() {
+    let markdown = hanji::html_to_markdown("<p>(</p><p>:</p><p>: term</p><pre><code>: code</code></pre>").markdown;
+    assert!(markdown.contains("\\:") && markdown.contains("\\: term"), "{markdown}");
+    assert!(markdown.contains("\n: code"), "code is left as it is: {markdown}");
+    let html = hanji::markdown::render("(\n\n\\:\n", &hanji::markdown::Options::default()).html;
+    assert!(html.contains(":") && !html.contains("<dl"), "{html}");
+}
