@@ -13,6 +13,7 @@
 use std::path::{Path, PathBuf};
 
 use super::address::{date_values, fill, own_url, slash_path};
+use super::next_starter::NextStarter;
 use super::{Addressing, Folder, Kind, Layout, PostFacts, PostFile, Settings, StaticDir, Syntax, Tool};
 use crate::diagnostics::Diagnostic;
 
@@ -200,17 +201,17 @@ impl Tool for MarkdownFolder {
         if file != Path::new(HOODIE_SETTINGS) {
             return Settings::default();
         }
-        let (settings, found) = super::next_starter::settings(text);
-        problems.extend(found.into_iter().map(|problem| problem.in_file(file)));
-        settings
+        // The same `module.exports = { … }` of plain values as the starter's `siteMetadata.js`.
+        NextStarter.settings(file, text, problems)
     }
 
+    /// MDX as the Next.js starter reads it.
     fn syntax(&self, path: &Path) -> Syntax {
-        if path.extension().is_some_and(|e| e == "mdx") { Syntax::Mdx } else { Syntax::Markdown }
+        NextStarter.syntax(path)
     }
 
     fn is_text(&self, path: &Path) -> bool {
-        path.extension().is_some_and(|e| e == "md" || e == "markdown" || e == "mdx")
+        NextStarter.is_text(path)
     }
 
     fn is_page(&self, layout: &Layout, path: &Path) -> bool {
