@@ -58,6 +58,13 @@ fn the_installed_app_opens_a_blog() {
     let title = hanji::load(&blog).unwrap().config.title;
     assert_eq!(session.script("return document.title", json!([])), json!(title));
     session.open_post("posts/rdma-complete-guide.md");
+    wait("the post in the preview", Duration::from_secs(20), || {
+        session.preview_text().filter(|t| t.contains("InfiniBand")).map(|_| ())
+    });
+    // The window as a user first sees a post, for the README (`installed-app.png`).
+    let screenshot = session.screenshot.with_file_name("installed-app.png");
+    let shot = Session { base: session.base.clone(), agent: session.agent.clone(), screenshot };
+    shot.save_screenshot();
     keystroke_to_preview(&session, "preview-latency-release.txt");
 }
 
