@@ -207,17 +207,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 fn import(source: &Path, into: Option<PathBuf>, uploads: Option<PathBuf>) -> anyhow::Result<ExitCode> {
-    let velog = hanji::velog_user(source);
-    let into = match into {
-        Some(into) => into,
-        // The same folder each time, so that running the command again
-        // goes on with an import the network cut short.
-        None if velog.is_some() => PathBuf::from(format!("{}.log", velog.as_deref().unwrap_or_default())),
-        None => {
-            let name = source.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-            hanji::fresh_folder(Path::new("."), &name)
-        }
-    };
+    let into = into.unwrap_or_else(|| hanji::import_folder(source, Path::new(".")));
     let progress = hanji::ImportProgress(std::sync::Arc::new(|text: &str| eprintln!("{text}")));
     let options = hanji::ImportOptions { into: into.clone(), uploads, progress: Some(progress), ..Default::default() };
     match hanji::import(source, &options) {

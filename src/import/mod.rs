@@ -151,6 +151,18 @@ pub fn import(source: &Path, options: &ImportOptions) -> Result<Report, ImportEr
     Ok(report)
 }
 
+/// Where an import of `source` goes when no folder is named: in `parent`,
+/// a new folder named after the export file; for a Velog account always
+/// `<user>.log`, so that importing again goes on with an import the network
+/// cut short (or updates the earlier one).
+pub fn folder_for(source: &Path, parent: &Path) -> PathBuf {
+    if let Some(user) = velog_user(source) {
+        return parent.join(format!("{user}.log"));
+    }
+    let name = source.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    crate::author::new_blog::fresh_folder(parent, &name)
+}
+
 /// The Velog user a source names (`velog:@user`, `https://velog.io/@user`).
 pub fn velog_user(source: &Path) -> Option<String> {
     source.to_str().and_then(velog::user_of)
