@@ -4,13 +4,15 @@
 //! become drafts), categories and tags, authors by their display name, dates
 //! with the offset `post_date` and `post_date_gmt` give, the excerpt, the
 //! featured image (`_thumbnail_id`), old permalinks as aliases, and images
-//! of the old site taken from a copy of its `wp-content/uploads`.
+//! of the old site taken from a copy of its `wp-content/uploads`, or else
+//! downloaded (`download`).
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use quick_xml::events::Event;
 
+use super::download::{self, Downloader};
 use super::report::Report;
 use super::{Entry, Export, html, shortcodes, slug_of, unique};
 
@@ -57,8 +59,14 @@ struct Channel {
 }
 
 /// Reads the WXR `text`; images are taken from `uploads` (a copy of the
-/// old site's `wp-content/uploads`) when given.
-pub(crate) fn read(text: &str, uploads: Option<&Path>, report: &mut Report) -> Result<Export, String> {
+/// old site's `wp-content/uploads`) when given, else downloaded by
+/// `downloader` (None: their links stay).
+pub(crate) fn read(
+    text: &str,
+    uploads: Option<&Path>,
+    downloader: Option<&Downloader>,
+    report: &mut Report,
+) -> Result<Export, String> {
     let channel = parse(text)?;
     let mut attachments: HashMap<u64, (String, String)> = HashMap::new();
     let mut children: HashMap<u64, Vec<u64>> = HashMap::new();
@@ -84,7 +92,8 @@ pub(crate) fn read(text: &str, uploads: Option<&Path>, report: &mut Report) -> R
             children: children.get(&item.id).map(Vec::as_slice).unwrap_or(&[]),
         };
         let taken = if item.kind == "page" { &mut pages_taken } else { &mut taken };
-        let entry = entry(item, &channel, &site, &context, uploads, taken, &source, report);
+        let images = Images { uploads, downloader, ..Images::default() };
+        let entry = entry(item, &channel, &site, &context, images, taken, &source, report);
         entries.push(entry);
     }
     Ok(Export {
@@ -112,7 +121,7 @@ fn entry(
     channel: &Channel,
     site: &str,
     context: &shortcodes::Context,
-    uploads: Option<&Path>,
+    mut images: Images,
     taken: &mut HashSet<String>,
     source: &str,
     report: &mut Report,
@@ -193,18 +202,20 @@ fn entry(
     {
         entry.aliases.push(format!("/{}/", crate::text::percent_decode(&path)));
     }
-    let mut images = Images { uploads, files: HashMap::new(), remote: Vec::new(), missing: Vec::new() };
     let cover = item
         .meta
         .iter()
         .find(|(key, _)| key == "_thumbnail_id")
         .and_then(|(_, id)| id.trim().parse::<u64>().ok())
         .and_then(|id| context.attachments.get(&id));
+    let mut notes = Vec::new();
+    let body_html = shortcodes::to_html(&item.content, context, &mut notes);
+    let mut shown = html::image_sources(&body_html);
+    shown.extend(cover.map(|(url, _)| url.clone()));
+    images.download(&shown);
     if let Some((url, _)) = cover {
         entry.cover = Some(images.take(url, true, &mut entry).unwrap_or_else(|| url.clone()));
     }
-    let mut notes = Vec::new();
-    let body_html = shortcodes::to_html(&item.content, context, &mut notes);
     let converted = html::convert(&body_html, &mut |url, image| images.take(url, image, &mut entry));
     entry.body = converted.markdown;
     // A note met more than once (a dynamic block used three times) is said once, counted.
@@ -237,54 +248,87 @@ fn entry(
     for url in images.missing {
         report.note(source, format!("{url} is not in the uploads folder: the link stays on the old site"));
     }
+    for (url, why) in images.failed {
+        report.note(source, download::not_downloaded(&url, &why));
+    }
     entry
 }
 
-/// The files of the old site's uploads one post links to, taken into its bundle.
+/// The files one post shows or links to, taken into its bundle: from the
+/// old site's uploads, else (images only) downloaded.
+#[derive(Default)]
 struct Images<'a> {
     uploads: Option<&'a Path>,
-    /// Upload path → name in the bundle.
+    downloader: Option<&'a Downloader>,
+    /// Upload path, or downloaded image's address → how the post links to it.
     files: HashMap<String, String>,
+    /// Images downloaded for the post: address → bytes, or why not.
+    downloaded: HashMap<String, Result<Vec<u8>, String>>,
+    /// Images left on the old site, for want of `--uploads` (offline).
     remote: Vec<String>,
+    /// Files not in the uploads folder (and not downloaded).
     missing: Vec<String>,
+    /// Images whose download failed: address, why.
+    failed: Vec<(String, String)>,
 }
 
 impl Images<'_> {
-    /// The bundle's name for the upload at `url` (copied into the entry),
-    /// or None to keep the URL (not an upload, or not found).
-    fn take(&mut self, url: &str, image: bool, entry: &mut Entry) -> Option<String> {
-        let upload = upload_path(url)?;
-        if let Some(name) = self.files.get(&upload) {
-            return Some(self.link(name, entry));
+    /// Downloads those of the images `shown` that the uploads do not hold.
+    fn download(&mut self, shown: &[String]) {
+        let Some(downloader) = self.downloader else { return };
+        let wanted: Vec<String> = shown
+            .iter()
+            .filter(|url| download::is_web(url) && self.upload(url).is_none() && !self.downloaded.contains_key(*url))
+            .cloned()
+            .collect();
+        if !wanted.is_empty() {
+            self.downloaded.extend(downloader.fetch(&wanted));
         }
-        let Some(uploads) = self.uploads else {
-            if image && !self.remote.contains(&url.to_string()) {
-                self.remote.push(url.to_string());
-            }
-            return None;
-        };
-        let path = Path::new(&upload);
-        let bytes = crate::fs::is_plain(path).then(|| crate::fs::read(&uploads.join(path)).ok()).flatten();
-        let Some(bytes) = bytes else {
-            if !self.missing.contains(&url.to_string()) {
-                self.missing.push(url.to_string());
-            }
-            return None;
-        };
-        let file_name = upload.rsplit('/').next().unwrap_or("file").to_string();
-        let taken: HashSet<&str> = entry.files.iter().map(|(n, _)| n.as_str()).collect();
-        let name = (1..)
-            .map(|n| if n == 1 { file_name.clone() } else { format!("{n}-{file_name}") })
-            .find(|n| !taken.contains(n.as_str()) && crate::fs::SitePath::new(n).is_ok())
-            .unwrap_or_else(|| "file".into());
-        entry.files.push((name.clone(), bytes));
-        self.files.insert(upload, name.clone());
-        Some(self.link(&name, entry))
     }
 
-    /// How the post links to its file: beside a post, under `/images/<page>/` for a page.
-    fn link(&self, name: &str, entry: &Entry) -> String {
-        if entry.page { format!("/images/{}/{name}", entry.slug) } else { name.to_string() }
+    /// The bytes of the upload at `url` in the uploads folder, and its path there.
+    fn upload(&self, url: &str) -> Option<(String, Vec<u8>)> {
+        let upload = upload_path(url)?;
+        let path = Path::new(&upload);
+        let bytes = crate::fs::is_plain(path).then(|| crate::fs::read(&self.uploads?.join(path)).ok()).flatten()?;
+        Some((upload, bytes))
+    }
+
+    /// How the post links to the file at `url` (taken into the entry), or
+    /// None to keep the URL (not an upload nor an image, or not had).
+    fn take(&mut self, url: &str, image: bool, entry: &mut Entry) -> Option<String> {
+        let upload = upload_path(url);
+        for key in [upload.as_deref(), Some(url)].into_iter().flatten() {
+            if let Some(link) = self.files.get(key) {
+                return Some(link.clone());
+            }
+        }
+        if let Some((upload, bytes)) = self.upload(url) {
+            let link = entry.add_file(upload.rsplit('/').next().unwrap_or("file"), bytes);
+            self.files.insert(upload, link.clone());
+            return Some(link);
+        }
+        match self.downloaded.get(url).filter(|_| image) {
+            Some(Ok(bytes)) => {
+                let link = entry.add_file(&download::name_in(url), bytes.clone());
+                self.files.insert(url.to_string(), link.clone());
+                return Some(link);
+            }
+            Some(Err(why)) => {
+                if !self.failed.iter().any(|(failed, _)| failed == url) {
+                    self.failed.push((url.to_string(), why.clone()));
+                }
+                return None;
+            }
+            None => {}
+        }
+        if upload.is_some() {
+            let list = if self.uploads.is_some() { &mut self.missing } else { &mut self.remote };
+            if (image || self.uploads.is_some()) && !list.contains(&url.to_string()) {
+                list.push(url.to_string());
+            }
+        }
+        None
     }
 }
 

@@ -15,6 +15,7 @@ mod formats;
 mod hostile;
 mod images;
 mod import;
+mod import_images;
 mod incremental;
 mod layers;
 mod layouts;
