@@ -5,7 +5,9 @@
 //! with the offset `post_date` and `post_date_gmt` give, the excerpt, the
 //! featured image (`_thumbnail_id`), old permalinks as aliases, and images
 //! of the old site taken from a copy of its `wp-content/uploads`, or else
-//! downloaded (`download`).
+//! downloaded (`download`). A link by WordPress's own number (`/?p=12`,
+//! `/?page_id=2`) leads to the old address of the post it names, which the
+//! new blog keeps; comments are not imported, and the report says how many.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -41,6 +43,8 @@ struct Item {
     parent: u64,
     password: String,
     attachment_url: String,
+    /// Approved comments.
+    comments: usize,
     /// (domain, name)
     terms: Vec<(String, String)>,
     meta: Vec<(String, String)>,
@@ -75,6 +79,15 @@ pub(crate) fn read(
         children.entry(item.parent).or_default().push(item.id);
     }
     let site = channel.link.trim_end_matches('/').to_string();
+    // Each published post's and page's old address by its number, which the new blog keeps.
+    let permalinks: HashMap<u64, String> = channel
+        .items
+        .iter()
+        .filter(|i| matches!(i.kind.as_str(), "post" | "page") && matches!(i.status.as_str(), "publish" | "future"))
+        .filter(|i| i.password.is_empty())
+        .filter_map(|i| site_path(&i.link, &site).filter(|p| !p.is_empty()).map(|p| (i.id, format!("/{p}/"))))
+        .collect();
+    let old = OldSite { address: &site, permalinks: &permalinks };
     let mut taken = HashSet::new();
     let mut pages_taken = HashSet::new();
     let mut entries = Vec::new();
@@ -93,7 +106,7 @@ pub(crate) fn read(
         };
         let taken = if item.kind == "page" { &mut pages_taken } else { &mut taken };
         let images = Images { uploads, downloader, ..Images::default() };
-        let entry = entry(item, &channel, &site, &context, images, taken, &source, report);
+        let entry = entry(item, &channel, &old, &context, images, taken, &source, report);
         entries.push(entry);
     }
     Ok(Export {
@@ -104,6 +117,36 @@ pub(crate) fn read(
         locale: locale(&channel.language),
         entries,
     })
+}
+
+/// The old site: its address, and the old address of each post and page
+/// that the new blog keeps, by WordPress's number.
+struct OldSite<'a> {
+    address: &'a str,
+    permalinks: &'a HashMap<u64, String>,
+}
+
+impl OldSite<'_> {
+    /// The number a link names in WordPress's own form (`/?p=12`,
+    /// `https://old.example/?page_id=2`), on this site.
+    fn numbered(&self, url: &str) -> Option<u64> {
+        let strip = |url: &str| url.split_once("://").map_or(url, |(_, rest)| rest).to_string();
+        let rest = strip(url);
+        let path = match rest.strip_prefix(&strip(self.address)) {
+            Some(path) => path.to_string(),
+            None if url.starts_with('/') && !url.starts_with("//") => url.to_string(),
+            None => return None,
+        };
+        let (before, query) = path.split_once('?')?;
+        if !matches!(before, "" | "/" | "/index.php") {
+            return None;
+        }
+        let query = query.split('#').next().unwrap_or("");
+        query.split('&').find_map(|pair| match pair.split_once('=') {
+            Some(("p" | "page_id", id)) => id.parse().ok(),
+            _ => None,
+        })
+    }
 }
 
 /// `en` → `en-US`, `ko-KR` as it is.
@@ -119,7 +162,7 @@ fn locale(language: &str) -> String {
 fn entry(
     item: &Item,
     channel: &Channel,
-    site: &str,
+    site: &OldSite,
     context: &shortcodes::Context,
     mut images: Images,
     taken: &mut HashSet<String>,
@@ -134,7 +177,7 @@ fn entry(
     } else if item.title.contains('<') {
         report.note(source, "the title's markup (HTML) is plain text here");
     }
-    let old_path = site_path(&item.link, site);
+    let old_path = site_path(&item.link, site.address);
     let slug = match (&old_path, page) {
         (Some(path), true) if !path.is_empty() => {
             path.split('/').map(crate::text::percent_decode).collect::<Vec<_>>().join("/")
@@ -216,7 +259,17 @@ fn entry(
     if let Some((url, _)) = cover {
         entry.cover = Some(images.take(url, true, &mut entry).unwrap_or_else(|| url.clone()));
     }
-    let converted = html::convert(&body_html, &mut |url, image| images.take(url, image, &mut entry));
+    let mut unknown = Vec::new();
+    let converted = html::convert(&body_html, &mut |url, image| match site.numbered(url).filter(|_| !image) {
+        Some(id) => match site.permalinks.get(&id) {
+            Some(permalink) => Some(permalink.clone()),
+            None => {
+                unknown.push((url.to_string(), id));
+                None
+            }
+        },
+        None => images.take(url, image, &mut entry),
+    });
     entry.body = converted.markdown;
     // A note met more than once (a dynamic block used three times) is said once, counted.
     let mut counted: Vec<(String, usize)> = Vec::new();
@@ -250,6 +303,21 @@ fn entry(
     }
     for (url, why) in images.failed {
         report.note(source, download::not_downloaded(&url, &why));
+    }
+    for (url, id) in unknown {
+        report.note(
+            source,
+            format!("the link {url} names item {id}, not a published post or page of the export: it stays, and leads nowhere after the move"),
+        );
+    }
+    if item.comments > 0 {
+        report.note(
+            source,
+            format!(
+                "{} comment(s) not imported (a static site keeps none; see Comments for giscus or utterances)",
+                item.comments
+            ),
+        );
     }
     entry
 }
@@ -444,6 +512,9 @@ fn parse(text: &str) -> Result<Channel, String> {
                 }
                 match (parent, item.as_mut()) {
                     ("item", Some(item)) => field(item, &name, text, &term_domain),
+                    ("wp:comment", Some(item)) if name == "wp:comment_approved" && text.trim() == "1" => {
+                        item.comments += 1;
+                    }
                     ("wp:postmeta", Some(item)) => match name.as_str() {
                         "wp:meta_key" => meta.0 = text,
                         "wp:meta_value" => {
@@ -535,6 +606,19 @@ mod tests {
             Some("2008/06/100_5478.jpg")
         );
         assert_eq!(upload_path("https://codex.wordpress.org/Embeds"), None);
+    }
+
+    #[test]
+    fn links_by_number_are_read_on_the_site_only() {
+        let permalinks = HashMap::new();
+        let site = OldSite { address: "https://old.example", permalinks: &permalinks };
+        assert_eq!(site.numbered("https://old.example/?p=12"), Some(12));
+        assert_eq!(site.numbered("http://old.example/?page_id=2#top"), Some(2));
+        assert_eq!(site.numbered("/?p=7&preview=true"), Some(7));
+        assert_eq!(site.numbered("https://old.example/index.php?p=3"), Some(3));
+        assert_eq!(site.numbered("https://other.example/?p=12"), None);
+        assert_eq!(site.numbered("https://old.example/2010/x/?p=12"), None);
+        assert_eq!(site.numbered("https://old.example/?s=p"), None);
     }
 
     #[test]

@@ -16,6 +16,7 @@ mod hostile;
 mod images;
 mod import;
 mod import_images;
+mod import_links;
 mod incremental;
 mod layers;
 mod layouts;
