@@ -497,3 +497,33 @@ fn import_asks_for_the_export_makes_a_new_blog_opens_it_and_reports_what_did_not
     let start = app.ok("start", json!({ "progress": PROGRESS }));
     assert_eq!(start["blog"]["root"], taken, "the imported blog is the one open");
 }
+
+/// A WordPress export whose image is on a server that is not there (port
+/// 1 of this machine refuses at once): the import downloads from the
+/// app's worker thread, the link stays and the report names it.
+#[test]
+fn an_image_that_cannot_be_downloaded_is_named_in_the_apps_report() {
+    let app = app().started();
+    let temp = tempfile::tempdir().unwrap();
+    let wxr = "<?xml version=\"1.0\"?><rss xmlns:wp=\"http://wordpress.org/export/1.2/\" \
+               xmlns:content=\"http://purl.org/rss/1.0/modules/content/\"><channel><link>https://old.example</link>\
+               <item><title>Hello</title><link>https://old.example/hello/</link>\
+               <content:encoded><![CDATA[<p><img src=\"http://127.0.0.1:1/x.png\" alt=\"x\"></p>]]></content:encoded>\
+               <wp:post_id>1</wp:post_id><wp:post_name>hello</wp:post_name><wp:status>publish</wp:status>\
+               <wp:post_type>post</wp:post_type></item></channel></rss>";
+    let source = temp.path().join("old.xml");
+    std::fs::write(&source, wxr).unwrap();
+    let folder = temp.path().join("blog");
+    let imported =
+        app.ok("import_blog", json!({ "source": source, "folder": folder, "steps": PROGRESS, "progress": PROGRESS }));
+    let notes = imported["report"]["notes"].as_array().unwrap();
+    assert!(
+        notes.iter().any(|n| n["what"]
+            .as_str()
+            .unwrap()
+            .starts_with("the image http://127.0.0.1:1/x.png could not be downloaded")),
+        "{notes:?}"
+    );
+    let text = std::fs::read_to_string(folder.join("posts/hello/index.md")).unwrap();
+    assert!(text.contains("![x](http://127.0.0.1:1/x.png)"), "{text}");
+}
