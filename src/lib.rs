@@ -100,7 +100,8 @@ pub use search::tokens as search_tokens;
 // Leaving a hosted blog: its export made a Hanji blog.
 pub use import::{
     Converted as ImportedHtml, ImportError, ImportOptions, Note as ImportNote, Progress as ImportProgress,
-    RECORD as IMPORT_RECORD, Report as ImportReport, VELOG_API, import, to_markdown as html_to_markdown, velog_user,
+    RECORD as IMPORT_RECORD, Report as ImportReport, VELOG_API, folder_for as import_folder, import,
+    to_markdown as html_to_markdown, velog_user,
 };
 
 // The app's editing session and what it does to the blog's files.

@@ -105,6 +105,10 @@ enum Command {
         /// are copied from into each post's folder
         #[arg(long)]
         uploads: Option<PathBuf>,
+        /// Leave the images a WordPress or Medium export links to but does not
+        /// hold on the old site, instead of downloading them
+        #[arg(long)]
+        offline: bool,
     },
     /// Preview the site in a browser; pages reload when the files change
     Serve {
@@ -196,7 +200,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             std::mem::forget(blog);
             code
         }
-        Command::Import { source, into, uploads } => import(&source, into, uploads),
+        Command::Import { source, into, uploads, offline } => import(&source, into, uploads, offline),
         Command::Serve { dir, bind, port, drafts, future } => serve(&dir, bind, port, drafts, future),
         Command::Publish { dir, target, dry_run, verbose, trust_host, trust_changed_host, quiet } => {
             let blog = load(&dir, false)?;
@@ -206,20 +210,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn import(source: &Path, into: Option<PathBuf>, uploads: Option<PathBuf>) -> anyhow::Result<ExitCode> {
-    let velog = hanji::velog_user(source);
-    let into = match into {
-        Some(into) => into,
-        // The same folder each time, so that running the command again
-        // goes on with an import the network cut short.
-        None if velog.is_some() => PathBuf::from(format!("{}.log", velog.as_deref().unwrap_or_default())),
-        None => {
-            let name = source.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-            hanji::fresh_folder(Path::new("."), &name)
-        }
-    };
+fn import(source: &Path, into: Option<PathBuf>, uploads: Option<PathBuf>, offline: bool) -> anyhow::Result<ExitCode> {
+    let into = into.unwrap_or_else(|| hanji::import_folder(source, Path::new(".")));
     let progress = hanji::ImportProgress(std::sync::Arc::new(|text: &str| eprintln!("{text}")));
-    let options = hanji::ImportOptions { into: into.clone(), uploads, progress: Some(progress), ..Default::default() };
+    let options =
+        hanji::ImportOptions { into: into.clone(), uploads, progress: Some(progress), offline, ..Default::default() };
     match hanji::import(source, &options) {
         Ok(report) => {
             println!("{report}");

@@ -17,9 +17,9 @@ use crate::error::Result;
 use crate::progress::{LoadingReport, Paced};
 use crate::state::{AppState, OpenBlog};
 use crate::view::{
-    self, AppError, BlogView, ErrorKind, ExportProgress, ExportSummary, Heading, Loading, PostText, Preview,
-    PublishDone, PublishInfo, Recovered, RetagDone, RetagPlan, Saved, Settings, StartInfo, TargetForm, TargetView,
-    VersionItem, WatchUpdate,
+    self, AppError, BlogView, ErrorKind, ExportProgress, ExportSummary, Heading, ImportReport, Imported, Loading,
+    PostText, Preview, PublishDone, PublishInfo, Recovered, RetagDone, RetagPlan, Saved, Settings, StartInfo,
+    TargetForm, TargetView, VersionItem, WatchUpdate,
 };
 
 /// Opens the blog to start with (the command line's, else the last one,
@@ -137,6 +137,44 @@ pub async fn try_sample<R: Runtime>(app: AppHandle<R>, progress: Channel<Loading
     let to = hanji::fresh_folder(&documents(&app)?, "hanji-sample");
     let root = off_the_window(move || hanji::copy_blog(&sample, &to)).await??;
     open_at(app, root, progress).await
+}
+
+/// Asks for a hosted blog's export with the system's file dialog; None if cancelled.
+#[tauri::command]
+pub async fn choose_export<R: Runtime>(window: WebviewWindow<R>, state: State<'_, AppState>) -> Result<Option<String>> {
+    let chosen = state.dialogs.pick_export(&window, "Import a blog's export").await;
+    Ok(chosen.map(|file| file.to_string_lossy().into_owned()))
+}
+
+/// The folder an import of `source` goes to: the core's rule, in `parent`
+/// (the user's documents when none is given).
+#[tauri::command]
+pub fn import_folder<R: Runtime>(app: AppHandle<R>, source: String, parent: Option<String>) -> Result<String> {
+    let parent = match parent {
+        Some(parent) => PathBuf::from(parent),
+        None => documents(&app)?,
+    };
+    Ok(hanji::import_folder(Path::new(source.trim()), &parent).to_string_lossy().into_owned())
+}
+
+/// Imports `source` (an export file, or `velog:@user`) into `folder`, which
+/// the core refuses unless it is new, empty or an earlier import of the
+/// same site; `steps` hears how a Velog import is going. Then opens the new
+/// blog; the report and the blog.
+#[tauri::command]
+pub async fn import_blog<R: Runtime>(
+    app: AppHandle<R>,
+    source: String,
+    folder: String,
+    steps: Channel<String>,
+    progress: Channel<Loading>,
+) -> Result<Imported> {
+    let into = PathBuf::from(&folder);
+    let step = hanji::ImportProgress(Arc::new(move |text: &str| drop(steps.send(text.to_string()))));
+    let options = hanji::ImportOptions { into: into.clone(), progress: Some(step), ..Default::default() };
+    let report = off_the_window(move || hanji::import(Path::new(source.trim()), &options)).await??;
+    let report = ImportReport::new(&report, &into);
+    Ok(Imported { blog: open_at(app, into, progress).await?, report })
 }
 
 /// Where the sample blog is: beside the installed app (`sample/` in its

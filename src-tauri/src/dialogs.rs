@@ -43,4 +43,18 @@ impl Dialogs {
             }
         }
     }
+
+    /// A hosted blog's export: WordPress's `.xml`, a Medium or Tistory `.zip`.
+    pub async fn pick_export<R: Runtime>(&self, window: &WebviewWindow<R>, title: &str) -> Option<PathBuf> {
+        match self {
+            Dialogs::Answer(path) => Some(path.clone()),
+            Dialogs::System => {
+                let dialog = rfd::AsyncFileDialog::new()
+                    .set_title(title)
+                    .add_filter("Exports", &["xml", "zip"])
+                    .set_parent(window);
+                dialog.pick_file().await.map(|f| f.path().to_path_buf())
+            }
+        }
+    }
 }

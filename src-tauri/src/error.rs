@@ -2,7 +2,7 @@
 //! (`view::AppError`: `{kind, message, path}`, plus the file as it is on
 //! disk for a `conflict`).
 
-use hanji::{AuthorError, ExportError, PublishError, version_of};
+use hanji::{AuthorError, ExportError, ImportError, PublishError, version_of};
 
 use crate::view::{AppError, ErrorKind, PostText};
 
@@ -50,5 +50,20 @@ impl From<PublishError> for AppError {
             fault: Some(error.fault),
             ..AppError::new(ErrorKind::Publish, error.message)
         }
+    }
+}
+
+impl From<ImportError> for AppError {
+    fn from(error: ImportError) -> Self {
+        let path = |p: &std::path::Path| Some(p.to_string_lossy().into_owned());
+        let (kind, path) = match &error {
+            ImportError::Unknown { path: p, .. } | ImportError::Unreadable { path: p, .. } => {
+                (ErrorKind::Invalid, path(p))
+            }
+            ImportError::Occupied(p) => (ErrorKind::Exists, path(p)),
+            ImportError::Io { path: p, .. } => (ErrorKind::Io, path(p)),
+            ImportError::Interrupted { into, .. } => (ErrorKind::Io, path(into)),
+        };
+        AppError { hint: Some(error.hint().to_string()), path, ..AppError::new(kind, error.to_string()) }
     }
 }

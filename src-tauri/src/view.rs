@@ -466,6 +466,68 @@ pub struct ExportSummary {
     pub problems: Vec<Diagnostic>,
 }
 
+/// What an import made: the new blog, opened, and the import's report.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct Imported {
+    pub blog: BlogView,
+    pub report: ImportReport,
+}
+
+/// The import's report, as the Import dialog shows it: how many of each
+/// kind came over, and every item that did not come over exactly.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct ImportReport {
+    /// `WordPress`, `Medium`, `Tistory`, `Velog`.
+    pub platform: String,
+    /// The new blog's folder.
+    pub folder: String,
+    /// (kind, how many): `posts`, `drafts`, `pages`, `tags`, `files`, …
+    pub counts: Vec<ImportCount>,
+    /// Each item not converted exactly: where it came from and why.
+    pub notes: Vec<ImportNote>,
+    /// Files an earlier import wrote that the author edited since: not written.
+    pub kept: Vec<String>,
+    /// Files of the folder the import did not make: not written.
+    pub foreign: Vec<String>,
+    pub written: usize,
+    pub unchanged: usize,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct ImportCount {
+    pub kind: String,
+    pub count: usize,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct ImportNote {
+    pub source: String,
+    pub what: String,
+}
+
+impl ImportReport {
+    pub fn new(report: &hanji::ImportReport, folder: &std::path::Path) -> Self {
+        ImportReport {
+            platform: report.platform.clone(),
+            folder: folder.to_string_lossy().into_owned(),
+            counts: report
+                .counts
+                .iter()
+                .map(|(kind, count)| ImportCount { kind: kind.to_string(), count: *count })
+                .collect(),
+            notes: report
+                .notes
+                .iter()
+                .map(|note| ImportNote { source: note.source.clone(), what: note.what.clone() })
+                .collect(),
+            kept: report.kept.clone(),
+            foreign: report.foreign.clone(),
+            written: report.written.len(),
+            unchanged: report.unchanged,
+        }
+    }
+}
+
 /// A publish target as the Publish dialog shows and edits it: the same
 /// settings as `[publish.NAME]` in hanji.toml, as text.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, TS)]
@@ -552,7 +614,7 @@ pub struct AppError {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub theirs: Option<Box<PostText>>,
-    /// What to do, for a `publish` error.
+    /// What to do, for a `publish` error or an import's.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub hint: Option<String>,
@@ -617,6 +679,10 @@ pub fn typescript() -> String {
         Loading::decl(&cfg),
         ExportProgress::decl(&cfg),
         ExportSummary::decl(&cfg),
+        ImportCount::decl(&cfg),
+        ImportNote::decl(&cfg),
+        ImportReport::decl(&cfg),
+        Imported::decl(&cfg),
         hanji::PublishProgress::decl(&cfg),
         TargetForm::decl(&cfg),
         TargetView::decl(&cfg),

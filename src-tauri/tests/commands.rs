@@ -431,3 +431,99 @@ fn a_target_set_up_in_the_form_is_in_hanji_toml_and_its_secret_only_in_the_keych
     assert_eq!((error["kind"].as_str(), error["fault"].as_str()), (Some("publish"), Some("unreachable")), "{error}");
     assert!(error["hint"].as_str().unwrap().contains("check the host name and port"), "{error}");
 }
+
+/// A Tistory backup (the core's fixture): posts, a notice, a page, private
+/// posts, attachments; nothing in it is fetched from the network.
+const TISTORY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/import/tistory/backup.xml");
+
+#[test]
+fn import_asks_for_the_export_makes_a_new_blog_opens_it_and_reports_what_did_not_come_over() {
+    let backup = Path::new(TISTORY).canonicalize().unwrap();
+    let app = app_with(Some(backup.clone())).started();
+    // The export, from the dialog (the seam answers the backup).
+    let chosen = app.ok("choose_export", json!({}));
+    assert_eq!(chosen, backup.to_str().unwrap());
+    // The new blog's folder: a new one named after the export, in the folder given.
+    let documents = tempfile::tempdir().unwrap();
+    let folder = app.ok("import_folder", json!({ "source": chosen, "parent": documents.path() }));
+    assert_eq!(folder, documents.path().join("backup").to_str().unwrap());
+    std::fs::create_dir(documents.path().join("backup")).unwrap();
+    std::fs::write(documents.path().join("backup/notes.txt"), "mine").unwrap();
+    let taken = app.ok("import_folder", json!({ "source": chosen, "parent": documents.path() }));
+    assert_eq!(taken, documents.path().join("backup-2").to_str().unwrap(), "a folder in use is not chosen");
+    let velog = app.ok("import_folder", json!({ "source": "velog:@me", "parent": documents.path() }));
+    assert_eq!(velog, documents.path().join("me.log").to_str().unwrap());
+
+    // A folder with files of its own is refused, and left as it was.
+    let refused = app
+        .call(
+            "import_blog",
+            json!({ "source": chosen, "folder": documents.path().join("backup"), "steps": PROGRESS, "progress": PROGRESS }),
+        )
+        .unwrap_err();
+    assert_eq!(refused["kind"], "exists", "{refused}");
+    assert!(refused["hint"].as_str().unwrap().contains("new folder"), "{refused}");
+    assert_eq!(files_under(&documents.path().join("backup")), [documents.path().join("backup/notes.txt")]);
+
+    let imported =
+        app.ok("import_blog", json!({ "source": chosen, "folder": taken, "steps": PROGRESS, "progress": PROGRESS }));
+    let report = &imported["report"];
+    assert_eq!(report["platform"], "Tistory");
+    let count = |kind: &str| {
+        report["counts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["kind"] == kind)
+            .map_or(0, |c| c["count"].as_u64().unwrap())
+    };
+    assert_eq!(count("posts"), 5, "four posts and a notice: {report}");
+    assert_eq!(count("drafts"), 2, "{report}");
+    let notes: Vec<String> = report["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| format!("{}: {}", n["source"].as_str().unwrap(), n["what"].as_str().unwrap()))
+        .collect();
+    assert!(notes.iter().any(|n| n.contains("비밀 메모")), "a private post is named: {notes:#?}");
+    assert!(notes.iter().any(|n| n.contains("Kakao's servers")), "{notes:#?}");
+    // The new blog is open, with the export's posts.
+    let blog = &imported["blog"];
+    assert_eq!(blog["root"], taken);
+    let titles: Vec<&str> = blog["posts"].as_array().unwrap().iter().map(|p| p["title"].as_str().unwrap()).collect();
+    for title in ["블로그 이사 안내", "협업 SW개발 플랫폼 Yobi", "파이썬 튜터와 빌드", "소개"] {
+        assert!(titles.contains(&title), "{title} not in {titles:?}");
+    }
+    let start = app.ok("start", json!({ "progress": PROGRESS }));
+    assert_eq!(start["blog"]["root"], taken, "the imported blog is the one open");
+}
+
+/// A WordPress export whose image is on a server that is not there (port
+/// 1 of this machine refuses at once): the import downloads from the
+/// app's worker thread, the link stays and the report names it.
+#[test]
+fn an_image_that_cannot_be_downloaded_is_named_in_the_apps_report() {
+    let app = app().started();
+    let temp = tempfile::tempdir().unwrap();
+    let wxr = "<?xml version=\"1.0\"?><rss xmlns:wp=\"http://wordpress.org/export/1.2/\" \
+               xmlns:content=\"http://purl.org/rss/1.0/modules/content/\"><channel><link>https://old.example</link>\
+               <item><title>Hello</title><link>https://old.example/hello/</link>\
+               <content:encoded><![CDATA[<p><img src=\"http://127.0.0.1:1/x.png\" alt=\"x\"></p>]]></content:encoded>\
+               <wp:post_id>1</wp:post_id><wp:post_name>hello</wp:post_name><wp:status>publish</wp:status>\
+               <wp:post_type>post</wp:post_type></item></channel></rss>";
+    let source = temp.path().join("old.xml");
+    std::fs::write(&source, wxr).unwrap();
+    let folder = temp.path().join("blog");
+    let imported =
+        app.ok("import_blog", json!({ "source": source, "folder": folder, "steps": PROGRESS, "progress": PROGRESS }));
+    let notes = imported["report"]["notes"].as_array().unwrap();
+    assert!(
+        notes.iter().any(|n| n["what"]
+            .as_str()
+            .unwrap()
+            .starts_with("the image http://127.0.0.1:1/x.png could not be downloaded")),
+        "{notes:?}"
+    );
+    let text = std::fs::read_to_string(folder.join("posts/hello/index.md")).unwrap();
+    assert!(text.contains("![x](http://127.0.0.1:1/x.png)"), "{text}");
+}

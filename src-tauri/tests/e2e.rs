@@ -12,6 +12,9 @@ mod first_hour;
 #[path = "e2e/installed.rs"]
 mod installed;
 
+#[path = "e2e/import.rs"]
+mod import;
+
 use std::net::{TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -328,6 +331,23 @@ impl Driver {
         let screenshot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e/main-window.png");
         Session { base: format!("{url}/{id}"), agent: self.agent.clone(), screenshot }
     }
+}
+
+/// Saves what the window shows now as the PNG `file`.
+fn painted_shot(session: &Session, file: &Path) {
+    // WebKitWebDriver takes the shot after the window's next paint: a window
+    // where nothing moves (no caret blinking) is made to paint a few times.
+    let paint = "let n = 0; const f = () => { document.documentElement.style.opacity = n % 2 ? '0.999' : ''; \
+                 if (++n < 60) requestAnimationFrame(f); else document.documentElement.style.opacity = ''; }; \
+                 requestAnimationFrame(f);";
+    session.script(paint, json!([]));
+    let shot = match session.try_call("GET", "/screenshot", None) {
+        Ok(shot) => shot,
+        Err(error) => return eprintln!("no screenshot {}: {error}", file.display()),
+    };
+    let png = base64::engine::general_purpose::STANDARD.decode(shot.as_str().expect("a screenshot")).unwrap();
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(file, png).unwrap();
 }
 
 /// Saves a screenshot of the window when dropped, whatever happened.

@@ -141,6 +141,12 @@ const INLINE: [&str; 24] = [
     "span", "strong", "sub", "sup", "time", "u", "var",
 ];
 
+/// The address of every image `html` shows (`<img src>`), as `convert`
+/// gives them to its `link` rule.
+pub(crate) fn image_sources(html: &str) -> Vec<String> {
+    find_all(&parse(html), &|tag, _| tag == "img").iter().filter_map(|img| attr(img, "src")).collect()
+}
+
 /// `html` as Markdown; `link(url, is_image)` gives a link's or an image's
 /// new address, or None to keep it.
 pub(crate) fn convert(html: &str, link: &mut dyn FnMut(&str, bool) -> Option<String>) -> Converted {

@@ -2,11 +2,14 @@
 //! information: a ZIP with one HTML file per story under `posts/`, drafts
 //! named `draft_…`): each story's title, subtitle, body, date, author and
 //! canonical address, tags where the file links them; embedded gists become
-//! links to them, and images stay on Medium's servers (noted).
+//! links to them. The export holds no images: each one a story shows is
+//! downloaded from Medium's servers into its bundle (`download`), or, offline
+//! or failing, stays there (noted).
 
 use std::collections::HashSet;
 
 use super::archive::Archive;
+use super::download::{self, Downloader};
 use super::report::Report;
 use super::{Entry, Export, html, slug_of, unique};
 
@@ -24,7 +27,11 @@ fn post_file(name: &str) -> Option<&str> {
 }
 
 /// Reads every story of the export.
-pub(crate) fn read(archive: &mut Archive, report: &mut Report) -> Result<Export, String> {
+pub(crate) fn read(
+    archive: &mut Archive,
+    downloader: Option<&Downloader>,
+    report: &mut Report,
+) -> Result<Export, String> {
     for name in &archive.hostile {
         report.note(name, "an entry whose name leads out of the export: not read");
     }
@@ -35,7 +42,7 @@ pub(crate) fn read(archive: &mut Archive, report: &mut Report) -> Result<Export,
     for name in names {
         let file = post_file(&name).unwrap_or_default().to_string();
         let text = archive.text(&name)?;
-        let entry = story(&file, &text, &mut taken, report);
+        let entry = story(&file, &text, &mut taken, downloader, report);
         if author.is_empty()
             && let Some(first) = entry.authors.first()
         {
@@ -58,7 +65,13 @@ pub(crate) fn read(archive: &mut Archive, report: &mut Report) -> Result<Export,
 }
 
 /// One story's file.
-fn story(file: &str, text: &str, taken: &mut HashSet<String>, report: &mut Report) -> Entry {
+fn story(
+    file: &str,
+    text: &str,
+    taken: &mut HashSet<String>,
+    downloader: Option<&Downloader>,
+    report: &mut Report,
+) -> Entry {
     let source = format!("posts/{file}");
     let document = html::parse(text);
     let first = |tag: &'static str, class: &'static str| {
@@ -134,11 +147,36 @@ fn story(file: &str, text: &str, taken: &mut HashSet<String>, report: &mut Repor
     let mut notes = Vec::new();
     let body_html = gists_as_links(&html::inner_html(&body), &mut notes);
     let mut remote = 0;
+    let mut failed = Vec::new();
+    let shown: Vec<String> = html::image_sources(&body_html).into_iter().filter(|url| download::is_web(url)).collect();
+    let downloaded = downloader.map(|downloader| downloader.fetch(&shown)).unwrap_or_default();
+    let mut files = std::collections::HashMap::new();
     let converted = html::convert(&body_html, &mut |url, image| {
-        if image && url.contains("medium.com/") {
-            remote += 1;
+        if !image {
+            return None;
         }
-        None
+        if let Some(link) = files.get(url) {
+            return Some(String::clone(link));
+        }
+        match downloaded.get(url) {
+            Some(Ok(bytes)) => {
+                let link = entry.add_file(&download::name_in(url), bytes.clone());
+                files.insert(url.to_string(), link.clone());
+                Some(link)
+            }
+            Some(Err(why)) => {
+                if !failed.iter().any(|(seen, _)| seen == url) {
+                    failed.push((url.to_string(), why.clone()));
+                }
+                None
+            }
+            None => {
+                if url.contains("medium.com/") {
+                    remote += 1;
+                }
+                None
+            }
+        }
     });
     entry.body = converted.markdown;
     for note in notes {
@@ -150,8 +188,11 @@ fn story(file: &str, text: &str, taken: &mut HashSet<String>, report: &mut Repor
     for dropped in converted.dropped {
         report.note(&source, format!("`<{dropped}>` left out (a static page does not run it)"));
     }
+    for (url, why) in failed {
+        report.note(&source, download::not_downloaded(&url, &why));
+    }
     if remote > 0 {
-        report.note(&source, format!("{remote} image(s) stay on Medium's servers (the export has none of its images)"));
+        report.note(&source, format!("{remote} image(s) stay on Medium's servers (the export has none of its images, and --offline downloads none)"));
     }
     entry
 }

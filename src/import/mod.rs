@@ -3,10 +3,12 @@
 //! it, with a report of what could not come over exactly. Each platform's
 //! reading is a module of its own that turns its export into `Entry` values;
 //! `blog` writes them (never over a file the author changed), `html` turns
-//! their HTML into Markdown, `report` says what happened.
+//! their HTML into Markdown, `download` fetches the images an export only
+//! links to, `report` says what happened.
 
 mod archive;
 mod blog;
+mod download;
 mod html;
 mod medium;
 mod report;
@@ -37,6 +39,9 @@ pub struct ImportOptions {
     pub api: Option<String>,
     /// Told how an import that reads the network is going (`velog: 40/120 posts fetched`).
     pub progress: Option<Progress>,
+    /// Leave the images a WordPress or Medium export links to but does not
+    /// hold where they are, rather than download them (no network).
+    pub offline: bool,
 }
 
 /// Where an import says how it is going.
@@ -86,6 +91,33 @@ impl ImportError {
                 "check the connection and run the same command again: what was fetched is kept in the new blog's folder, and the import goes on from there"
             }
         }
+    }
+}
+
+impl Entry {
+    /// Puts `bytes` beside the post as a file named after `wanted` (made a
+    /// plain name, `image` if nothing of it is left; `a-2.png` when `a.png`
+    /// is taken by other bytes); the same bytes already there are not put
+    /// twice. How the post links to it: its name beside a post, under
+    /// `/images/<page>/` for a page (see `blog::write`).
+    pub(crate) fn add_file(&mut self, wanted: &str, bytes: Vec<u8>) -> String {
+        let name = match self.files.iter().find(|(_, had)| *had == bytes) {
+            Some((name, _)) => name.clone(),
+            None => {
+                let plain = file_name(wanted, "image");
+                let (stem, extension) = match plain.rsplit_once('.') {
+                    Some((stem, extension)) if !stem.is_empty() => (stem.to_string(), format!(".{extension}")),
+                    _ => (plain.clone(), String::new()),
+                };
+                let name = (1..)
+                    .map(|n| if n == 1 { plain.clone() } else { format!("{stem}-{n}{extension}") })
+                    .find(|name| !self.files.iter().any(|(had, _)| had == name))
+                    .expect("a free name");
+                self.files.push((name.clone(), bytes));
+                name
+            }
+        };
+        if self.page { format!("/images/{}/{name}", self.slug) } else { name }
     }
 }
 
@@ -151,6 +183,18 @@ pub fn import(source: &Path, options: &ImportOptions) -> Result<Report, ImportEr
     Ok(report)
 }
 
+/// Where an import of `source` goes when no folder is named: in `parent`,
+/// a new folder named after the export file; for a Velog account always
+/// `<user>.log`, so that importing again goes on with an import the network
+/// cut short (or updates the earlier one).
+pub fn folder_for(source: &Path, parent: &Path) -> PathBuf {
+    if let Some(user) = velog_user(source) {
+        return parent.join(format!("{user}.log"));
+    }
+    let name = source.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    crate::author::new_blog::fresh_folder(parent, &name)
+}
+
 /// The Velog user a source names (`velog:@user`, `https://velog.io/@user`).
 pub fn velog_user(source: &Path) -> Option<String> {
     source.to_str().and_then(velog::user_of)
@@ -167,7 +211,8 @@ fn read(source: &Path, options: &ImportOptions, report: &mut Report) -> Result<E
             return tistory::read(&text, report).map_err(|e| unreadable(format!("{name}: {e}")));
         }
         if medium::is_medium(&archive) {
-            return medium::read(&mut archive, report).map_err(unreadable);
+            let downloader = downloader(options, report);
+            return medium::read(&mut archive, downloader.as_ref(), report).map_err(unreadable);
         }
         return Err(ImportError::Unknown {
             path: source.to_path_buf(),
@@ -176,7 +221,8 @@ fn read(source: &Path, options: &ImportOptions, report: &mut Report) -> Result<E
     }
     let text = String::from_utf8(bytes).map_err(|_| unreadable("it is not UTF-8 text".into()))?;
     if wordpress::is_wxr(&text) {
-        return wordpress::read(&text, options.uploads.as_deref(), report).map_err(unreadable);
+        let downloader = downloader(options, report);
+        return wordpress::read(&text, options.uploads.as_deref(), downloader.as_ref(), report).map_err(unreadable);
     }
     if tistory::is_ttxml(&text) {
         return tistory::read(&text, report).map_err(unreadable);
@@ -187,6 +233,17 @@ fn read(source: &Path, options: &ImportOptions, report: &mut Report) -> Result<E
     })
 }
 
+/// What fetches the images an export links to but does not hold; None
+/// when the import is `offline` (or no client can be made: noted).
+fn downloader(options: &ImportOptions, report: &mut Report) -> Option<download::Downloader> {
+    if options.offline {
+        return None;
+    }
+    download::Downloader::new()
+        .map_err(|e| report.note("the network", format!("images cannot be downloaded ({e}): their links stay")))
+        .ok()
+}
+
 /// A file name for a file of a bundle: `wanted` (the name it was uploaded
 /// or served with) made plain, else `fallback` made plain, else `file`.
 pub(crate) fn file_name(wanted: &str, fallback: &str) -> String {
@@ -194,7 +251,7 @@ pub(crate) fn file_name(wanted: &str, fallback: &str) -> String {
         let last = text.rsplit(['/', '\\']).next().unwrap_or("");
         let cleaned: String =
             last.chars().map(|c| if c.is_control() || "<>:\"|?*#%".contains(c) { '_' } else { c }).collect();
-        cleaned.trim().trim_start_matches('.').to_string()
+        shortened(cleaned.trim().trim_start_matches('.'))
     };
     for name in [plain(wanted), plain(fallback)] {
         if !name.is_empty() && crate::fs::SitePath::new(&name).is_ok() {
@@ -202,6 +259,20 @@ pub(crate) fn file_name(wanted: &str, fallback: &str) -> String {
         }
     }
     "file".into()
+}
+
+/// The longest file name written (a disk allows 255 bytes).
+const NAME_LIMIT: usize = 120;
+
+/// `name` cut to `NAME_LIMIT` bytes, its extension kept.
+fn shortened(name: &str) -> String {
+    if name.len() <= NAME_LIMIT {
+        return name.to_string();
+    }
+    let extension = name.rsplit_once('.').map(|(_, e)| e).filter(|e| e.len() <= 10).unwrap_or("");
+    let room = NAME_LIMIT - extension.len() - 1;
+    let stem = &name[..crate::text::floor_char_boundary(name, room)];
+    if extension.is_empty() { stem.to_string() } else { format!("{stem}.{extension}") }
 }
 
 /// A slug for a title that has none: github-slugger's, else `post`.
@@ -234,5 +305,21 @@ mod tests {
         assert_eq!(unique("a".into(), &mut taken), "a-3");
         assert_eq!(slug_of("  ", "post"), "post");
         assert_eq!(slug_of("분산 학습", "post"), "분산-학습");
+    }
+
+    #[test]
+    fn a_file_gets_a_plain_free_name_and_the_same_bytes_one_file() {
+        let mut entry = Entry { slug: "hello".into(), ..Entry::default() };
+        assert_eq!(entry.add_file("a.png", vec![1]), "a.png");
+        assert_eq!(entry.add_file("a.png", vec![2]), "a-2.png");
+        assert_eq!(entry.add_file("other.png", vec![1]), "a.png", "the same bytes");
+        assert_eq!(entry.add_file("../../etc/passwd", vec![3]), "passwd");
+        assert_eq!(entry.add_file("..", vec![4]), "image");
+        assert_eq!(entry.add_file(".hidden", vec![5]), "hidden");
+        let long = format!("{}.jpg", "가".repeat(200));
+        let name = entry.add_file(&long, vec![6]);
+        assert!(name.len() <= NAME_LIMIT && name.ends_with("가.jpg"), "{name}");
+        let mut page = Entry { page: true, slug: "about/team".into(), ..Entry::default() };
+        assert_eq!(page.add_file("a.png", vec![1]), "/images/about/team/a.png");
     }
 }

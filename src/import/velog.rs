@@ -18,7 +18,7 @@ use std::time::Duration;
 use futures_util::StreamExt;
 
 use super::report::Report;
-use super::{Entry, Export, ImportError, ImportOptions, file_name, slug_of, unique};
+use super::{Entry, Export, ImportError, ImportOptions, slug_of, unique};
 use crate::fs::{Durable, Folder, SitePath};
 
 /// Velog's API, unless `HANJI_VELOG_API` (or the app's setting) names another.
@@ -32,8 +32,6 @@ const CACHE_FILES: &str = ".hanji-import-velog";
 const PAGE: usize = 20;
 /// Requests under way at once.
 const AT_ONCE: usize = 8;
-/// The largest image downloaded.
-const IMAGE_LIMIT: usize = 32 << 20;
 
 const POSTS: &str = "query Posts($cursor: ID, $username: String, $limit: Int) { posts(cursor: $cursor, username: $username, limit: $limit) { id url_slug } }";
 const POST: &str = "query ReadPost($username: String, $url_slug: String) { post(username: $username, url_slug: $url_slug) { id title released_at updated_at tags body short_description is_markdown is_private thumbnail url_slug series { id name url_slug } } }";
@@ -128,7 +126,6 @@ pub(crate) fn read(user: &str, options: &ImportOptions, report: &mut Report) -> 
             (progress.0)(text);
         }
     };
-    let _ = rustls::crypto::ring::default_provider().install_default();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(io)?;
     let result = runtime.block_on(fetch(&api, user, &mut cache, &folder, &progress));
     save_cache(&folder, &cache).map_err(io)?;
@@ -203,12 +200,7 @@ async fn fetch(
     folder: &Folder,
     progress: &dyn Fn(&str),
 ) -> Result<(), Failure> {
-    let client = reqwest::Client::builder()
-        .connect_timeout(Duration::from_secs(10))
-        .timeout(Duration::from_secs(60))
-        .user_agent(concat!("hanji/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .map_err(|e| Failure::Network(e.to_string()))?;
+    let client = super::download::client().map_err(Failure::Network)?;
     while !cache.listed_all {
         let variables = serde_json::json!({ "username": user, "cursor": cache.cursor, "limit": PAGE });
         let data = graphql(&client, api, POSTS, variables).await?;
@@ -298,36 +290,15 @@ async fn post_with_images(
     }
     let mut images = Vec::new();
     let mut wanted = image_urls(post.body.as_deref().unwrap_or(""));
-    wanted.extend(post.thumbnail.iter().filter(|t| is_http(t)).cloned());
+    wanted.extend(post.thumbnail.iter().filter(|t| super::download::is_web(t)).cloned());
     let mut seen = HashSet::new();
     for url in wanted {
         if known.contains(&url) || !seen.insert(url.clone()) {
             continue;
         }
-        images.push((url.clone(), download(client, &url).await?));
+        images.push((url.clone(), super::download::get(client, &url).await.map_err(Failure::Network)?));
     }
     Ok((post, images))
-}
-
-/// An image's bytes; Err(why) if the server says it is not there (which a
-/// later run will not change); a network failure fails the post.
-async fn download(client: &reqwest::Client, url: &str) -> Result<Result<Vec<u8>, String>, Failure> {
-    let response = client.get(url).send().await.map_err(|e| Failure::Network(format!("{url}: {e}")))?;
-    let status = response.status();
-    if status.is_server_error() || status.as_u16() == 429 {
-        return Err(Failure::Network(format!("{url}: the server answered {status}")));
-    }
-    if !status.is_success() {
-        return Ok(Err(format!("the server answered {status}")));
-    }
-    if response.content_length().is_some_and(|n| n as usize > IMAGE_LIMIT) {
-        return Ok(Err(format!("larger than {} MB", IMAGE_LIMIT >> 20)));
-    }
-    let bytes = response.bytes().await.map_err(|e| Failure::Network(format!("{url}: {e}")))?;
-    if bytes.len() > IMAGE_LIMIT {
-        return Ok(Err(format!("larger than {} MB", IMAGE_LIMIT >> 20)));
-    }
-    Ok(Ok(bytes.to_vec()))
 }
 
 /// Asks the API; the answer's `data`.
@@ -377,10 +348,6 @@ async fn graphql(
     Err(Failure::Network(last))
 }
 
-fn is_http(url: &str) -> bool {
-    url.starts_with("https://") || url.starts_with("http://")
-}
-
 /// The addresses of the images a Markdown body shows: `![alt](url)` and
 /// `<img src="url">`.
 fn image_urls(body: &str) -> Vec<String> {
@@ -390,7 +357,9 @@ fn image_urls(body: &str) -> Vec<String> {
         let before = &rest[..at];
         let after = &rest[at + 2..];
         let end = after.find([')', ' ', '\n']).unwrap_or(after.len());
-        if before.rfind("![").is_some_and(|open| !before[open..].contains('\n')) && is_http(&after[..end]) {
+        if before.rfind("![").is_some_and(|open| !before[open..].contains('\n'))
+            && super::download::is_web(&after[..end])
+        {
             urls.push(after[..end].to_string());
         }
         rest = &after[end.min(after.len())..];
@@ -398,7 +367,9 @@ fn image_urls(body: &str) -> Vec<String> {
     let mut rest = body;
     while let Some(at) = rest.find("<img") {
         let tag = &rest[at..rest[at..].find('>').map_or(rest.len(), |end| at + end)];
-        if let Some(src) = tag.split("src=\"").nth(1).and_then(|s| s.split('"').next()).filter(|s| is_http(s)) {
+        if let Some(src) =
+            tag.split("src=\"").nth(1).and_then(|s| s.split('"').next()).filter(|s| super::download::is_web(s))
+        {
             urls.push(src.to_string());
         }
         rest = &rest[at + 4..];
@@ -447,26 +418,17 @@ fn entries(user: &str, cache: &Cache, folder: &Folder, report: &mut Report) -> V
             body = converted.markdown;
             report.note(&source, "written in Velog's old HTML editor: converted to Markdown");
         }
-        let mut files = HashSet::new();
         let mut wanted = image_urls(&body);
-        wanted.extend(post.thumbnail.iter().filter(|t| is_http(t)).cloned());
+        wanted.extend(post.thumbnail.iter().filter(|t| super::download::is_web(t)).cloned());
         for url in wanted {
             let Some(kept) = cache.images.get(&url) else { continue };
             let bytes = kept.as_ref().ok().and_then(|name| SitePath::new(name).ok()).and_then(|p| folder.read(&p).ok());
             let Some(bytes) = bytes else {
                 let why = kept.as_ref().err().cloned().unwrap_or_else(|| "its download is gone".into());
-                report.note(&source, format!("the image {url} could not be downloaded ({why}): its link stays"));
+                report.note(&source, super::download::not_downloaded(&url, &why));
                 continue;
             };
-            let last = url.split(['?', '#']).next().unwrap_or("").rsplit('/').next().unwrap_or("");
-            let file = match entry.files.iter().find(|(_, b)| *b == bytes) {
-                Some((file, _)) => file.clone(),
-                None => {
-                    let file = unique(file_name(&crate::text::percent_decode(last), "image"), &mut files);
-                    entry.files.push((file.clone(), bytes));
-                    file
-                }
-            };
+            let file = entry.add_file(&super::download::name_in(&url), bytes);
             body = body.replace(&url, &file);
             if post.thumbnail.as_deref() == Some(url.as_str()) {
                 entry.cover = Some(file);

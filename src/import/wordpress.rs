@@ -4,13 +4,17 @@
 //! become drafts), categories and tags, authors by their display name, dates
 //! with the offset `post_date` and `post_date_gmt` give, the excerpt, the
 //! featured image (`_thumbnail_id`), old permalinks as aliases, and images
-//! of the old site taken from a copy of its `wp-content/uploads`.
+//! of the old site taken from a copy of its `wp-content/uploads`, or else
+//! downloaded (`download`). A link by WordPress's own number (`/?p=12`,
+//! `/?page_id=2`) leads to the old address of the post it names, which the
+//! new blog keeps; comments are not imported, and the report says how many.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use quick_xml::events::Event;
 
+use super::download::{self, Downloader};
 use super::report::Report;
 use super::{Entry, Export, html, shortcodes, slug_of, unique};
 
@@ -39,6 +43,8 @@ struct Item {
     parent: u64,
     password: String,
     attachment_url: String,
+    /// Approved comments.
+    comments: usize,
     /// (domain, name)
     terms: Vec<(String, String)>,
     meta: Vec<(String, String)>,
@@ -57,8 +63,14 @@ struct Channel {
 }
 
 /// Reads the WXR `text`; images are taken from `uploads` (a copy of the
-/// old site's `wp-content/uploads`) when given.
-pub(crate) fn read(text: &str, uploads: Option<&Path>, report: &mut Report) -> Result<Export, String> {
+/// old site's `wp-content/uploads`) when given, else downloaded by
+/// `downloader` (None: their links stay).
+pub(crate) fn read(
+    text: &str,
+    uploads: Option<&Path>,
+    downloader: Option<&Downloader>,
+    report: &mut Report,
+) -> Result<Export, String> {
     let channel = parse(text)?;
     let mut attachments: HashMap<u64, (String, String)> = HashMap::new();
     let mut children: HashMap<u64, Vec<u64>> = HashMap::new();
@@ -67,6 +79,15 @@ pub(crate) fn read(text: &str, uploads: Option<&Path>, report: &mut Report) -> R
         children.entry(item.parent).or_default().push(item.id);
     }
     let site = channel.link.trim_end_matches('/').to_string();
+    // Each published post's and page's old address by its number, which the new blog keeps.
+    let permalinks: HashMap<u64, String> = channel
+        .items
+        .iter()
+        .filter(|i| matches!(i.kind.as_str(), "post" | "page") && matches!(i.status.as_str(), "publish" | "future"))
+        .filter(|i| i.password.is_empty())
+        .filter_map(|i| site_path(&i.link, &site).filter(|p| !p.is_empty()).map(|p| (i.id, format!("/{p}/"))))
+        .collect();
+    let old = OldSite { address: &site, permalinks: &permalinks };
     let mut taken = HashSet::new();
     let mut pages_taken = HashSet::new();
     let mut entries = Vec::new();
@@ -84,7 +105,8 @@ pub(crate) fn read(text: &str, uploads: Option<&Path>, report: &mut Report) -> R
             children: children.get(&item.id).map(Vec::as_slice).unwrap_or(&[]),
         };
         let taken = if item.kind == "page" { &mut pages_taken } else { &mut taken };
-        let entry = entry(item, &channel, &site, &context, uploads, taken, &source, report);
+        let images = Images { uploads, downloader, ..Images::default() };
+        let entry = entry(item, &channel, &old, &context, images, taken, &source, report);
         entries.push(entry);
     }
     Ok(Export {
@@ -95,6 +117,36 @@ pub(crate) fn read(text: &str, uploads: Option<&Path>, report: &mut Report) -> R
         locale: locale(&channel.language),
         entries,
     })
+}
+
+/// The old site: its address, and the old address of each post and page
+/// that the new blog keeps, by WordPress's number.
+struct OldSite<'a> {
+    address: &'a str,
+    permalinks: &'a HashMap<u64, String>,
+}
+
+impl OldSite<'_> {
+    /// The number a link names in WordPress's own form (`/?p=12`,
+    /// `https://old.example/?page_id=2`), on this site.
+    fn numbered(&self, url: &str) -> Option<u64> {
+        let strip = |url: &str| url.split_once("://").map_or(url, |(_, rest)| rest).to_string();
+        let rest = strip(url);
+        let path = match rest.strip_prefix(&strip(self.address)) {
+            Some(path) => path.to_string(),
+            None if url.starts_with('/') && !url.starts_with("//") => url.to_string(),
+            None => return None,
+        };
+        let (before, query) = path.split_once('?')?;
+        if !matches!(before, "" | "/" | "/index.php") {
+            return None;
+        }
+        let query = query.split('#').next().unwrap_or("");
+        query.split('&').find_map(|pair| match pair.split_once('=') {
+            Some(("p" | "page_id", id)) => id.parse().ok(),
+            _ => None,
+        })
+    }
 }
 
 /// `en` → `en-US`, `ko-KR` as it is.
@@ -110,9 +162,9 @@ fn locale(language: &str) -> String {
 fn entry(
     item: &Item,
     channel: &Channel,
-    site: &str,
+    site: &OldSite,
     context: &shortcodes::Context,
-    uploads: Option<&Path>,
+    mut images: Images,
     taken: &mut HashSet<String>,
     source: &str,
     report: &mut Report,
@@ -125,7 +177,7 @@ fn entry(
     } else if item.title.contains('<') {
         report.note(source, "the title's markup (HTML) is plain text here");
     }
-    let old_path = site_path(&item.link, site);
+    let old_path = site_path(&item.link, site.address);
     let slug = match (&old_path, page) {
         (Some(path), true) if !path.is_empty() => {
             path.split('/').map(crate::text::percent_decode).collect::<Vec<_>>().join("/")
@@ -193,19 +245,31 @@ fn entry(
     {
         entry.aliases.push(format!("/{}/", crate::text::percent_decode(&path)));
     }
-    let mut images = Images { uploads, files: HashMap::new(), remote: Vec::new(), missing: Vec::new() };
     let cover = item
         .meta
         .iter()
         .find(|(key, _)| key == "_thumbnail_id")
         .and_then(|(_, id)| id.trim().parse::<u64>().ok())
         .and_then(|id| context.attachments.get(&id));
+    let mut notes = Vec::new();
+    let body_html = shortcodes::to_html(&item.content, context, &mut notes);
+    let mut shown = html::image_sources(&body_html);
+    shown.extend(cover.map(|(url, _)| url.clone()));
+    images.download(&shown);
     if let Some((url, _)) = cover {
         entry.cover = Some(images.take(url, true, &mut entry).unwrap_or_else(|| url.clone()));
     }
-    let mut notes = Vec::new();
-    let body_html = shortcodes::to_html(&item.content, context, &mut notes);
-    let converted = html::convert(&body_html, &mut |url, image| images.take(url, image, &mut entry));
+    let mut unknown = Vec::new();
+    let converted = html::convert(&body_html, &mut |url, image| match site.numbered(url).filter(|_| !image) {
+        Some(id) => match site.permalinks.get(&id) {
+            Some(permalink) => Some(permalink.clone()),
+            None => {
+                unknown.push((url.to_string(), id));
+                None
+            }
+        },
+        None => images.take(url, image, &mut entry),
+    });
     entry.body = converted.markdown;
     // A note met more than once (a dynamic block used three times) is said once, counted.
     let mut counted: Vec<(String, usize)> = Vec::new();
@@ -237,54 +301,102 @@ fn entry(
     for url in images.missing {
         report.note(source, format!("{url} is not in the uploads folder: the link stays on the old site"));
     }
+    for (url, why) in images.failed {
+        report.note(source, download::not_downloaded(&url, &why));
+    }
+    for (url, id) in unknown {
+        report.note(
+            source,
+            format!("the link {url} names item {id}, not a published post or page of the export: it stays, and leads nowhere after the move"),
+        );
+    }
+    if item.comments > 0 {
+        report.note(
+            source,
+            format!(
+                "{} comment(s) not imported (a static site keeps none; see Comments for giscus or utterances)",
+                item.comments
+            ),
+        );
+    }
     entry
 }
 
-/// The files of the old site's uploads one post links to, taken into its bundle.
+/// The files one post shows or links to, taken into its bundle: from the
+/// old site's uploads, else (images only) downloaded.
+#[derive(Default)]
 struct Images<'a> {
     uploads: Option<&'a Path>,
-    /// Upload path → name in the bundle.
+    downloader: Option<&'a Downloader>,
+    /// Upload path, or downloaded image's address → how the post links to it.
     files: HashMap<String, String>,
+    /// Images downloaded for the post: address → bytes, or why not.
+    downloaded: HashMap<String, Result<Vec<u8>, String>>,
+    /// Images left on the old site, for want of `--uploads` (offline).
     remote: Vec<String>,
+    /// Files not in the uploads folder (and not downloaded).
     missing: Vec<String>,
+    /// Images whose download failed: address, why.
+    failed: Vec<(String, String)>,
 }
 
 impl Images<'_> {
-    /// The bundle's name for the upload at `url` (copied into the entry),
-    /// or None to keep the URL (not an upload, or not found).
-    fn take(&mut self, url: &str, image: bool, entry: &mut Entry) -> Option<String> {
-        let upload = upload_path(url)?;
-        if let Some(name) = self.files.get(&upload) {
-            return Some(self.link(name, entry));
+    /// Downloads those of the images `shown` that the uploads do not hold.
+    fn download(&mut self, shown: &[String]) {
+        let Some(downloader) = self.downloader else { return };
+        let wanted: Vec<String> = shown
+            .iter()
+            .filter(|url| download::is_web(url) && self.upload(url).is_none() && !self.downloaded.contains_key(*url))
+            .cloned()
+            .collect();
+        if !wanted.is_empty() {
+            self.downloaded.extend(downloader.fetch(&wanted));
         }
-        let Some(uploads) = self.uploads else {
-            if image && !self.remote.contains(&url.to_string()) {
-                self.remote.push(url.to_string());
-            }
-            return None;
-        };
-        let path = Path::new(&upload);
-        let bytes = crate::fs::is_plain(path).then(|| crate::fs::read(&uploads.join(path)).ok()).flatten();
-        let Some(bytes) = bytes else {
-            if !self.missing.contains(&url.to_string()) {
-                self.missing.push(url.to_string());
-            }
-            return None;
-        };
-        let file_name = upload.rsplit('/').next().unwrap_or("file").to_string();
-        let taken: HashSet<&str> = entry.files.iter().map(|(n, _)| n.as_str()).collect();
-        let name = (1..)
-            .map(|n| if n == 1 { file_name.clone() } else { format!("{n}-{file_name}") })
-            .find(|n| !taken.contains(n.as_str()) && crate::fs::SitePath::new(n).is_ok())
-            .unwrap_or_else(|| "file".into());
-        entry.files.push((name.clone(), bytes));
-        self.files.insert(upload, name.clone());
-        Some(self.link(&name, entry))
     }
 
-    /// How the post links to its file: beside a post, under `/images/<page>/` for a page.
-    fn link(&self, name: &str, entry: &Entry) -> String {
-        if entry.page { format!("/images/{}/{name}", entry.slug) } else { name.to_string() }
+    /// The bytes of the upload at `url` in the uploads folder, and its path there.
+    fn upload(&self, url: &str) -> Option<(String, Vec<u8>)> {
+        let upload = upload_path(url)?;
+        let path = Path::new(&upload);
+        let bytes = crate::fs::is_plain(path).then(|| crate::fs::read(&self.uploads?.join(path)).ok()).flatten()?;
+        Some((upload, bytes))
+    }
+
+    /// How the post links to the file at `url` (taken into the entry), or
+    /// None to keep the URL (not an upload nor an image, or not had).
+    fn take(&mut self, url: &str, image: bool, entry: &mut Entry) -> Option<String> {
+        let upload = upload_path(url);
+        for key in [upload.as_deref(), Some(url)].into_iter().flatten() {
+            if let Some(link) = self.files.get(key) {
+                return Some(link.clone());
+            }
+        }
+        if let Some((upload, bytes)) = self.upload(url) {
+            let link = entry.add_file(upload.rsplit('/').next().unwrap_or("file"), bytes);
+            self.files.insert(upload, link.clone());
+            return Some(link);
+        }
+        match self.downloaded.get(url).filter(|_| image) {
+            Some(Ok(bytes)) => {
+                let link = entry.add_file(&download::name_in(url), bytes.clone());
+                self.files.insert(url.to_string(), link.clone());
+                return Some(link);
+            }
+            Some(Err(why)) => {
+                if !self.failed.iter().any(|(failed, _)| failed == url) {
+                    self.failed.push((url.to_string(), why.clone()));
+                }
+                return None;
+            }
+            None => {}
+        }
+        if upload.is_some() {
+            let list = if self.uploads.is_some() { &mut self.missing } else { &mut self.remote };
+            if (image || self.uploads.is_some()) && !list.contains(&url.to_string()) {
+                list.push(url.to_string());
+            }
+        }
+        None
     }
 }
 
@@ -400,6 +512,9 @@ fn parse(text: &str) -> Result<Channel, String> {
                 }
                 match (parent, item.as_mut()) {
                     ("item", Some(item)) => field(item, &name, text, &term_domain),
+                    ("wp:comment", Some(item)) if name == "wp:comment_approved" && text.trim() == "1" => {
+                        item.comments += 1;
+                    }
                     ("wp:postmeta", Some(item)) => match name.as_str() {
                         "wp:meta_key" => meta.0 = text,
                         "wp:meta_value" => {
@@ -491,6 +606,19 @@ mod tests {
             Some("2008/06/100_5478.jpg")
         );
         assert_eq!(upload_path("https://codex.wordpress.org/Embeds"), None);
+    }
+
+    #[test]
+    fn links_by_number_are_read_on_the_site_only() {
+        let permalinks = HashMap::new();
+        let site = OldSite { address: "https://old.example", permalinks: &permalinks };
+        assert_eq!(site.numbered("https://old.example/?p=12"), Some(12));
+        assert_eq!(site.numbered("http://old.example/?page_id=2#top"), Some(2));
+        assert_eq!(site.numbered("/?p=7&preview=true"), Some(7));
+        assert_eq!(site.numbered("https://old.example/index.php?p=3"), Some(3));
+        assert_eq!(site.numbered("https://other.example/?p=12"), None);
+        assert_eq!(site.numbered("https://old.example/2010/x/?p=12"), None);
+        assert_eq!(site.numbered("https://old.example/?s=p"), None);
     }
 
     #[test]

@@ -290,7 +290,7 @@ fn bad_input_gets_a_message_naming_the_file_and_what_to_do() {
 }
 
 /// A ZIP of `files`, names as given (hostile ones too).
-fn zip_of(files: &[(&str, &[u8])]) -> Vec<u8> {
+pub(super) fn zip_of(files: &[(&str, &[u8])]) -> Vec<u8> {
     use std::io::Write;
     let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     let options = zip::write::SimpleFileOptions::default();
@@ -379,7 +379,7 @@ proptest! {
 /// title again at the top of the body, `graf` classes, a gist as a script
 /// in a figure, a code block with its language, the footer's author, date
 /// and canonical link).
-fn medium_story(title: &str, body: &str, canonical: &str) -> String {
+pub(super) fn medium_story(title: &str, body: &str, canonical: &str) -> String {
     format!(
         r#"<!DOCTYPE html><html><head><meta http-equiv="Content-Type" content="text/html; charset=utf-8"><title>{title}</title><style>section {{ width: 640px; }}</style></head><body><article class="h-entry">
 <header>
@@ -413,7 +413,8 @@ fn a_medium_export_arrives_and_its_hostile_entries_are_not_read() {
         ("medium-export/posts/../../evil2.html", published.as_bytes()),
     ]);
     fs::write(dir.path().join("medium.zip"), zip).unwrap();
-    let run = hanji(&["import", "medium.zip", "--into", "blog"], dir.path());
+    // Offline: the images stay on Medium's servers (tests/blog/import_images.rs downloads them).
+    let run = hanji(&["import", "medium.zip", "--into", "blog", "--offline"], dir.path());
     assert_eq!(run.code(), 0, "{}\n{}", run.stdout(), run.stderr());
     let root = dir.path().join("blog");
     let blog = hanji::load(&root).unwrap();
@@ -445,6 +446,7 @@ fn a_medium_export_arrives_and_its_hostile_entries_are_not_read() {
         assert!(out.contains(&format!("{hostile}: an entry whose name leads out of the export")), "{out}");
     }
     assert!(out.contains("gist.github.com/kikoso/ab0a9de318cf2f99e022c7ebe4e24cb2 is a link"), "{out}");
+    assert!(out.contains("1 image(s) stay on Medium's servers"), "{out}");
     // Nothing was written outside the new blog.
     let mut outside = super::files(dir.path());
     outside.retain(|f| !f.starts_with("blog/"));

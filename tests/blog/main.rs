@@ -15,6 +15,8 @@ mod formats;
 mod hostile;
 mod images;
 mod import;
+mod import_images;
+mod import_links;
 mod incremental;
 mod layers;
 mod layouts;

@@ -1341,3 +1341,53 @@ fn an_imported_paragraph_of_a_colon_is_not_read_as_a_definition() {
     let html = hanji::markdown::render("(\n\n\\:\n", &hanji::markdown::Options::default()).html;
     assert!(html.contains(":") && !html.contains("<dl"), "{html}");
 }
+
+/// Velog's importer named a second image of the same name `a.png-2`, so it
+/// was no longer an image to a browser; every importer now names the files
+/// it puts in a bundle in one place (`a-2.png`), the downloads of a
+/// WordPress export too.
+#[test]
+fn a_second_image_of_the_same_name_keeps_its_extension() {
+    let server = crate::import_images::ImageServer::start();
+    let site = &server.address;
+    let body = format!("<p><img src=\"{site}/x/a.png\" alt=\"x\"> <img src=\"{site}/y/a.png\" alt=\"y\"></p>");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("old.xml"), crate::import_images::wxr(site, &body)).unwrap();
+    let run = crate::Run(
+        std::process::Command::new(env!("CARGO_BIN_EXE_hanji"))
+            .args(["import", "old.xml", "--into", "blog"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    let text = read(dir.path().join("blog/posts/hello/index.md"));
+    assert!(text.contains("![x](a.png)") && text.contains("![y](a-2.png)"), "{text}");
+    assert_eq!(std::fs::read(dir.path().join("blog/posts/hello/a-2.png")).unwrap(), b"PNG of /y/a.png");
+}
+
+/// An image whose address ends in a name longer than a disk allows (a
+/// Korean name of 200 letters is 600 bytes; 255 is the most) stopped the
+/// whole import with an error when its file was written; the name is now
+/// cut short, its extension kept.
+#[test]
+fn an_image_with_a_name_too_long_for_a_disk_is_imported_under_a_shorter_one() {
+    let server = crate::import_images::ImageServer::start();
+    let site = &server.address;
+    let long: String = "%EA%B0%80".repeat(200);
+    let body = format!("<p><img src=\"{site}/img/{long}.png\" alt=\"long\"></p>");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("old.xml"), crate::import_images::wxr(site, &body)).unwrap();
+    let run = crate::Run(
+        std::process::Command::new(env!("CARGO_BIN_EXE_hanji"))
+            .args(["import", "old.xml", "--into", "blog"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    let names = files(&dir.path().join("blog/posts/hello"));
+    let image = names.iter().find(|n| n.ends_with(".png")).unwrap_or_else(|| panic!("{names:?}"));
+    assert!(image.len() <= 120 && image.starts_with("가가가"), "{image}");
+    assert!(read(dir.path().join("blog/posts/hello/index.md")).contains(&format!("![long]({image})")));
+}

@@ -13,19 +13,7 @@ fn shots() -> PathBuf {
 
 /// Saves what the window shows now as `name`.png among the steps' screenshots.
 fn step(session: &Session, name: &str) {
-    // WebKitWebDriver takes the shot after the window's next paint: a window
-    // where nothing moves (no caret blinking) is made to paint a few times.
-    let paint = "let n = 0; const f = () => { document.documentElement.style.opacity = n % 2 ? '0.999' : ''; \
-                 if (++n < 60) requestAnimationFrame(f); else document.documentElement.style.opacity = ''; }; \
-                 requestAnimationFrame(f);";
-    session.script(paint, json!([]));
-    let shot = match session.try_call("GET", "/screenshot", None) {
-        Ok(shot) => shot,
-        Err(error) => return eprintln!("no screenshot of {name}: {error}"),
-    };
-    let png = base64::engine::general_purpose::STANDARD.decode(shot.as_str().expect("a screenshot")).unwrap();
-    std::fs::create_dir_all(shots()).unwrap();
-    std::fs::write(shots().join(format!("{name}.png")), png).unwrap();
+    painted_shot(session, &shots().join(format!("{name}.png")));
 }
 
 /// The text of the first element `css`, or None.

@@ -9,6 +9,7 @@ import type {
   ExportSummary,
   FieldKey,
   FieldValue,
+  Imported,
   Loading,
   Misspelled,
   PostText,
@@ -47,6 +48,29 @@ export const newBlogFolder = (title: string, parent: string | null) =>
 
 /** Asks for a folder with the system's dialog; null if cancelled. */
 export const chooseFolder = () => invoke<string | null>("choose_folder");
+
+/** Asks for a hosted blog's export (an .xml or .zip file) with the system's dialog; null if cancelled. */
+export const chooseExport = () => invoke<string | null>("choose_export");
+
+/** The new folder an import of `source` goes to (the core's rule): in `parent`, else in the user's documents. */
+export const importFolder = (source: string, parent: string | null) =>
+  invoke<string>("import_folder", { source, parent });
+
+/**
+ * Imports `source` (an export file, or `velog:@you`) into `folder` (new or empty) and opens the new
+ * blog; `onStep` hears how a Velog import is going, `onLoading` how far opening the blog has come.
+ */
+export function importBlog(
+  fields: { source: string; folder: string },
+  onStep: (step: string) => void,
+  onLoading: (loading: Loading) => void,
+) {
+  const steps = new Channel<string>();
+  steps.onmessage = onStep;
+  const progress = new Channel<Loading>();
+  progress.onmessage = onLoading;
+  return invoke<Imported>("import_blog", { ...fields, steps, progress });
+}
 
 /** Makes a blog (hanji.toml, an About page, a first post) in `folder` and opens it. */
 export function newBlog(

@@ -14,5 +14,5 @@ export const editor = new Buffers({
   image: (path, file) => void posts.imageDropped(path, file),
 }, api);
 
-export const { notices, panels, layout, newBlog, session, posts, preview, form, sidebar, problems, siteExport, history, sitePublish } =
+export const { notices, panels, layout, newBlog, importBlog, session, posts, preview, form, sidebar, problems, siteExport, history, sitePublish } =
   makeStores(api, editor);

@@ -11,6 +11,7 @@ import type {
   BlogView,
   FieldKey,
   FieldValue,
+  Imported,
   Loading,
   PostItem,
   PostText,
@@ -186,6 +187,26 @@ export class FakeCore {
         title: blog.title,
         locale: blog.locale,
       }),
+    ),
+    chooseExport: vi.fn(async (): Promise<string | null> => "/exports/wordpress.xml"),
+    importFolder: vi.fn(async (source: string, parent: string | null) => `${parent ?? "/docs"}/${fakeSlug((source.split("/").pop() ?? "").replace(/\.\w+$/, ""))}`),
+    importBlog: vi.fn(
+      async (fields: { source: string; folder: string }, onStep: (step: string) => void, _onLoading?: (loading: Loading) => void): Promise<Imported> => {
+        onStep("velog: 1 posts listed");
+        return {
+          blog: { ...this.blog, root: fields.folder },
+          report: {
+            platform: "WordPress",
+            folder: fields.folder,
+            counts: [{ kind: "posts", count: 2 }, { kind: "drafts", count: 1 }],
+            notes: [{ source: 'item 12 "Hello"', what: "`[foo]` has no counterpart here: kept as text" }],
+            kept: [],
+            foreign: [],
+            written: 5,
+            unchanged: 0,
+          },
+        };
+      },
     ),
     trySample: vi.fn(async (_onLoading?: (loading: Loading) => void): Promise<BlogView> => ({ ...this.blog, root: "/docs/hanji-sample" })),
     newBlogFolder: vi.fn(async (title: string, parent: string | null) => `${parent ?? "/docs"}/${fakeSlug(title)}`),

@@ -263,6 +263,38 @@ skipped: number,
  */
 message: string, problems: Array<Diagnostic>, };
 
+export type ImportCount = { kind: string, count: number, };
+
+export type ImportNote = { source: string, what: string, };
+
+export type ImportReport = { 
+/**
+ * `WordPress`, `Medium`, `Tistory`, `Velog`.
+ */
+platform: string, 
+/**
+ * The new blog's folder.
+ */
+folder: string, 
+/**
+ * (kind, how many): `posts`, `drafts`, `pages`, `tags`, `files`, …
+ */
+counts: Array<ImportCount>, 
+/**
+ * Each item not converted exactly: where it came from and why.
+ */
+notes: Array<ImportNote>, 
+/**
+ * Files an earlier import wrote that the author edited since: not written.
+ */
+kept: Array<string>, 
+/**
+ * Files of the folder the import did not make: not written.
+ */
+foreign: Array<string>, written: number, unchanged: number, };
+
+export type Imported = { blog: BlogView, report: ImportReport, };
+
 export type PublishProgress = { "step": "exporting", done: number, total: number, } | { "step": "exported", problems: Array<Diagnostic>, leftOut: Array<string>, } | { "step": "connecting" } | { "step": "sending", path: string, done: number, total: number, bytes: number, totalBytes: number, } | { "step": "removing", done: number, total: number, } | { "step": "finishing", bytes: number, };
 
 export type TargetForm = { name: string, 
@@ -345,7 +377,7 @@ export type ErrorKind = "outside_blog" | "conflict" | "not_found" | "exists" | "
 
 export type AppError = { kind: ErrorKind, message: string, path: string | null, theirs?: PostText, 
 /**
- * What to do, for a `publish` error.
+ * What to do, for a `publish` error or an import's.
  */
 hint?: string, 
 /**

@@ -1,6 +1,6 @@
 //! Which panel or popover is open over the window (one at a time).
 
-export type Panel = "problems" | "help" | "quickOpen" | "settings" | "blogMenu" | "newBlog";
+export type Panel = "problems" | "help" | "quickOpen" | "settings" | "blogMenu" | "newBlog" | "importBlog";
 
 export class Panels {
   shown = $state<Panel | null>(null);

@@ -8,11 +8,11 @@ import { asAppError } from "./errors";
 import type { Notices } from "./notices.svelte";
 import { applyPostsChange } from "./posts-list";
 import { i18n } from "./i18n/index.svelte";
-import type { AppError, BlogView, Diagnostic, Loading, Settings, WatchUpdate } from "./types";
+import type { AppError, BlogView, Diagnostic, ImportReport, Loading, Settings, WatchUpdate } from "./types";
 
 export type SessionApi = Pick<
   typeof api,
-  "start" | "openBlog" | "newBlog" | "trySample" | "watch" | "saveSettings" | "onCloseRequested"
+  "start" | "openBlog" | "newBlog" | "importBlog" | "trySample" | "watch" | "saveSettings" | "onCloseRequested"
 >;
 
 /** What the New blog dialog asks for. */
@@ -112,6 +112,25 @@ export class Session {
   /** Makes a new blog and opens it; true if it was made. */
   newBlog(fields: NewBlogFields): Promise<boolean> {
     return this.openWith((onLoading) => this.api.newBlog(fields, onLoading));
+  }
+
+  /**
+   * Imports a hosted blog into a new folder and opens it; the import's report, or null if the open
+   * blog may not be left. The import's own error is thrown, for the Import dialog to show with its hint.
+   */
+  async importBlog(fields: { source: string; folder: string }, onStep: (step: string) => void): Promise<ImportReport | null> {
+    if (!(await this.mayLeave())) {
+      this.notices.notify(i18n.t.notices.notSwitched, "error");
+      return null;
+    }
+    try {
+      const imported = await this.api.importBlog(fields, onStep, (loading) => (this.loading = loading));
+      this.loading = null;
+      await this.switchTo(imported.blog);
+      return imported.report;
+    } finally {
+      this.loading = null;
+    }
   }
 
   /** Opens a copy of the sample blog (made in the user's documents). */

@@ -5,6 +5,7 @@ import { SiteExport, type ExportApi } from "./export.svelte";
 import { FrontMatterForm, type FormApi } from "./form.svelte";
 import { History, type HistoryApi } from "./history.svelte";
 import { Journal, type JournalApi } from "./journal";
+import { ImportForm, type ImportApi } from "./import-blog.svelte";
 import { Layout } from "./layout.svelte";
 import { NewBlogForm, type NewBlogApi } from "./new-blog.svelte";
 import { Notices, Problems } from "./notices.svelte";
@@ -25,13 +26,15 @@ export type AppApi = SessionApi &
   ExportApi &
   HistoryApi &
   PublishApi &
-  NewBlogApi;
+  NewBlogApi &
+  ImportApi;
 
 export interface Stores {
   notices: Notices;
   panels: Panels;
   layout: Layout;
   newBlog: NewBlogForm;
+  importBlog: ImportForm;
   session: Session;
   posts: OpenPosts;
   journal: Journal;
@@ -54,6 +57,7 @@ export function makeStores(api: AppApi, texts: PostTexts): Stores {
   const session = new Session(api, notices);
   const layout = new Layout(session);
   const newBlog = new NewBlogForm(api, session, panels, notices);
+  const importBlog = new ImportForm(api, session, panels);
   const posts = new OpenPosts(api, texts, session, notices);
   const journal = new Journal(api, session, posts, notices);
   const preview = new PreviewPane(api, posts, texts, session);
@@ -63,5 +67,5 @@ export function makeStores(api: AppApi, texts: PostTexts): Stores {
   const siteExport = new SiteExport(api, session, posts, notices);
   const history = new History(api, posts, texts, notices, session);
   const sitePublish = new SitePublish(api, session, posts, notices);
-  return { notices, panels, layout, newBlog, session, posts, journal, preview, form, sidebar, problems, siteExport, history, sitePublish };
+  return { notices, panels, layout, newBlog, importBlog, session, posts, journal, preview, form, sidebar, problems, siteExport, history, sitePublish };
 }

@@ -6,6 +6,18 @@
 
 const plural = (n: string, count: number, one: string, many: string) => `${n} ${count === 1 ? one : many}`;
 
+/** What an import counts (the core's kinds), one and many. */
+const IMPORTED_KINDS: Record<string, [string, string]> = {
+  posts: ["post", "posts"],
+  drafts: ["draft", "drafts"],
+  pages: ["page", "pages"],
+  tags: ["tag", "tags"],
+  categories: ["category", "categories"],
+  files: ["file", "files"],
+  aliases: ["old address", "old addresses"],
+  redirects: ["redirect", "redirects"],
+};
+
 export const en = {
   app: {
     name: "Hanji",
@@ -39,6 +51,7 @@ export const en = {
     newBlog: "New blog…",
     sample: "Try the sample blog",
     openFolder: "Open blog folder…",
+    importBlog: "Import from WordPress, Medium, Tistory, Velog…",
     recent: "Recent",
   },
   welcome: {
@@ -65,6 +78,27 @@ export const en = {
     create: "Make the blog",
     korean: "Korean (ko-KR)",
     english: "English (en-US)",
+  },
+  importBlog: {
+    title: "Import a blog",
+    message: "A new blog is made from a hosted blog's export; no existing folder is written into.",
+    source: "Export",
+    sourcePlaceholder: "a WordPress .xml, a Medium or Tistory .zip, or velog:@you",
+    chooseFile: "Choose file…",
+    where: "New folder",
+    chooseFolder: "Choose another folder…",
+    run: "Import",
+    running: "Importing…",
+    done: (platform: string, folder: string) => `Imported from ${platform} into ${folder}; it is open.`,
+    count: (n: string, count: number, kind: string) => {
+      const [one, many] = IMPORTED_KINDS[kind] ?? [kind, kind];
+      return plural(n, count, one, many);
+    },
+    notExact: (n: string) => `Not converted exactly (${n})`,
+    allExact: "Everything came over exactly.",
+    kept: "Kept as you edited them (not written):",
+    foreign: "Left alone, not made by an import (not written):",
+    written: (written: string, unchanged: string) => `${written} files written, ${unchanged} unchanged`,
   },
   loading: {
     opening: (root: string) => `Opening ${root}`,

@@ -3,6 +3,18 @@
 
 import type { Words } from "./en";
 
+/** What an import counts (the core's kinds). */
+const IMPORTED_KINDS: Record<string, string> = {
+  posts: "글",
+  drafts: "초안",
+  pages: "페이지",
+  tags: "태그",
+  categories: "카테고리",
+  files: "파일",
+  aliases: "옛 주소",
+  redirects: "리디렉션",
+};
+
 export const ko: Words = {
   app: {
     name: "한지",
@@ -36,6 +48,7 @@ export const ko: Words = {
     newBlog: "새 블로그…",
     sample: "예제 블로그 열어 보기",
     openFolder: "블로그 폴더 열기…",
+    importBlog: "워드프레스·미디엄·티스토리·벨로그에서 가져오기…",
     recent: "최근",
   },
   welcome: {
@@ -62,6 +75,24 @@ export const ko: Words = {
     create: "블로그 만들기",
     korean: "한국어 (ko-KR)",
     english: "영어 (en-US)",
+  },
+  importBlog: {
+    title: "블로그 가져오기",
+    message: "호스팅 블로그의 내보내기 파일로 새 블로그를 만듭니다. 이미 있는 폴더에는 쓰지 않습니다.",
+    source: "내보내기 파일",
+    sourcePlaceholder: "워드프레스 .xml, 미디엄·티스토리 .zip, 또는 velog:@아이디",
+    chooseFile: "파일 고르기…",
+    where: "새 폴더",
+    chooseFolder: "다른 폴더 고르기…",
+    run: "가져오기",
+    running: "가져오는 중…",
+    done: (platform: string, folder: string) => `${platform}에서 ${folder}(으)로 가져와 열었습니다.`,
+    count: (n: string, _count: number, kind: string) => `${IMPORTED_KINDS[kind] ?? kind} ${n}`,
+    notExact: (n: string) => `그대로 옮기지 못한 것 (${n})`,
+    allExact: "모두 그대로 옮겼습니다.",
+    kept: "고쳐 둔 그대로 둔 파일 (쓰지 않음):",
+    foreign: "가져오기가 만들지 않은 파일, 그대로 둠 (쓰지 않음):",
+    written: (written: string, unchanged: string) => `파일 ${written}개 씀, ${unchanged}개 그대로`,
   },
   loading: {
     opening: (root: string) => `${root} 여는 중`,
