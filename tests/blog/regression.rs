@@ -1341,3 +1341,51 @@ fn an_imported_paragraph_of_a_colon_is_not_read_as_a_definition() {
     let html = hanji::markdown::render("(\n\n\\:\n", &hanji::markdown::Options::default()).html;
     assert!(html.contains(":") && !html.contains("<dl"), "{html}");
 }
+
+/// The pages of a blog, by path, at their addresses.
+fn page_addresses(blog: &BlogTest) -> Vec<(String, String)> {
+    let loaded = blog.load();
+    let addresses = hanji::Addresses::new(&loaded.config, &loaded.library);
+    let mut found: Vec<(String, String)> = loaded
+        .library
+        .pages()
+        .map(|page| (page.path.to_string_lossy().replace('\\', "/"), addresses.post(page)))
+        .collect();
+    found.sort();
+    found
+}
+
+/// Chirpy gives its tabs (`_tabs/about.md`) their addresses in `defaults`
+/// scoped by the collection's type (`type: tabs`, `permalink: /:title/`):
+/// Hanji gave a collection's documents the type `pages`, so the default
+/// never applied and the About page was at `tabs/about/`, not `about/`.
+/// A document's type is its collection's label (Jekyll's `Document#type`).
+#[test]
+fn jekyll_s_defaults_scoped_by_a_collection_s_type_give_its_documents_their_address() {
+    let config = "title: T\ncollections:\n  tabs:\n    output: true\ndefaults:\n  - scope:\n      path: \"\"\n      \
+                  type: tabs\n    values:\n      permalink: /:title/\n";
+    let blog = BlogTest::empty()
+        .write("_config.yml", config)
+        .write("_tabs/about.md", "---\ntitle: About\n---\nMe.\n")
+        .write("_posts/2024-01-01-a.md", "---\ntitle: A\n---\nx\n");
+    assert_eq!(page_addresses(&blog), [("_tabs/about.md".to_string(), "about/".to_string())]);
+    let plain = BlogTest::empty()
+        .write("_config.yml", "title: T\ncollections:\n  tabs:\n    output: true\n")
+        .write("_tabs/about.md", "---\ntitle: About\n---\nMe.\n");
+    assert_eq!(page_addresses(&plain), [("_tabs/about.md".to_string(), "tabs/about.html".to_string())]);
+}
+
+/// The Next.js starter's About page is the default author's file
+/// (`data/authors/default.mdx`, which `pages/about.js` or
+/// `app/about/page.tsx` renders at `/about`): Hanji had no page there. The
+/// other authors' files are no pages.
+#[test]
+fn the_next_starter_s_about_page_is_its_default_author() {
+    let blog = BlogTest::empty()
+        .write("data/siteMetadata.js", "const siteMetadata = {\n  title: 'T',\n}\nmodule.exports = siteMetadata\n")
+        .write("data/blog/a.mdx", "---\ntitle: A\ndate: '2024-01-01'\n---\nx\n")
+        .write("data/authors/default.mdx", "---\nname: Me\n---\nAbout me.\n")
+        .write("data/authors/other.md", "---\nname: Other\n---\nSomeone else.\n");
+    assert_eq!(page_addresses(&blog), [("data/authors/default.mdx".to_string(), "about/".to_string())]);
+    assert!(addresses_by_title(&blog).contains(&("A".to_string(), "blog/a/".to_string())));
+}
