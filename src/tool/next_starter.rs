@@ -74,8 +74,11 @@ impl Tool for NextStarter {
         settings
     }
 
-    fn syntax(&self, path: &Path) -> Syntax {
-        if path.extension().is_some_and(|e| e == "mdx") { Syntax::Mdx } else { Syntax::Markdown }
+    /// Every post is MDX, `.md` too: the first version compiles each file
+    /// with `mdx-bundler` (`lib/mdx.js`, `bundleMDX({ source })`), the
+    /// second with contentlayer's `contentType: 'mdx'`.
+    fn syntax(&self, _path: &Path) -> Syntax {
+        Syntax::Mdx
     }
 
     fn is_text(&self, path: &Path) -> bool {
