@@ -1389,3 +1389,24 @@ fn the_next_starter_s_about_page_is_its_default_author() {
     assert_eq!(page_addresses(&blog), [("data/authors/default.mdx".to_string(), "about/".to_string())]);
     assert!(addresses_by_title(&blog).contains(&("A".to_string(), "blog/a/".to_string())));
 }
+
+/// A Next.js starter's `.md` post with JSX (`<TOCInline toc={props.toc} />`,
+/// `<td style={{textAlign: 'left'}}>`) was read as plain Markdown and its
+/// JSX shown as text; the starter compiles every post as MDX.
+#[test]
+fn a_next_starter_md_post_is_mdx() {
+    let blog = BlogTest::empty()
+        .write("data/siteMetadata.js", "const siteMetadata = {\n  title: 'T',\n}\nmodule.exports = siteMetadata\n")
+        .write(
+            "data/blog/a.md",
+            "---\ntitle: A\ndate: '2024-01-01'\n---\n<TOCInline toc={props.toc} />\n\n## One\n\n\
+             <table><tr><td style={{textAlign: 'left'}}>x</td></tr></table>\n",
+        );
+    let out = tempfile::tempdir().unwrap();
+    let run = crate::export(&blog, out.path(), &[]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    let page = crate::read(out.path().join("blog/a/index.html"));
+    assert!(!crate::visible_text(&page).contains('{'), "{page}");
+    assert!(page.contains("<td style=\"text-align: left\">x</td>"), "{page}");
+    assert!(page.contains("<ul><li><a href=\"#one\">One</a></li></ul>"), "{page}");
+}
