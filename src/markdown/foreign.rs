@@ -522,15 +522,13 @@ fn attribute_list(text: &str, after_element: bool) -> Option<(usize, Vec<(String
                     continue;
                 }
                 let (value, after) = match bytes.get(name_end + 1)? {
-                    quote @ (b'"' | b'\'') => {
-                        let close = rest[name_end + 2..].find(*quote as char)? + name_end + 2;
-                        (&rest[name_end + 2..close], close + 1)
-                    }
+                    quote @ (b'"' | b'\'') => quoted_value(&rest[name_end + 2..], *quote as char)
+                        .map(|(value, length)| (Cow::Owned(value), name_end + 2 + length))?,
                     _ => {
                         let end = rest[name_end + 1..]
                             .find(|c: char| c.is_whitespace() || c == '}')
                             .map_or(rest.len(), |i| name_end + 1 + i);
-                        (&rest[name_end + 1..end], end)
+                        (Cow::Borrowed(&rest[name_end + 1..end]), end)
                     }
                 };
                 if value.contains(['\n', '\r']) {
@@ -545,6 +543,29 @@ fn attribute_list(text: &str, after_element: bool) -> Option<(usize, Vec<(String
         attributes.insert(0, ("class".to_string(), classes.join(" ")));
     }
     (!attributes.is_empty() || references > 0).then_some(("{:".len() + at + 1, attributes))
+}
+
+/// A quoted value of an attribute list, from just after its opening `quote`:
+/// its text and the length up to and with its closing quote. As Kramdown's
+/// `ALD_TYPE_KEY_VALUE_PAIR` has it (`(?:\\\}|\\\2|[^\}\2])*?` before the
+/// closing quote), `\}` and a backslashed quote stand for themselves
+/// (`parse_attribute_list` takes their backslash off), and a bare `}` ends
+/// the list before the value does: None.
+fn quoted_value(text: &str, quote: char) -> Option<(String, usize)> {
+    let mut value = String::new();
+    let mut chars = text.char_indices();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            _ if c == quote => return Some((value, at + c.len_utf8())),
+            '}' => return None,
+            '\\' if text[at + 1..].starts_with(['}', quote]) => {
+                let (_, escaped) = chars.next()?;
+                value.push(escaped);
+            }
+            _ => value.push(c),
+        }
+    }
+    None
 }
 
 fn unrendered(what: &str, hint: &'static str) -> Shown {
@@ -774,6 +795,12 @@ mod tests {
             Some(vec![pair("class", "a b"), pair("target", "_blank"), pair("id", "top"), pair("rel", "me x")]),
         );
         assert_eq!(attribute_list("{:.x}", false).map(|(end, _)| end), Some(5));
+        // Kramdown takes a backslashed quote or `}` in a quoted value as itself.
+        let escaped = r"{: file='\'dotnet nuget push\' error' b='\}'}";
+        assert_eq!(
+            attribute_list(escaped, true),
+            Some((escaped.len(), vec![pair("file", "'dotnet nuget push' error"), pair("b", "}")]))
+        );
         for not in ["{::comment}", "{:ref: .x}", "{: word}", "{: .x", "{: .x\n}", "{:}", "{: a=\"b}", "{: 두 낱말}"]
         {
             assert_eq!(attribute_list(not, false), None, "{not}");

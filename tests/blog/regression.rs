@@ -1410,3 +1410,19 @@ fn a_next_starter_md_post_is_mdx() {
     assert!(page.contains("<td style=\"text-align: left\">x</td>"), "{page}");
     assert!(page.contains("<ul><li><a href=\"#one\">One</a></li></ul>"), "{page}");
 }
+
+/// A Kramdown attribute list whose quoted value holds a backslashed quote
+/// (`{: file='\'dotnet nuget push\' error'}`, as Chirpy's code block titles
+/// are written) was not read as one and shown as text; Kramdown takes `\'`
+/// in a value as the quote itself.
+#[test]
+fn a_kramdown_attribute_with_an_escaped_quote_is_read() {
+    let body = "```\nerror\n```\n{: file='\\'dotnet nuget push\\' error'}\n";
+    let html = hanji::markdown::render(
+        body,
+        &hanji::markdown::Options { syntax: hanji::markdown::Syntax::Liquid, ..Default::default() },
+    )
+    .html;
+    assert!(!html.contains("{:") && !html.contains("dotnet"), "{html}");
+    assert!(html.contains("<pre><code>error\n</code></pre>"), "{html}");
+}
