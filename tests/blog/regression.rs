@@ -1426,3 +1426,18 @@ fn a_kramdown_attribute_with_an_escaped_quote_is_read() {
     assert!(!html.contains("{:") && !html.contains("dotnet"), "{html}");
     assert!(html.contains("<pre><code>error\n</code></pre>"), "{html}");
 }
+
+/// A Hexo post dated `2024-09-02T24:00+09:00` (the end of the day, which
+/// JavaScript's `Date` reads as the next day's midnight) was refused as no
+/// date, so the post and its tags were left out; it is 2024-09-03.
+#[test]
+fn a_date_at_hour_24_is_the_next_day_s_midnight() {
+    let blog = BlogTest::empty()
+        .write("_config.yml", "title: T\npermalink: :title/\n")
+        .write("source/_posts/a.md", "---\ntitle: A\ndate: 2024-09-02T24:00+09:00\ntags:\n  - Masking\n---\nx\n");
+    let loaded = blog.load();
+    let post = loaded.library.post(&crate::p("source/_posts/a.md")).unwrap();
+    assert!(!post.has_errors);
+    assert_eq!(post.date.map(|d| d.date.to_string()), Some("2024-09-03".to_string()));
+    assert_eq!(post.tags, ["Masking"]);
+}
