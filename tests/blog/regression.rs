@@ -1441,3 +1441,30 @@ fn a_date_at_hour_24_is_the_next_day_s_midnight() {
     assert_eq!(post.date.map(|d| d.date.to_string()), Some("2024-09-03".to_string()));
     assert_eq!(post.tags, ["Masking"]);
 }
+
+/// A Hugo blog whose own home template lists every page
+/// (`layouts/_default/list.html`: `range .Paginator.Pages`) keeps its posts
+/// at the top of `content/`: Hanji took them for pages (About pages) and
+/// published 11 of its 61 posts. The blog's template says which it lists.
+#[test]
+fn a_hugo_home_that_lists_the_top_pages_makes_them_posts() {
+    let post = |title: &str| format!("---\ntitle: {title}\ndate: 2024-01-01\n---\nx\n");
+    let plain = BlogTest::empty()
+        .write("hugo.toml", "title = 'T'\n")
+        .write("content/top.md", post("Top"))
+        .write("content/posts/a.md", post("A"));
+    let listing = BlogTest::empty()
+        .write("hugo.toml", "title = 'T'\n")
+        .write("layouts/_default/list.html", "{{ range .Paginator.Pages }}{{ .Title }}{{ end }}\n")
+        .write("content/top.md", post("Top"))
+        .write("content/posts/a.md", post("A"));
+    let posts = |blog: &BlogTest| -> Vec<String> {
+        let loaded = blog.load();
+        let mut titles: Vec<String> = loaded.library.posts().filter(|p| !p.page).map(|p| p.title.clone()).collect();
+        titles.sort();
+        titles
+    };
+    assert_eq!(posts(&plain), ["A"]);
+    assert_eq!(posts(&listing), ["A", "Top"]);
+    assert!(addresses_by_title(&listing).contains(&("Top".to_string(), "top/".to_string())));
+}
