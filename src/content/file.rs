@@ -80,7 +80,7 @@ mod tests {
         assert!(!is_post(&Layout::default(), Path::new("posts/a.png")));
         assert!(is_section(Path::new("content/blog/_index.md")) && !is_section(Path::new("content/_index.png")));
         assert_eq!(syntax(&next, Path::new("data/blog/a.mdx")), Syntax::Mdx);
-        assert_eq!(syntax(&next, Path::new("data/blog/a.md")), Syntax::Markdown);
+        assert_eq!(syntax(&next, Path::new("data/blog/a.md")), Syntax::Mdx, "the starter compiles `.md` as MDX");
         assert_eq!(syntax(&Layout::of(Kind::Jekyll), Path::new("_posts/a.md")), Syntax::Liquid);
     }
 

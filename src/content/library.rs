@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::front_matter::NO_DATE;
 use super::front_matter::PostDate;
+use super::front_matter::{NO_DATE, NO_TITLE};
 use super::post::{Held, Parsed, Post};
 use crate::config::{Config, TagTitle};
 use crate::diagnostics::Diagnostic;
@@ -218,13 +218,19 @@ impl Rules {
             post.title = title;
         }
         if !self.layout.front_matter_defaults.is_empty() {
-            apply_defaults(post, &self.layout.front_matter_defaults);
+            apply_defaults(post, &self.layout);
         }
         if !post.page {
             return parsed;
         }
         if !tool.publishes_page(&post.path, post.format.is_some()) {
             return Parsed { post: None, problems: Vec::new(), ..parsed };
+        }
+        if !post.gives("title")
+            && let Some(title) = tool.page_title(&post.path)
+        {
+            post.title = title.to_string();
+            parsed.problems.retain(|problem| problem.message != NO_TITLE);
         }
         parsed.problems.retain(|problem| problem.message != NO_DATE);
         parsed
@@ -235,11 +241,18 @@ impl Rules {
 /// for this file into the post where its own front matter is silent: its
 /// `layout`, and the keys Hanji keeps as they are (`permalink`, `toc`,
 /// `comments`, …), which is where Jekyll's themes read them. A default for a
-/// key Hanji reads itself (`title`, `date`, `tags`) is not applied.
-fn apply_defaults(post: &mut Post, sets: &[crate::defaults::DefaultSet]) {
+/// key Hanji reads itself (`title`, `date`, `tags`) is not applied. A
+/// document of a collection is of its collection's type (Jekyll's
+/// `Document#type`, the collection's label: `type: tabs` scopes `_tabs/`).
+fn apply_defaults(post: &mut Post, layout: &Layout) {
     let path = post.path.to_string_lossy().replace('\\', "/");
-    let kind = if post.page { "pages" } else { "posts" };
-    for (key, value) in crate::defaults::for_file(sets, &path, kind) {
+    let collection = layout.collections.iter().find(|c| post.path.starts_with(c.folder()));
+    let kind = match collection {
+        Some(collection) => collection.name.as_str(),
+        None if post.page => "pages",
+        None => "posts",
+    };
+    for (key, value) in crate::defaults::for_file(&layout.front_matter_defaults, &path, kind) {
         if key == "layout" {
             if post.layout.is_none() {
                 post.layout = value.as_str().map(str::to_string);

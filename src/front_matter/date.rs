@@ -41,6 +41,15 @@ impl PostDate {
                 nanosecond = scan.fraction()?;
             }
         }
+        // `T24:00` is midnight at the end of the day, the next day's
+        // `00:00`: ISO 8601's end of day, which JavaScript's `new Date`
+        // reads so (ECMAScript's Date Time String Format, `HH` "00 to 24"),
+        // and with it Hexo's `toDate` and the Next.js starter, and Ruby's
+        // `Time.parse` that Jekyll uses. Hugo and Zola refuse it and stop.
+        let (date, hour) = match (hour, minute, second, nanosecond) {
+            (24, 0, 0, 0) => (date.tomorrow().ok()?, 0),
+            _ => (date, hour),
+        };
         let time = Time::new(hour as i8, minute as i8, second as i8, nanosecond as i32).ok()?;
 
         scan.spaces();
@@ -188,6 +197,9 @@ mod tests {
             "2026-13-01",
             "2026-02-30",
             "2026-07-17T25:00",
+            "2026-07-17T24:01",
+            "2026-07-17T24:00:01",
+            "9999-12-31T24:00",
             "2026-07-17T09",
             "2026-07-17T09:30:00+9",
             "2026-07-17T09:30:00+09:",
@@ -198,6 +210,12 @@ mod tests {
         ] {
             assert_eq!(PostDate::parse(text), None, "{text:?}");
         }
+    }
+
+    #[test]
+    fn the_end_of_a_day_is_the_next_day_s_midnight() {
+        assert_eq!(PostDate::parse("2024-09-02T24:00+09:00"), Some(at(2024, 9, 3, 0, 0, 0, 0)));
+        assert_eq!(PostDate::parse("2024-12-31 24:00:00"), Some(at(2025, 1, 1, 0, 0, 0, 0)));
     }
 
     #[test]

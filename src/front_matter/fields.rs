@@ -89,7 +89,7 @@ pub(crate) fn front_matter(raw: Vec<RawField>, origin: &Origin, problems: &mut V
     // Jekyll takes both from the file name, `2026-07-17-my-post.md`.
     let named_by_file = origin.dialect.named_by_file;
     if front_matter.title.is_none() && !reported.contains(&TITLE) && !named_by_file {
-        problems.push(missing(origin, "post has no title", "title", "\"My post\""));
+        problems.push(missing(origin, NO_TITLE, "title", "\"My post\""));
     }
     if front_matter.date.is_none() && !reported.contains(&DATE) && !named_by_file {
         problems.push(missing(origin, NO_DATE, "date", "2026-07-17"));
@@ -99,6 +99,10 @@ pub(crate) fn front_matter(raw: Vec<RawField>, origin: &Origin, problems: &mut V
 
 /// The warning of a post without a date; a page needs none (see `Library`).
 pub(crate) const NO_DATE: &str = "post has no date";
+
+/// The problem of a post without a title, which a page the tool names
+/// itself (the Next.js starter's About page) does not have.
+pub(crate) const NO_TITLE: &str = "post has no title";
 
 fn missing(origin: &Origin, message: &str, key: &str, example: &str) -> Problem {
     let hint = match origin.format {

@@ -15,7 +15,7 @@ pub(crate) mod split;
 mod yaml_text;
 
 pub use edit::{EditError, FieldValue, remove_field, set_field};
-pub(crate) use fields::{NO_DATE, RawField, is_read_key};
+pub(crate) use fields::{NO_DATE, NO_TITLE, RawField, is_read_key};
 
 use crate::diagnostics::Problem;
 

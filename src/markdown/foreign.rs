@@ -1,11 +1,11 @@
 //! Other tools' syntax in a post's Markdown: Hugo shortcodes, Zola shortcodes,
-//! Liquid tags and output, MDX components and `import`/`export` lines. Found
+//! Liquid tags and output, MDX components and `import`/`export` lines (read
+//! by `mdx`). Found
 //! here by small hand-written scanners, never starting inside code or math;
 //! the writer renders the harmless ones (a figure, a link to a video, an
 //! image, a code block) and shows the rest as written, with a warning.
 
 use std::borrow::Cow;
-use std::fmt::Write as _;
 use std::ops::Range;
 
 use super::Syntax;
@@ -49,6 +49,13 @@ pub(super) enum Shown {
     /// (`width={500}`, `style={{ margin: 0 }}`), written as HTML; `dropped`
     /// names those that were expressions Hanji cannot run, left out.
     Html { html: String, dropped: Vec<String> },
+    /// MDX's `<TOCInline …/>`: the post's table of contents, as the
+    /// Next.js starter's component writes it.
+    Toc(super::mdx::InlineToc),
+    /// Nothing of the construct itself, reported as `what` is left out:
+    /// an MDX component Hanji does not run, whose children (`holds`) are
+    /// rendered as the rest of the post is.
+    Left { what: String, holds: bool, hint: &'static str },
     /// A Kramdown attribute list, `{: .notice #intro target="_blank"}`: these
     /// attributes (names and values as written, classes joined) go on the
     /// element just before it, or on the paragraph whose last line it is.
@@ -58,7 +65,6 @@ pub(super) enum Shown {
 const HUGO_HINT: &str = "Hanji does not run Hugo shortcodes: write it in Markdown, or keep it for Hugo";
 const ZOLA_HINT: &str = "Hanji does not run Zola shortcodes: write it in Markdown, or keep it for Zola";
 const LIQUID_HINT: &str = "Hanji does not run Liquid: write it in Markdown, or keep it for Jekyll";
-const MDX_HINT: &str = "Hanji runs no JavaScript: write it in Markdown, or keep it for the Next.js site";
 const HUGO_OWN_HINT: &str = "Hanji runs a shortcode template of HTML with `.Get`, `.Inner`, `markdownify`, and `if` or \
                              `with` … `end` (see README): simplify it, write it in Markdown, or keep it for Hugo";
 const ZOLA_OWN_HINT: &str = "Hanji runs a shortcode template of HTML with its arguments, `body`, `safe`, `markdown` and \
@@ -421,46 +427,8 @@ impl<'a> Scan<'a> {
     }
 
     fn mdx(&mut self, start: usize) -> Option<usize> {
-        let rest = &self.body[start..];
-        if let Some(keyword) = ["import", "export"].into_iter().find(|k| rest.starts_with(k)) {
-            if !rest[keyword.len()..].starts_with([' ', '\t', '{', '*']) {
-                return None;
-            }
-            // An ES module statement runs to the next blank line, as in MDX.
-            let mut end = start;
-            for line in rest.split_inclusive('\n') {
-                if line.trim().is_empty() {
-                    break;
-                }
-                end += line.len();
-            }
-            let end = start + self.body[start..end].trim_end().len();
-            return self.push(start..end, unrendered(&format!("MDX `{keyword}` line"), MDX_HINT));
-        }
-        let closing = rest.starts_with("</");
-        let name_start = if closing { 2 } else { 1 };
-        if !rest[name_start..].starts_with(|c: char| c.is_ascii_uppercase()) {
-            // Lower case is HTML, which Markdown passes through: only JSX
-            // values in its attributes (`width={500}`) need writing as HTML.
-            let (end, html, dropped) = html_with_jsx(rest)?;
-            return self.push(start..start + end, Shown::Html { html, dropped });
-        }
-        let name_len = rest[name_start..]
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
-            .unwrap_or(rest.len() - name_start);
-        let name = &rest[name_start..name_start + name_len];
-        let JsxTag { end, self_closing, attributes, .. } = jsx_tag(rest, name_start + name_len)?;
-        let range = start..start + end;
-        if closing {
-            return self.push(range, unrendered(&format!("MDX component `</{name}>`"), MDX_HINT));
-        }
-        let text =
-            |key: &str| attributes.iter().find(|(k, _)| *k == key).and_then(|(_, v)| v.text()).map(str::to_string);
-        let shown = match (name, self_closing, text("src")) {
-            ("Image", true, Some(src)) => Shown::Image { src, alt: text("alt").unwrap_or_default() },
-            _ => unrendered(&format!("MDX component `<{name}>`"), MDX_HINT),
-        };
-        self.push(range, shown)
+        let (end, shown) = super::mdx::construct(&self.body[start..])?;
+        self.push(start..start + end, shown)
     }
 }
 
@@ -554,15 +522,13 @@ fn attribute_list(text: &str, after_element: bool) -> Option<(usize, Vec<(String
                     continue;
                 }
                 let (value, after) = match bytes.get(name_end + 1)? {
-                    quote @ (b'"' | b'\'') => {
-                        let close = rest[name_end + 2..].find(*quote as char)? + name_end + 2;
-                        (&rest[name_end + 2..close], close + 1)
-                    }
+                    quote @ (b'"' | b'\'') => quoted_value(&rest[name_end + 2..], *quote as char)
+                        .map(|(value, length)| (Cow::Owned(value), name_end + 2 + length))?,
                     _ => {
                         let end = rest[name_end + 1..]
                             .find(|c: char| c.is_whitespace() || c == '}')
                             .map_or(rest.len(), |i| name_end + 1 + i);
-                        (&rest[name_end + 1..end], end)
+                        (Cow::Borrowed(&rest[name_end + 1..end]), end)
                     }
                 };
                 if value.contains(['\n', '\r']) {
@@ -577,6 +543,29 @@ fn attribute_list(text: &str, after_element: bool) -> Option<(usize, Vec<(String
         attributes.insert(0, ("class".to_string(), classes.join(" ")));
     }
     (!attributes.is_empty() || references > 0).then_some(("{:".len() + at + 1, attributes))
+}
+
+/// A quoted value of an attribute list, from just after its opening `quote`:
+/// its text and the length up to and with its closing quote. As Kramdown's
+/// `ALD_TYPE_KEY_VALUE_PAIR` has it (`(?:\\\}|\\\2|[^\}\2])*?` before the
+/// closing quote), `\}` and a backslashed quote stand for themselves
+/// (`parse_attribute_list` takes their backslash off), and a bare `}` ends
+/// the list before the value does: None.
+fn quoted_value(text: &str, quote: char) -> Option<(String, usize)> {
+    let mut value = String::new();
+    let mut chars = text.char_indices();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            _ if c == quote => return Some((value, at + c.len_utf8())),
+            '}' => return None,
+            '\\' if text[at + 1..].starts_with(['}', quote]) => {
+                let (_, escaped) = chars.next()?;
+                value.push(escaped);
+            }
+            _ => value.push(c),
+        }
+    }
+    None
 }
 
 fn unrendered(what: &str, hint: &'static str) -> Shown {
@@ -646,7 +635,7 @@ fn tag_name(inner: &str) -> String {
 }
 
 /// At most 40 characters of `text`, for a message.
-fn shorten(text: &str) -> String {
+pub(super) fn shorten(text: &str) -> String {
     let mut short: String = text.chars().take(40).collect();
     if short.len() < text.len() {
         short.push('…');
@@ -782,249 +771,6 @@ fn value(text: &str) -> (String, &str) {
     (out, "")
 }
 
-/// An HTML start tag at the start of `text` that has JSX values (`{…}`) in
-/// its attributes, written as HTML: (its length, the tag, the attributes left
-/// out). A literal value is written as its text (`{500}` → `"500"`, `{"a"}`
-/// → `"a"`, `{true}` → the bare name, `{false}` → left out); a `style`
-/// object as CSS, numbers in pixels as React writes them (`{{ marginTop: 8 }}`
-/// → `"margin-top: 8px"`); `className` and `htmlFor` as `class` and `for`.
-/// Any other expression is left out and named. None for a tag without JSX
-/// values, which is HTML as it is.
-fn html_with_jsx(text: &str) -> Option<(usize, String, Vec<String>)> {
-    let name_len = text[1..].find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))? + 1;
-    if name_len == 1 {
-        return None;
-    }
-    let tag = jsx_tag(text, name_len)?;
-    let any_jsx = tag.attributes.iter().any(|(_, value)| matches!(value, JsxValue::Expression(_)));
-    if tag.spread || !any_jsx {
-        return None; // HTML as it is, or an object spread: not a tag to rewrite
-    }
-    let mut html = text[..name_len].to_string();
-    let mut dropped = Vec::new();
-    for (name, value) in &tag.attributes {
-        let name = match *name {
-            "className" => "class",
-            "htmlFor" => "for",
-            name => name,
-        };
-        match value {
-            JsxValue::Bare => {
-                let _ = write!(html, " {name}");
-            }
-            JsxValue::Quoted(quoted) => {
-                let _ = write!(html, " {name}={quoted}");
-            }
-            JsxValue::Expression(written) => match jsx_literal(name, written[1..written.len() - 1].trim()) {
-                Some(Literal::Text(text)) => {
-                    let _ = write!(html, " {name}=\"{}\"", text.replace('&', "&amp;").replace('"', "&quot;"));
-                }
-                Some(Literal::Bare) => {
-                    let _ = write!(html, " {name}");
-                }
-                Some(Literal::Absent) => {}
-                None => dropped.push(format!("{name}={}", shorten(written))),
-            },
-        }
-    }
-    html.push_str(if tag.self_closing { " />" } else { ">" });
-    Some((tag.end, html, dropped))
-}
-
-enum Literal {
-    Text(String),
-    /// `{true}`: the attribute without a value.
-    Bare,
-    /// `{false}`, `{null}`: no attribute.
-    Absent,
-}
-
-/// The value of a JSX expression that is a literal; None for any other.
-fn jsx_literal(name: &str, expression: &str) -> Option<Literal> {
-    match expression {
-        "true" => return Some(Literal::Bare),
-        "false" | "null" | "undefined" => return Some(Literal::Absent),
-        _ => {}
-    }
-    if let Some(text) = quoted(expression) {
-        return Some(Literal::Text(text.to_string()));
-    }
-    if expression.parse::<f64>().is_ok() {
-        return Some(Literal::Text(expression.to_string()));
-    }
-    if name == "style" && expression.starts_with('{') && expression.ends_with('}') {
-        return style_object(&expression[1..expression.len() - 1]).map(Literal::Text);
-    }
-    None
-}
-
-/// `"a"`, `'a'` or `` `a` `` (without `${`) as its text.
-fn quoted(text: &str) -> Option<&str> {
-    let quote = text.chars().next().filter(|c| matches!(c, '"' | '\'' | '`'))?;
-    let inner = text.strip_prefix(quote)?.strip_suffix(quote)?;
-    (!inner.contains(quote) && !inner.contains('\\') && !inner.contains("${")).then_some(inner)
-}
-
-/// A React style object of literal values as CSS: `marginTop: 8, color: 'red'`
-/// → `margin-top: 8px; color: red`. None if any value is not a literal.
-fn style_object(inner: &str) -> Option<String> {
-    // Properties React writes without `px`.
-    const UNITLESS: &[&str] = &[
-        "flex",
-        "flexGrow",
-        "flexShrink",
-        "fontWeight",
-        "lineHeight",
-        "opacity",
-        "order",
-        "zIndex",
-        "zoom",
-        "columnCount",
-        "gridRow",
-        "gridColumn",
-        "tabSize",
-    ];
-    let mut css = Vec::new();
-    for part in inner.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let (key, value) = part.split_once(':')?;
-        let key = key.trim();
-        let key = quoted(key).unwrap_or(key);
-        if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
-            return None;
-        }
-        let value = value.trim();
-        let value = match quoted(value) {
-            Some(text) => text.to_string(),
-            None if value.parse::<f64>().is_ok() => {
-                if value == "0" || UNITLESS.contains(&key) {
-                    value.to_string()
-                } else {
-                    format!("{value}px")
-                }
-            }
-            None => return None,
-        };
-        if value.contains([';', '"', '<', '>']) {
-            return None;
-        }
-        let property: String = key
-            .chars()
-            .flat_map(|c| if c.is_ascii_uppercase() { vec!['-', c.to_ascii_lowercase()] } else { vec![c] })
-            .collect();
-        css.push(format!("{property}: {value}"));
-    }
-    Some(css.join("; "))
-}
-
-/// One attribute's value in a JSX tag, as written.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum JsxValue<'a> {
-    /// A name without a value (`hidden`).
-    Bare,
-    /// `"text"` or `'text'`, with its quotes.
-    Quoted(&'a str),
-    /// `{expression}`, with its braces.
-    Expression(&'a str),
-}
-
-impl<'a> JsxValue<'a> {
-    /// The value as text: a quoted one's inside, "" for a bare name, None for an expression.
-    fn text(self) -> Option<&'a str> {
-        match self {
-            JsxValue::Bare => Some(""),
-            JsxValue::Quoted(quoted) => Some(&quoted[1..quoted.len() - 1]),
-            JsxValue::Expression(_) => None,
-        }
-    }
-}
-
-/// The attributes of a JSX tag from byte `at` of `text` (after its name), to
-/// its `>` or `/>`.
-struct JsxTag<'a> {
-    end: usize,
-    self_closing: bool,
-    attributes: Vec<(&'a str, JsxValue<'a>)>,
-    /// It spreads an object into its attributes (`{...props}`).
-    spread: bool,
-}
-
-/// The tag from byte `at` of `text` (after its name); None if it never ends.
-fn jsx_tag(text: &str, mut at: usize) -> Option<JsxTag<'_>> {
-    let mut attributes = Vec::new();
-    let mut spread = false;
-    loop {
-        let rest = &text[at..];
-        let trimmed = rest.trim_start();
-        at += rest.len() - trimmed.len();
-        if let Some(close) = ["/>", ">"].into_iter().find(|close| trimmed.starts_with(close)) {
-            return Some(JsxTag { end: at + close.len(), self_closing: close == "/>", attributes, spread });
-        }
-        if trimmed.starts_with('{') {
-            at += braced(trimmed)?;
-            spread = true;
-            continue;
-        }
-        let name_len = trimmed.find(|c: char| c.is_whitespace() || matches!(c, '=' | '/' | '>' | '<' | '{'))?;
-        if name_len == 0 {
-            return None;
-        }
-        let name = &trimmed[..name_len];
-        at += name_len;
-        let rest = &text[at..];
-        let Some(after_eq) = rest.trim_start().strip_prefix('=') else {
-            attributes.push((name, JsxValue::Bare));
-            continue;
-        };
-        at += rest.len() - after_eq.len();
-        let value = after_eq.trim_start();
-        at += after_eq.len() - value.len();
-        let parsed = if value.starts_with('{') {
-            JsxValue::Expression(&value[..braced(value)?])
-        } else if let Some(quote) = value.chars().next().filter(|c| matches!(c, '"' | '\'')) {
-            JsxValue::Quoted(&value[..value[1..].find(quote)? + 2])
-        } else {
-            return None;
-        };
-        at += match parsed {
-            JsxValue::Expression(written) | JsxValue::Quoted(written) => written.len(),
-            JsxValue::Bare => 0,
-        };
-        attributes.push((name, parsed));
-    }
-}
-
-/// The length of the `{…}` at the start of `text`, nested braces and strings
-/// inside included; None if it never closes.
-fn braced(text: &str) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
-    for (i, c) in text.char_indices() {
-        if let Some(q) = quote {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == q {
-                quote = None;
-            }
-            continue;
-        }
-        match c {
-            '"' | '\'' | '`' => quote = Some(c),
-            '{' => depth += 1,
-            '}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i + 1);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1041,25 +787,6 @@ mod tests {
     }
 
     #[test]
-    fn jsx_values_in_html_tags_are_written_as_html() {
-        fn html(text: &str) -> Option<(&str, String, Vec<String>)> {
-            html_with_jsx(text).map(|(end, html, dropped)| (&text[..end], html, dropped))
-        }
-        let (tag, written, dropped) =
-            html("<img src=\"/a.png\" width={500} alt={'A'} hidden={true} x={false} /> rest").unwrap();
-        assert_eq!(tag, "<img src=\"/a.png\" width={500} alt={'A'} hidden={true} x={false} />");
-        assert_eq!(written, "<img src=\"/a.png\" width=\"500\" alt=\"A\" hidden />");
-        assert!(dropped.is_empty());
-        let (_, written, _) =
-            html("<div style={{ marginTop: 8, color: 'red', lineHeight: 1.5, margin: 0 }} className=\"x\">").unwrap();
-        assert_eq!(written, "<div style=\"margin-top: 8px; color: red; line-height: 1.5; margin: 0\" class=\"x\">");
-        let (_, written, dropped) = html("<p title={post.title} data-n={1}>").unwrap();
-        assert_eq!((written.as_str(), dropped), ("<p data-n=\"1\">", vec!["title={post.title}".to_string()]));
-        assert_eq!(html("<p class=\"plain\">"), None, "HTML as it is");
-        assert_eq!(html("<div {...props}>"), None);
-    }
-
-    #[test]
     fn kramdown_attribute_lists() {
         let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
         assert_eq!(attribute_list("{: .notice--info}\nmore", true), Some((17, vec![pair("class", "notice--info")])),);
@@ -1068,6 +795,12 @@ mod tests {
             Some(vec![pair("class", "a b"), pair("target", "_blank"), pair("id", "top"), pair("rel", "me x")]),
         );
         assert_eq!(attribute_list("{:.x}", false).map(|(end, _)| end), Some(5));
+        // Kramdown takes a backslashed quote or `}` in a quoted value as itself.
+        let escaped = r"{: file='\'dotnet nuget push\' error' b='\}'}";
+        assert_eq!(
+            attribute_list(escaped, true),
+            Some((escaped.len(), vec![pair("file", "'dotnet nuget push' error"), pair("b", "}")]))
+        );
         for not in ["{::comment}", "{:ref: .x}", "{: word}", "{: .x", "{: .x\n}", "{:}", "{: a=\"b}", "{: 두 낱말}"]
         {
             assert_eq!(attribute_list(not, false), None, "{not}");
@@ -1175,21 +908,6 @@ mod tests {
         assert_eq!((found[1].0, &found[1].1), ("{% endraw %}", &Shown::Nothing));
         assert_eq!(what(&found[2].1), "Liquid tag `include note.html`");
         assert_eq!(found[3].1, Shown::Code { lang: "ruby".into(), code: "def x = '%}'\n".into() });
-    }
-
-    #[test]
-    fn mdx_components_and_imports() {
-        let body = "import Image from './Image'\nimport { x } from 'y'\n\nexporting is a word.\n\n\
-                    <Image src=\"/static/a.png\" alt='A' width={500} {...rest} />\n\
-                    <TOCInline toc={props.toc} exclude={[\"a\", '}']} />\n<Note>\nhi\n</Note> <div>html</div>";
-        let found = found(body, Syntax::Mdx);
-        let shown: Vec<(&str, String)> = found.iter().map(|(text, shown)| (*text, what(shown).to_string())).collect();
-        assert_eq!(shown[0], ("import Image from './Image'\nimport { x } from 'y'", "MDX `import` line".into()));
-        assert_eq!(found[1].1, Shown::Image { src: "/static/a.png".into(), alt: "A".into() });
-        assert_eq!(shown[2].1, "MDX component `<TOCInline>`");
-        assert_eq!(shown[3], ("<Note>", "MDX component `<Note>`".into()));
-        assert_eq!(shown[4], ("</Note>", "MDX component `</Note>`".into()));
-        assert_eq!(found.len(), 5, "`exporting` and `<div>` are not MDX syntax: {found:?}");
     }
 
     #[test]

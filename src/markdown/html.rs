@@ -197,6 +197,9 @@ struct Writer<'a, 'o> {
     out: String,
     slugger: Slugger,
     toc: Vec<TocEntry>,
+    /// MDX's inline tables of contents, each written as a mark
+    /// (`inline_toc_mark`) until the headings are all known (`finish`).
+    inline_tocs: Vec<super::mdx::InlineToc>,
     problems: Vec<Problem>,
     words: WordCount,
     /// The prose as read, one block a line (see `Rendered::text`).
@@ -305,6 +308,7 @@ impl<'a, 'o> Writer<'a, 'o> {
             out: String::with_capacity(body.len() + body.len() / 2 + 64),
             slugger: Slugger::new(),
             toc: Vec::new(),
+            inline_tocs: Vec::new(),
             problems: Vec::new(),
             words: WordCount::default(),
             text: String::new(),
@@ -883,6 +887,25 @@ impl<'a, 'o> Writer<'a, 'o> {
                     self.problems.push(Problem::warning(line, column, message).with_hint(hint));
                 }
             }
+            Shown::Toc(toc) => {
+                // The headings after it are not read yet: a mark for now.
+                if block {
+                    self.newline();
+                }
+                self.out.push_str(&inline_toc_mark(self.inline_tocs.len()));
+                self.inline_tocs.push(toc.clone());
+                if block {
+                    self.out.push('\n');
+                }
+            }
+            Shown::Left { what, holds, hint } => {
+                let (line, column) = self.lines.line_column(offset);
+                let message = match holds {
+                    true => format!("{what} is not rendered; what it holds is shown without it"),
+                    false => format!("{what} is not rendered; it is left out"),
+                };
+                self.problems.push(Problem::warning(line, column, message).with_hint(*hint));
+            }
             Shown::Unrendered { what, why, hint } => {
                 if block {
                     self.open_paragraph(true, offset, " class=\"unrendered\"");
@@ -1156,6 +1179,7 @@ impl<'a, 'o> Writer<'a, 'o> {
         let what = match &construct.shown {
             Shown::Nothing | Shown::Text(_) | Shown::Attributes(_) => return,
             Shown::Unrendered { what, hint, .. } => Some((what.clone(), hint.clone())),
+            Shown::Left { what, hint, .. } => Some((what.clone(), Cow::Borrowed(*hint))),
             _ => None,
         };
         let (what, hint) = what.unwrap_or_else(|| {
@@ -1265,6 +1289,10 @@ impl<'a, 'o> Writer<'a, 'o> {
             self.footnotes.done.push((label, line, html));
         }
         self.write_footnotes();
+        for (at, toc) in self.inline_tocs.iter().enumerate() {
+            let html = super::mdx::toc_html(toc, &self.toc);
+            self.out = self.out.replacen(&inline_toc_mark(at), &html, 1);
+        }
         Rendered {
             html: self.out,
             toc: self.toc,
@@ -1277,6 +1305,13 @@ impl<'a, 'o> Writer<'a, 'o> {
             text: self.text,
         }
     }
+}
+
+/// Where the `n`th inline table of contents goes until `finish` writes it: a
+/// comment, which nothing else writes (an author's own is HTML that Hanji
+/// escapes or passes; passed, it only gets a table of contents).
+fn inline_toc_mark(n: usize) -> String {
+    format!("<!--hanji-inline-toc-{n}-->")
 }
 
 fn alert(kind: BlockQuoteKind) -> (&'static str, &'static str) {

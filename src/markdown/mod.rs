@@ -21,6 +21,7 @@ mod highlight;
 mod html;
 mod lines;
 mod math;
+mod mdx;
 mod shortcodes;
 mod summary;
 mod tex;

@@ -689,24 +689,41 @@ fn zola_katex_shortcodes_are_math() {
 }
 
 #[test]
-fn mdx_image_renders_and_imports_and_components_are_shown() {
+fn mdx_image_renders_imports_show_nothing_and_components_their_children() {
     let body = "import Note from './Note'\n\n<Image src=\"/static/a.png\" alt=\"A\" width={600} />\n\n\
-                Text with <Note kind=\"x\" /> inline.\n";
+                Text with <Note kind=\"x\" /> inline.\n\n<Callout>\n\nInside *it*.\n\n</Callout>\n";
     let out = with_syntax(body, Syntax::Mdx);
-    assert_eq!(
-        out.html,
-        "<p data-line=\"10\" class=\"unrendered\"><code>import Note from './Note'</code></p>\n\
-         <p data-line=\"12\"><img src=\"/static/a.png\" alt=\"A\" decoding=\"async\"></p>\n\
-         <p data-line=\"14\">Text with <code class=\"unrendered\">&lt;Note kind=\"x\" /&gt;</code> inline.</p>\n"
+    assert!(
+        !out.html.contains("import") && !out.html.contains("Note") && !out.html.contains("Callout"),
+        "{}",
+        out.html
     );
+    assert!(out.html.contains("<img src=\"/static/a.png\" alt=\"A\" decoding=\"async\">"), "{}", out.html);
+    assert!(out.html.contains("Text with  inline."), "{}", out.html);
+    assert!(out.html.contains("Inside <em>it</em>."), "{}", out.html);
     let messages: Vec<&str> = out.problems.iter().map(|p| p.message.as_str()).collect();
     assert_eq!(
         messages,
         [
-            "MDX `import` line is not rendered; it is shown as written",
-            "MDX component `<Note>` is not rendered; it is shown as written"
+            "MDX component `<Note>` is not rendered; it is left out",
+            "MDX component `<Callout>` is not rendered; what it holds is shown without it"
         ]
     );
+}
+
+#[test]
+fn mdx_toc_inline_is_the_post_s_table_of_contents() {
+    let body = "<TOCInline toc={props.toc} asDisclosure toHeading={2} />\n\n## One\n\n### Deeper\n\n## Two\n";
+    let out = with_syntax(body, Syntax::Mdx);
+    assert!(
+        out.html.contains(
+            "<div class=\"ml-6\"><ul><li><a href=\"#one\">One</a></li><li><a href=\"#two\">Two</a></li></ul>"
+        ),
+        "{}",
+        out.html
+    );
+    assert!(!out.html.contains("TOCInline") && !out.html.contains("hanji-inline-toc"), "{}", out.html);
+    assert!(out.problems.is_empty(), "{:?}", out.problems);
 }
 
 #[test]

@@ -58,10 +58,13 @@ impl Tool for Hugo {
         }
     }
 
-    /// New posts go to the posts' section, the first of `POSTS_DIRS` found.
+    /// New posts go to the posts' section, the first of `POSTS_DIRS` found;
+    /// the blog's own home template says whether the top pages are posts.
     fn read_folder(&self, folder: &dyn Folder, layout: &mut Layout) {
         let section = POSTS_DIRS.iter().map(PathBuf::from).find(|dir| folder.is_dir(dir));
         layout.new_posts_dir = Some(section.unwrap_or_else(|| POSTS_DIRS[0].into()));
+        let home = HOME_TEMPLATES.iter().find_map(|file| folder.read(Path::new(file)).ok());
+        layout.hugo_home_lists_top_pages = home.as_deref().is_some_and(home_lists_top_pages);
     }
 
     fn settings(&self, file: &Path, text: &str, problems: &mut Vec<Diagnostic>) -> Settings {
@@ -77,9 +80,10 @@ impl Tool for Hugo {
     }
 
     /// A file at the top of `content/`, outside every section
-    /// (`content/about.md`, `content/about/index.md`), is a page.
-    fn is_page(&self, _layout: &Layout, path: &Path) -> bool {
-        folder_of(path) == Path::new(CONTENT_DIR)
+    /// (`content/about.md`, `content/about/index.md`), is a page, unless
+    /// the blog's own home lists it with the posts.
+    fn is_page(&self, layout: &Layout, path: &Path) -> bool {
+        !layout.hugo_home_lists_top_pages && folder_of(path) == Path::new(CONTENT_DIR)
     }
 
     fn shortcode_dirs(&self) -> &'static [&'static str] {
@@ -265,4 +269,52 @@ fn author_in(params: &RawField) -> Option<super::Setting> {
     let serde_json::Value::Object(author) = value else { return None };
     let name = author.iter().find(|(k, _)| k.eq_ignore_ascii_case("name")).map(|(_, v)| v)?;
     super::settings::setting_at(params, name, "params.author.name")
+}
+
+/// The blog's own templates Hugo makes its home page with, first found
+/// first (the documented lookup order for the home page: `index.html`,
+/// `home.html`, `list.html`, then the same in `_default/`). A theme's are
+/// not read.
+const HOME_TEMPLATES: &[&str] = &[
+    "layouts/index.html",
+    "layouts/home.html",
+    "layouts/list.html",
+    "layouts/_default/index.html",
+    "layouts/_default/home.html",
+    "layouts/_default/list.html",
+];
+
+/// Whether a home template lists the pages at the top of `content/`: its
+/// first `range` goes over the home's own pages unfiltered
+/// (`.Paginator.Pages`, with no `.Paginate` of a chosen list; on the home
+/// page those are the top pages and sections) or over every regular page
+/// (`.Site.RegularPages`, `site.RegularPages`). Read, never run; a `where`
+/// or a `mainSections` filter is a list of the posts' sections, which is
+/// Hugo's usual home and Hanji's rule already.
+fn home_lists_top_pages(template: &str) -> bool {
+    let Some(at) = template.find("range ") else { return false };
+    let expression = template[at + "range ".len()..].split("}}").next().unwrap_or_default();
+    // `range $i, $p := X`: the list is after `:=`.
+    let list = expression.rsplit(":=").next().unwrap_or_default().trim().trim_end_matches('-').trim();
+    match list {
+        ".Paginator.Pages" | "$.Paginator.Pages" => !template.contains(".Paginate ") && !template.contains("paginate "),
+        ".Site.RegularPages" | "$.Site.RegularPages" | "site.RegularPages" => true,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_home_that_lists_every_page_makes_the_top_pages_posts() {
+        assert!(home_lists_top_pages("{{ define \"main\" }}{{ range .Paginator.Pages }}{{ .Title }}{{ end }}"));
+        assert!(home_lists_top_pages("{{- range $i, $p := site.RegularPages -}}"));
+        assert!(!home_lists_top_pages("{{ range (.Paginate (where .Pages \"Type\" \"post\")).Pages }}"));
+        assert!(!home_lists_top_pages("{{ $p := .Paginate $pages }}{{ range .Paginator.Pages }}"));
+        assert!(!home_lists_top_pages("{{ range where site.RegularPages \"Type\" \"in\" site.Params.mainSections }}"));
+        assert!(!home_lists_top_pages("{{ range $name, $taxonomy := .Site.Taxonomies.series }}"));
+        assert!(!home_lists_top_pages("no range at all {{ range"));
+    }
 }

@@ -175,6 +175,10 @@ pub struct Layout {
     /// The Next.js starter's first version takes the dates out of its posts'
     /// paths (`formatSlug`): `2017-05-15-hello-world.md` → `/blog/hello-world`.
     pub starter_strips_dates: bool,
+    /// A Hugo blog's own home template lists the pages at the top of
+    /// `content/` with its posts (`range .Paginator.Pages`, `range
+    /// .Site.RegularPages`): they are posts, not pages.
+    pub hugo_home_lists_top_pages: bool,
     /// What a Hexo blog's `_config.yml` says of its files and addresses.
     pub hexo: super::HexoRules,
 }
@@ -233,6 +237,7 @@ impl Layout {
             zola_keep_dates: false,
             zola_sections: Vec::new(),
             starter_strips_dates: false,
+            hugo_home_lists_top_pages: false,
             hexo: super::HexoRules::default(),
         }
     }

@@ -278,6 +278,12 @@ pub trait Tool: Sync {
         None
     }
 
+    /// The title the tool gives a page whose front matter has none (the
+    /// Next.js starter's About page, the default author's file).
+    fn page_title(&self, _path: &Path) -> Option<&'static str> {
+        None
+    }
+
     /// Whether a page is published at all: Jekyll copies a top-level file
     /// without front matter as it is, and its `index.md` is the theme's front page.
     fn publishes_page(&self, _path: &Path, _has_front_matter: bool) -> bool {

@@ -1,7 +1,8 @@
 //! tailwind-nextjs-starter-blog: posts in `data/blog/` (`.mdx` and `.md`,
 //! subfolders too) at `blog/<path>/`, static files in `public/`, and the
 //! site settings from `data/siteMetadata.js`, whose plain values
-//! (`title: 'My blog'`) are read by a small scanner: no JavaScript is run.
+//! (`title: 'My blog'`) are read by a small scanner: no JavaScript is run;
+//! the About page is the default author's file.
 
 use std::path::{Path, PathBuf};
 
@@ -16,6 +17,15 @@ use crate::text::line_column;
 pub(super) const SETTINGS: &[&str] = &["data/siteMetadata.js"];
 
 pub(super) const POSTS_DIR: &str = "data/blog";
+
+/// The authors' files: the starter's About page (`pages/about.js` in the
+/// first version, `getFileBySlug('authors', ['default'])`; `app/about/page.tsx`
+/// in the second, `allAuthors.find((p) => p.slug === 'default')`) renders
+/// `default.md(x)` at `/about`; the other authors have no page of their own.
+pub(super) const AUTHORS_DIR: &str = "data/authors";
+
+/// The default author's file's name, without its extension.
+const DEFAULT_AUTHOR: &str = "default";
 
 /// Where the starter's first version made its posts' slugs (`lib/mdx.js`,
 /// `formatSlug`); the second makes them in `contentlayer.config`.
@@ -45,6 +55,7 @@ impl Tool for NextStarter {
     fn layout(&self) -> Layout {
         Layout {
             static_dirs: vec![StaticDir::at_top("public")],
+            pages_dirs: vec![AUTHORS_DIR.into()],
             term_slugs: TermSlugs::GitHub,
             future_posts: true,
             ..Layout::base(Kind::NextStarter)
@@ -63,17 +74,31 @@ impl Tool for NextStarter {
         settings
     }
 
-    fn syntax(&self, path: &Path) -> Syntax {
-        if path.extension().is_some_and(|e| e == "mdx") { Syntax::Mdx } else { Syntax::Markdown }
+    /// Every post is MDX, `.md` too: the first version compiles each file
+    /// with `mdx-bundler` (`lib/mdx.js`, `bundleMDX({ source })`), the
+    /// second with contentlayer's `contentType: 'mdx'`.
+    fn syntax(&self, _path: &Path) -> Syntax {
+        Syntax::Mdx
     }
 
     fn is_text(&self, path: &Path) -> bool {
         path.extension().is_some_and(|e| e == "md" || e == "markdown" || e == "mdx")
     }
 
-    /// Every file of `data/blog/` is a post.
-    fn is_page(&self, _layout: &Layout, _path: &Path) -> bool {
-        false
+    /// Every file of `data/blog/` is a post; the authors' files are pages.
+    fn is_page(&self, _layout: &Layout, path: &Path) -> bool {
+        path.starts_with(AUTHORS_DIR)
+    }
+
+    /// The About page's title (`genPageMetadata({ title: 'About' })` in
+    /// `app/about/page.tsx`); the author's file has a `name`, no `title`.
+    fn page_title(&self, path: &Path) -> Option<&'static str> {
+        is_default_author(path).then_some("About")
+    }
+
+    /// Only the default author's file is a page of the site (the About page).
+    fn publishes_page(&self, path: &Path, _has_front_matter: bool) -> bool {
+        !path.starts_with(AUTHORS_DIR) || is_default_author(path)
     }
 
     fn new_post_path(&self, posts_dir: &Path, slug: &str, _bundle: bool, _date: Date) -> PathBuf {
@@ -91,6 +116,9 @@ impl Tool for NextStarter {
     /// (`data/blog/guides/a.mdx` → `blog/guides/a/`), without its dates in
     /// the first version.
     fn address(&self, at: &Addressing, post: &PostFacts) -> String {
+        if post.page && is_default_author(post.path) {
+            return "about/".to_string();
+        }
         let file = PostFile::new(post.path);
         let named = file.bundle_folder().map_or_else(|| file.path().with_extension(""), Path::to_path_buf);
         let within = slash_path(named.strip_prefix(at.posts_dir).unwrap_or(&named));
@@ -99,6 +127,11 @@ impl Tool for NextStarter {
         }
         format!("blog/{within}/")
     }
+}
+
+/// Whether `path` is the default author's file, `data/authors/default.md(x)`.
+fn is_default_author(path: &Path) -> bool {
+    path.parent() == Some(Path::new(AUTHORS_DIR)) && path.file_stem().is_some_and(|stem| stem == DEFAULT_AUTHOR)
 }
 
 /// Whether the starter's first version's `formatSlug` is the blog's: it

@@ -185,7 +185,7 @@ mod tests {
         assert_eq!(kind("public/static/images/a.png"), FileKind::Asset);
         assert_eq!(kind("data/siteMetadata.js"), FileKind::Config);
         assert_eq!(kind("hanji-public/index.html"), FileKind::Ignored);
-        assert_eq!(kind("data/authors/default.mdx"), FileKind::Ignored);
+        assert_eq!(kind("data/authors/default.mdx"), FileKind::Post, "the About page");
         assert_eq!(kind("static/a.png"), FileKind::Ignored, "not a static folder of this layout");
 
         let zola = Config { posts_dir: "content".into(), layout: Layout::of(Kind::Zola), ..Config::default() };

@@ -1391,3 +1391,130 @@ fn an_image_with_a_name_too_long_for_a_disk_is_imported_under_a_shorter_one() {
     assert!(image.len() <= 120 && image.starts_with("가가가"), "{image}");
     assert!(read(dir.path().join("blog/posts/hello/index.md")).contains(&format!("![long]({image})")));
 }
+
+/// The pages of a blog, by path, at their addresses.
+fn page_addresses(blog: &BlogTest) -> Vec<(String, String)> {
+    let loaded = blog.load();
+    let addresses = hanji::Addresses::new(&loaded.config, &loaded.library);
+    let mut found: Vec<(String, String)> = loaded
+        .library
+        .pages()
+        .map(|page| (page.path.to_string_lossy().replace('\\', "/"), addresses.post(page)))
+        .collect();
+    found.sort();
+    found
+}
+
+/// Chirpy gives its tabs (`_tabs/about.md`) their addresses in `defaults`
+/// scoped by the collection's type (`type: tabs`, `permalink: /:title/`):
+/// Hanji gave a collection's documents the type `pages`, so the default
+/// never applied and the About page was at `tabs/about/`, not `about/`.
+/// A document's type is its collection's label (Jekyll's `Document#type`).
+#[test]
+fn jekyll_s_defaults_scoped_by_a_collection_s_type_give_its_documents_their_address() {
+    let config = "title: T\ncollections:\n  tabs:\n    output: true\ndefaults:\n  - scope:\n      path: \"\"\n      \
+                  type: tabs\n    values:\n      permalink: /:title/\n";
+    let blog = BlogTest::empty()
+        .write("_config.yml", config)
+        .write("_tabs/about.md", "---\ntitle: About\n---\nMe.\n")
+        .write("_posts/2024-01-01-a.md", "---\ntitle: A\n---\nx\n");
+    assert_eq!(page_addresses(&blog), [("_tabs/about.md".to_string(), "about/".to_string())]);
+    let plain = BlogTest::empty()
+        .write("_config.yml", "title: T\ncollections:\n  tabs:\n    output: true\n")
+        .write("_tabs/about.md", "---\ntitle: About\n---\nMe.\n");
+    assert_eq!(page_addresses(&plain), [("_tabs/about.md".to_string(), "tabs/about.html".to_string())]);
+}
+
+/// The Next.js starter's About page is the default author's file
+/// (`data/authors/default.mdx`, which `pages/about.js` or
+/// `app/about/page.tsx` renders at `/about`): Hanji had no page there. The
+/// other authors' files are no pages.
+#[test]
+fn the_next_starter_s_about_page_is_its_default_author() {
+    let blog = BlogTest::empty()
+        .write("data/siteMetadata.js", "const siteMetadata = {\n  title: 'T',\n}\nmodule.exports = siteMetadata\n")
+        .write("data/blog/a.mdx", "---\ntitle: A\ndate: '2024-01-01'\n---\nx\n")
+        .write("data/authors/default.mdx", "---\nname: Me\n---\nAbout me.\n")
+        .write("data/authors/other.md", "---\nname: Other\n---\nSomeone else.\n");
+    assert_eq!(page_addresses(&blog), [("data/authors/default.mdx".to_string(), "about/".to_string())]);
+    assert!(addresses_by_title(&blog).contains(&("A".to_string(), "blog/a/".to_string())));
+}
+
+/// A Next.js starter's `.md` post with JSX (`<TOCInline toc={props.toc} />`,
+/// `<td style={{textAlign: 'left'}}>`) was read as plain Markdown and its
+/// JSX shown as text; the starter compiles every post as MDX.
+#[test]
+fn a_next_starter_md_post_is_mdx() {
+    let blog = BlogTest::empty()
+        .write("data/siteMetadata.js", "const siteMetadata = {\n  title: 'T',\n}\nmodule.exports = siteMetadata\n")
+        .write(
+            "data/blog/a.md",
+            "---\ntitle: A\ndate: '2024-01-01'\n---\n<TOCInline toc={props.toc} />\n\n## One\n\n\
+             <table><tr><td style={{textAlign: 'left'}}>x</td></tr></table>\n",
+        );
+    let out = tempfile::tempdir().unwrap();
+    let run = crate::export(&blog, out.path(), &[]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    let page = crate::read(out.path().join("blog/a/index.html"));
+    assert!(!crate::visible_text(&page).contains('{'), "{page}");
+    assert!(page.contains("<td style=\"text-align: left\">x</td>"), "{page}");
+    assert!(page.contains("<ul><li><a href=\"#one\">One</a></li></ul>"), "{page}");
+}
+
+/// A Kramdown attribute list whose quoted value holds a backslashed quote
+/// (`{: file='\'dotnet nuget push\' error'}`, as Chirpy's code block titles
+/// are written) was not read as one and shown as text; Kramdown takes `\'`
+/// in a value as the quote itself.
+#[test]
+fn a_kramdown_attribute_with_an_escaped_quote_is_read() {
+    let body = "```\nerror\n```\n{: file='\\'dotnet nuget push\\' error'}\n";
+    let html = hanji::markdown::render(
+        body,
+        &hanji::markdown::Options { syntax: hanji::markdown::Syntax::Liquid, ..Default::default() },
+    )
+    .html;
+    assert!(!html.contains("{:") && !html.contains("dotnet"), "{html}");
+    assert!(html.contains("<pre><code>error\n</code></pre>"), "{html}");
+}
+
+/// A Hexo post dated `2024-09-02T24:00+09:00` (the end of the day, which
+/// JavaScript's `Date` reads as the next day's midnight) was refused as no
+/// date, so the post and its tags were left out; it is 2024-09-03.
+#[test]
+fn a_date_at_hour_24_is_the_next_day_s_midnight() {
+    let blog = BlogTest::empty()
+        .write("_config.yml", "title: T\npermalink: :title/\n")
+        .write("source/_posts/a.md", "---\ntitle: A\ndate: 2024-09-02T24:00+09:00\ntags:\n  - Masking\n---\nx\n");
+    let loaded = blog.load();
+    let post = loaded.library.post(&crate::p("source/_posts/a.md")).unwrap();
+    assert!(!post.has_errors);
+    assert_eq!(post.date.map(|d| d.date.to_string()), Some("2024-09-03".to_string()));
+    assert_eq!(post.tags, ["Masking"]);
+}
+
+/// A Hugo blog whose own home template lists every page
+/// (`layouts/_default/list.html`: `range .Paginator.Pages`) keeps its posts
+/// at the top of `content/`: Hanji took them for pages (About pages) and
+/// published 11 of its 61 posts. The blog's template says which it lists.
+#[test]
+fn a_hugo_home_that_lists_the_top_pages_makes_them_posts() {
+    let post = |title: &str| format!("---\ntitle: {title}\ndate: 2024-01-01\n---\nx\n");
+    let plain = BlogTest::empty()
+        .write("hugo.toml", "title = 'T'\n")
+        .write("content/top.md", post("Top"))
+        .write("content/posts/a.md", post("A"));
+    let listing = BlogTest::empty()
+        .write("hugo.toml", "title = 'T'\n")
+        .write("layouts/_default/list.html", "{{ range .Paginator.Pages }}{{ .Title }}{{ end }}\n")
+        .write("content/top.md", post("Top"))
+        .write("content/posts/a.md", post("A"));
+    let posts = |blog: &BlogTest| -> Vec<String> {
+        let loaded = blog.load();
+        let mut titles: Vec<String> = loaded.library.posts().filter(|p| !p.page).map(|p| p.title.clone()).collect();
+        titles.sort();
+        titles
+    };
+    assert_eq!(posts(&plain), ["A"]);
+    assert_eq!(posts(&listing), ["A", "Top"]);
+    assert!(addresses_by_title(&listing).contains(&("Top".to_string(), "top/".to_string())));
+}
