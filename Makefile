@@ -65,7 +65,7 @@ PACKAGE_FILES = {"/usr/bin/hanji":"$(TARGET_DIR)/release/hanji"}
 # the UI's npm packages) makes a .deb and an .rpm of the release build (the
 # profile in Cargo.toml: LTO, one codegen unit, stripped), with the app's
 # name, icon and desktop entry, and the `hanji` command beside the app;
-# README "Installing the app".
+# the guide, docs/posts/installing.md.
 package: deps app-deps ui
 	ui/node_modules/.bin/tauri build --ci --bundles deb,rpm \
 	  --config '{"bundle":{"linux":{"deb":{"files":$(PACKAGE_FILES)},"rpm":{"files":$(PACKAGE_FILES)}}}}' \
@@ -93,16 +93,19 @@ ui/node_modules/.package-lock.json: ui/package-lock.json
 	cd ui && npm ci --no-audit --no-fund
 
 # The exported sample blog must have zero errors in the Nu HTML Checker, and
-# so must a site with comments and analytics (tests/fixtures/services).
+# so must a site with comments and analytics (tests/fixtures/services) and
+# the user's guide (docs/, a Hanji blog; tests/blog/guide.rs follows its links).
 # The CLI is the one `unit` builds (`cargo run` would build it and its
 # dependencies once more, with the features of the core alone).
+SITES := .cache/sample-site .cache/services-site .cache/guide-site
 html: $(VNU)
 	$(CARGO) test --workspace --locked --no-run --quiet
-	rm -rf .cache/sample-site .cache/services-site
+	rm -rf $(SITES)
 	$(TARGET_DIR)/debug/hanji export content --out .cache/sample-site --quiet
 	$(TARGET_DIR)/debug/hanji export tests/fixtures/services --out .cache/services-site --quiet
-	java -jar $(VNU) --errors-only --skip-non-html .cache/sample-site .cache/services-site
-	@echo "Nu HTML Checker: no errors in $$(find .cache/sample-site .cache/services-site -name '*.html' | wc -l) pages"
+	$(TARGET_DIR)/debug/hanji export docs --out .cache/guide-site --quiet
+	java -jar $(VNU) --errors-only --skip-non-html $(SITES)
+	@echo "Nu HTML Checker: no errors in $$(find $(SITES) -name '*.html' | wc -l) pages"
 
 $(VNU):
 	@command -v java >/dev/null || { $(APT) update -q && $(APT) install -y -q default-jre-headless; }

@@ -126,7 +126,7 @@ fn main_window<R: Runtime>(app: &tauri::AppHandle<R>) -> tauri::Result<tauri::We
 /// WebKitGTK's accelerated path runs its GL on the CPU (Mesa's llvmpipe), and
 /// each frame of the window costs tens of milliseconds more than drawing it
 /// on the CPU directly: keystroke to preview took a median of 82 ms against
-/// 31 ms so on a 2-core machine (README, Speed). With a GPU, WebKit's own
+/// 31 ms so on a 2-core machine (the guide, docs/posts/speed.md). With a GPU, WebKit's own
 /// choice stands.
 #[cfg(target_os = "linux")]
 fn drawing(webview: &tauri::webview::PlatformWebview) {

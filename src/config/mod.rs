@@ -262,7 +262,9 @@ impl Config {
                 let (line, column) = table_position(text, table);
                 let names: Vec<String> = missing.iter().map(|m| format!("`{m}`")).collect();
                 return Err(Problem::error(line, column, format!("`[{table}]` needs {}", names.join(" and ")))
-                    .with_hint(format!("see `[{table}]` in the README for what each provider needs")));
+                    .with_hint(format!(
+                        "see `[{table}]` in the guide (Comments and analytics) for what each provider needs"
+                    )));
             }
         }
         let overlap = |other: &Path| self.output_dir.starts_with(other) || other.starts_with(&self.output_dir);
@@ -335,7 +337,7 @@ fn toml_problem(text: &str, error: &toml::de::Error) -> Problem {
         _ => message,
     };
     Problem::error(line, column, message)
-        .with_hint("see the settings in the README: strings are quoted, numbers are not")
+        .with_hint("see the settings in the guide (The blog folder): strings are quoted, numbers are not")
 }
 
 /// Where `key = …` stands in the text, for pointing at a setting.

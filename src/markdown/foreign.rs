@@ -66,11 +66,11 @@ const HUGO_HINT: &str = "Hanji does not run Hugo shortcodes: write it in Markdow
 const ZOLA_HINT: &str = "Hanji does not run Zola shortcodes: write it in Markdown, or keep it for Zola";
 const LIQUID_HINT: &str = "Hanji does not run Liquid: write it in Markdown, or keep it for Jekyll";
 const HUGO_OWN_HINT: &str = "Hanji runs a shortcode template of HTML with `.Get`, `.Inner`, `markdownify`, and `if` or \
-                             `with` … `end` (see README): simplify it, write it in Markdown, or keep it for Hugo";
+                             `with` … `end` (see the guide): simplify it, write it in Markdown, or keep it for Hugo";
 const ZOLA_OWN_HINT: &str = "Hanji runs a shortcode template of HTML with its arguments, `body`, `safe`, `markdown` and \
-                             `if` … `endif` (see README): simplify it, write it in Markdown, or keep it for Zola";
+                             `if` … `endif` (see the guide): simplify it, write it in Markdown, or keep it for Zola";
 const LIQUID_OWN_HINT: &str = "Hanji runs an include of HTML with `include.` values written in the tag, `markdownify` \
-                               and `if` … `endif` (see README): simplify it, write it in Markdown, or keep it for Jekyll";
+                               and `if` … `endif` (see the guide): simplify it, write it in Markdown, or keep it for Jekyll";
 
 /// Delimiters of each syntax's tags: (open, close).
 const HUGO: &[(&str, &str)] = &[("{{<", ">}}"), ("{{%", "%}}")];

@@ -118,7 +118,7 @@ pub fn find_target<'a>(targets: &'a [PublishTarget], name: Option<&str>) -> Resu
     match name {
         Some(name) => targets.iter().find(|t| t.name == name).ok_or_else(|| {
             let hint = if targets.is_empty() {
-                format!("add [publish.{name}] to hanji.toml (see the README's Publish), or set it up in the app")
+                format!("add [publish.{name}] to hanji.toml (see the guide's Publish), or set it up in the app")
             } else {
                 format!("the blog's targets are: {}", names())
             };
@@ -130,7 +130,7 @@ pub fn find_target<'a>(targets: &'a [PublishTarget], name: Option<&str>) -> Resu
                 Fault::Settings,
                 "the blog has no publish target",
                 "add one to hanji.toml, e.g. [publish.site] with kind = \"folder\" and path = \"/media/usb/blog\" \
-                 (see the README's Publish), or set it up in the app",
+                 (see the guide's Publish), or set it up in the app",
             )),
             _ => Err(PublishError::new(
                 Fault::Settings,

@@ -1,5 +1,5 @@
 //! What templates see: the site, the posts and tags as plain values. The names
-//! here are the variables documented in the README's theme section.
+//! here are the variables documented in the guide's Theme (docs/posts/theme.md).
 
 use serde::Serialize;
 

@@ -16,7 +16,7 @@ fn exported(blog: &BlogTest) -> (tempfile::TempDir, crate::Run) {
 fn the_sample_blogs_tag_page_is_the_seed_page() {
     // The seed page is the starter blog's, whose words are English beside
     // Korean dates: the blog's own word list gives them over the theme's
-    // Korean ones (README, Theme).
+    // Korean ones (the guide, Theme).
     let blog = BlogTest::sample()
         .write("templates/words.ko.toml", "all_posts = \"All Posts\"\npublished_on = \"Published on\"\n");
     let (out, run) = exported(&blog);

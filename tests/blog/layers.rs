@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The layers, lowest first; a module may use modules of earlier layers and
-/// the modules before it in its own layer. README "Working on Hanji" says the same.
+/// the modules before it in its own layer. The guide's "Working on Hanji" says the same.
 const LAYERS: &[(&str, &[&str])] = &[
     ("leaves", &["text", "slug", "diagnostics", "digest", "defaults", "front_matter", "clock", "tool"]),
     ("disk", &["fs"]),

@@ -12,6 +12,7 @@ mod differential_hexo;
 mod export;
 mod folders;
 mod formats;
+mod guide;
 mod hostile;
 mod images;
 mod import;

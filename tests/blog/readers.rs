@@ -295,7 +295,7 @@ fn a_provider_without_what_it_needs_is_named() {
     let blog = services().write("hanji.toml", "title = \"x\"\n[comments]\nprovider = \"giscus\"\nrepo = \"me/blog\"\n");
     let check = blog.hanji(&["check"]);
     let (line, hint) = check.line_starting("hanji.toml:2:1: error: `[comments]` needs `repo_id` and `category_id`");
-    assert!(!line.is_empty() && hint.contains("README"), "{hint}");
+    assert!(!line.is_empty() && hint.contains("the guide"), "{hint}");
     let typo = services().write("hanji.toml", "title = \"x\"\n[analytics]\nprovider = \"plausable\"\n");
     let check = typo.hanji(&["check"]);
     assert!(check.stdout().contains("hanji.toml:3:12: error:"), "{}", check.stdout());

@@ -216,4 +216,3 @@ impl std::fmt::Display for Memory {
         )
     }
 }
-
