@@ -37,6 +37,11 @@ use crate::watch::{ChangeSet, FileChange, SharedBlog, Update, Watch, WatchError,
 /// How often unsaved text is written to the journal.
 const JOURNAL_EVERY: Duration = Duration::from_secs(2);
 
+/// How long an export or a publish waits for the watcher to apply a save
+/// made just before it: its debounce and the time to read the post, with
+/// room to spare on a loaded machine.
+const SETTLE_AT_MOST: Duration = Duration::from_secs(3);
+
 /// How a session shows and keeps the blog.
 #[derive(Debug, Clone, Default)]
 pub struct SessionOptions {
@@ -214,6 +219,25 @@ impl Session {
     /// The blog as it is on disk now.
     pub fn blog(&self) -> RwLockReadGuard<'_, Blog> {
         self.watch.blog().read().expect("blog lock")
+    }
+
+    /// The blog once the watcher has applied the posts Hanji itself has just
+    /// written (a save right before an export or a publish, which would
+    /// otherwise go out as it was before the save), waiting at most
+    /// `SETTLE_AT_MOST` for them.
+    pub fn settled_blog(&self) -> RwLockReadGuard<'_, Blog> {
+        let deadline = std::time::Instant::now() + SETTLE_AT_MOST;
+        loop {
+            let blog = self.blog();
+            let waiting = self.own_writes().pending().iter().any(|path| {
+                crate::watch::classify::classify(&blog.config, path) == crate::watch::classify::FileKind::Post
+            });
+            if !waiting || std::time::Instant::now() >= deadline {
+                return blog;
+            }
+            drop(blog);
+            std::thread::sleep(Duration::from_millis(10));
+        }
     }
 
     pub fn watch_state(&self) -> WatchState {

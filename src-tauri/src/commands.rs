@@ -473,7 +473,8 @@ fn export_to(open: &Arc<OpenBlog>, out: &Path, progress: &Channel<ExportProgress
             let _ = progress.send(ExportProgress { done, total });
         }
     };
-    let blog = open.session.blog();
+    // With the posts just saved (the UI saves every post before it exports).
+    let blog = open.session.settled_blog();
     let options = ExportOptions { cache_dir: hanji::cache_dir(), ..ExportOptions::default() };
     let summary = hanji::export(&blog, out, &options, &report)?;
     drop(blog);
@@ -622,7 +623,8 @@ pub async fn publish_blog(
     let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
     *state.publishing.lock().expect("publishing") = Some(cancel.clone());
     let done = tauri::async_runtime::spawn_blocking(move || {
-        let blog = open.session.blog();
+        // With the posts just saved (Publish saves every post first).
+        let blog = open.session.settled_blog();
         let target = hanji::find_target(&targets_of(&open), Some(&name))?.clone();
         let given = secret.filter(|s| !s.is_empty());
         let options = hanji::PublishOptions {

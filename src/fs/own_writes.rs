@@ -94,6 +94,12 @@ impl OwnWrites {
         true
     }
 
+    /// Every file whose write or removal is still being waited for.
+    pub fn pending(&self) -> Vec<PathBuf> {
+        let expected = self.expected.lock().expect("own writes");
+        expected.iter().filter(|(_, (_, at))| at.elapsed() < self.expires_after).map(|(path, _)| path.clone()).collect()
+    }
+
     /// Whether a write to `path` is being waited for.
     pub fn is_expected(&self, path: &Path) -> bool {
         self.expected.lock().expect("own writes").get(path).is_some_and(|(_, at)| at.elapsed() < self.expires_after)

@@ -1518,3 +1518,21 @@ fn a_hugo_home_that_lists_the_top_pages_makes_them_posts() {
     assert_eq!(posts(&listing), ["A", "Top"]);
     assert!(addresses_by_title(&listing).contains(&("Top".to_string(), "top/".to_string())));
 }
+
+/// Publish in the app saves every post, then exports: the save wrote the
+/// file, but the blog in memory was brought up to date by the watcher after
+/// its debounce, so the export could send the post as it was before the save
+/// (an end-to-end run sent it again on the next, unchanged publish). An
+/// export now takes the blog once the watcher has applied Hanji's own writes.
+#[test]
+fn an_export_right_after_a_save_has_the_saved_text() {
+    let blog = BlogTest::empty().write("posts/a.md", "---\ntitle: A\n---\nThe old text.\n");
+    let session = session(&blog);
+    for round in 0..5 {
+        let text = format!("---\ntitle: A\n---\nThe text of round {round}.\n");
+        session.save(Path::new("posts/a.md"), &text, None).unwrap();
+        let settled = session.settled_blog();
+        let post = settled.library.post(Path::new("posts/a.md")).expect("the post");
+        assert_eq!(post.source(), text, "round {round}: the blog an export takes holds the save");
+    }
+}
