@@ -259,19 +259,7 @@ impl HugoPaths {
 /// `unicode.IsDigit` (decimal digits only: `²` is not one), `unicode.IsMark`,
 /// a few signs, and `%` with two hex digits after it.
 fn hugo_path_char(text: &str, at: usize, c: char) -> bool {
-    use GeneralCategory as G;
-    let letter_or_digit = matches!(
-        c.general_category(),
-        G::UppercaseLetter
-            | G::LowercaseLetter
-            | G::TitlecaseLetter
-            | G::ModifierLetter
-            | G::OtherLetter
-            | G::DecimalNumber
-            | G::NonspacingMark
-            | G::SpacingMark
-            | G::EnclosingMark
-    );
+    let letter_or_digit = letter_mark_or_digit(c);
     let hex = |i: usize| text.as_bytes().get(i).is_some_and(u8::is_ascii_hexdigit);
     letter_or_digit || "./\\_#+~-@".contains(c) || (c == '%' && at + 2 < text.len() && hex(at + 1) && hex(at + 2))
 }

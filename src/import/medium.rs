@@ -182,12 +182,7 @@ fn story(
     for note in notes {
         report.note(&source, note);
     }
-    for kept in converted.kept_html {
-        report.note(&source, format!("`<{kept}>` kept as HTML (Markdown has no such thing)"));
-    }
-    for dropped in converted.dropped {
-        report.note(&source, format!("`<{dropped}>` left out (a static page does not run it)"));
-    }
+    report.conversion(&source, &converted.kept_html, &converted.dropped);
     for (url, why) in failed {
         report.note(&source, download::not_downloaded(&url, &why));
     }

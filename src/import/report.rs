@@ -38,6 +38,18 @@ impl Report {
         self.notes.push(Note { source: source.to_string(), what: what.into() });
     }
 
+    /// What converting `source`'s HTML to Markdown could not say exactly:
+    /// elements kept as HTML and elements left out
+    /// (`html::Converted`'s `kept_html` and `dropped`).
+    pub(crate) fn conversion(&mut self, source: &str, kept_html: &[String], dropped: &[String]) {
+        for kept in kept_html {
+            self.note(source, format!("`<{kept}>` kept as HTML (Markdown has no such thing)"));
+        }
+        for dropped in dropped {
+            self.note(source, format!("`<{dropped}>` left out (a static page does not run it)"));
+        }
+    }
+
     pub(crate) fn count(&mut self, kind: &'static str, n: usize) {
         *self.counts.entry(kind).or_default() += n;
     }

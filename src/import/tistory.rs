@@ -302,12 +302,7 @@ fn entry(
     for note in notes {
         report.note(&source, note);
     }
-    for kept in converted.kept_html {
-        report.note(&source, format!("`<{kept}>` kept as HTML (Markdown has no such thing)"));
-    }
-    for dropped in converted.dropped {
-        report.note(&source, format!("`<{dropped}>` left out (a static page does not run it)"));
-    }
+    report.conversion(&source, &converted.kept_html, &converted.dropped);
     if kakao > 0 {
         report.note(
             &source,

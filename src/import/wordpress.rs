@@ -282,12 +282,7 @@ fn entry(
     for (note, n) in counted {
         report.note(source, if n > 1 { format!("{note} ({n} times)") } else { note });
     }
-    for kept in converted.kept_html {
-        report.note(source, format!("`<{kept}>` kept as HTML (Markdown has no such thing)"));
-    }
-    for dropped in converted.dropped {
-        report.note(source, format!("`<{dropped}>` left out (a static page does not run it)"));
-    }
+    report.conversion(source, &converted.kept_html, &converted.dropped);
     if !images.remote.is_empty() {
         report.note(
             source,
